@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the app and its tests need: Chromium for the browser
+# tests, Noto CJK fonts so Chinese card text never renders as tofu, poppler-utils for
+# pdftoppm in the print tests. Skips apt when everything is already present.
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
+command -v pdftoppm >/dev/null || need+=(poppler-utils)
+fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi

@@ -1,0 +1,163 @@
+"""The one engine interface shared by every game, in the spirit of OpenSpiel's State API.
+
+A game is built from two decks, the game's rule options and a seed. Randomness comes only from
+the state's own ``rng``, so a game replays exactly from (decks, options, seed, actions).
+Simultaneous choices are explicit: when ``to_act()`` names more than one player, each chooses
+and the choices are applied together with ``apply_joint``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+CardData = Mapping[str, Any]
+"""One card as the engine sees it: the card's fields plus ``id``."""
+
+DeckCards = Mapping[str, Sequence[CardData]]
+"""A deck resolved for play: zone id -> one card mapping per copy."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move: a kind (``"recruit"``, ``"attack"``, ``"pass"`` …) and hashable arguments.
+
+    ``text`` is the readable description used in logs and replays.
+    """
+
+    kind: str
+    args: tuple[Any, ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or f"{self.kind}{self.args if self.args else ''}"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended: ``winner`` is 0, 1 or None (draw); ``reason`` names the rule."""
+
+    winner: int | None
+    reason: str
+    turns: int
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+
+@dataclass
+class GameStats:
+    """What a playtest needs to know about each player's cards in one game."""
+
+    drawn: list[set[str]] = field(default_factory=lambda: [set(), set()])
+    played: list[set[str]] = field(default_factory=lambda: [set(), set()])
+    unsimulated: set[str] = field(default_factory=set)
+
+    def copy(self) -> GameStats:
+        return GameStats(
+            drawn=[set(s) for s in self.drawn],
+            played=[set(s) for s in self.played],
+            unsimulated=set(self.unsimulated),
+        )
+
+
+class State(ABC):
+    """A position in one game. Subclasses implement the rules of their game."""
+
+    rng: random.Random
+    log: list[str]
+    stats: GameStats
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Players who must choose now; empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]:
+        """The actions ``player`` may take now (empty when it is not to act)."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Apply one player's action. Raises IllegalAction when it is not legal."""
+
+    def apply_joint(self, actions: Mapping[int, Action]) -> None:
+        """Apply simultaneous choices, one per player in ``to_act()``.
+
+        The default handles games with no simultaneous moves by applying the single action.
+        Raises IllegalAction when a player is missing or an action is illegal.
+        """
+        from workbench.domain.errors import IllegalAction
+
+        acting = self.to_act()
+        if set(actions) != set(acting):
+            raise IllegalAction(f"expected choices from players {acting}, got {tuple(actions)}")
+        for player in acting:
+            self.apply(actions[player])
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def result(self) -> GameResult:
+        """The result of a finished game. Raises ValueError while it is still running."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """A cheap independent copy (no deepcopy in the hot path) for look-ahead."""
+
+
+class Agent(Protocol):
+    """A player: picks one of the legal actions."""
+
+    def choose(self, state: State, player: int) -> Action: ...
+
+
+AgentFactory = Callable[[int], Agent]
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions with its own seeded generator."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        actions = state.legal_actions(player)
+        return actions[self.rng.randrange(len(actions))]
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What an engine module exports as ``ENGINE``."""
+
+    game: str
+    new_game: Callable[[DeckCards, DeckCards, Mapping[str, Any], int], State]
+    agents: Mapping[str, AgentFactory]
+    supported_actions: frozenset[str] = frozenset()
+    """Effect actions (docs/effects.md) this engine runs; others are reported as unsimulated."""
+
+
+def play_game(
+    state: State,
+    agents: Sequence[Agent],
+    max_steps: int = 100_000,
+) -> GameResult:
+    """Play ``state`` to the end with one agent per player and return the result.
+
+    Raises RuntimeError when the game does not end within ``max_steps`` decisions (an engine bug).
+    """
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return state.result()
+        acting = state.to_act()
+        if len(acting) == 1:
+            player = acting[0]
+            state.apply(agents[player].choose(state, player))
+        else:
+            state.apply_joint({p: agents[p].choose(state, p) for p in acting})
+    raise RuntimeError(f"game did not end within {max_steps} decisions")

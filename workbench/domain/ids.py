@@ -1,0 +1,41 @@
+"""The id allowlist shared by games, cards, decks and engines.
+
+Ids become file names, so only a conservative alphabet is accepted: no path separators,
+no dots, no NUL, nothing that could leave the data folder.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from workbench.domain.errors import InvalidId
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def is_valid_id(value: object) -> bool:
+    """Tell whether ``value`` is a string on the id allowlist."""
+    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
+
+
+def check_id(value: object, what: str = "id") -> str:
+    """Return ``value`` when it is a valid id; raise InvalidId naming the rule otherwise."""
+    if not is_valid_id(value):
+        shown = repr(value)[:80]
+        raise InvalidId(
+            f"{what} {shown} is not allowed: use 1-64 lower-case letters, digits, '-' or '_', "
+            "starting with a letter or digit"
+        )
+    assert isinstance(value, str)
+    return value
+
+
+def slugify(text: str, fallback: str = "card") -> str:
+    """Make an id from a display name: ASCII-folded, lower case, dashes; CJK names fall back.
+
+    Never raises; the result always passes :func:`check_id`.
+    """
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")[:64].strip("-")
+    return slug if slug else fallback
