@@ -140,6 +140,10 @@ class Engine:
     agents: Mapping[str, AgentFactory]
     supported_actions: frozenset[str] = frozenset()
     """Effect actions (docs/effects.md) this engine runs; others are reported as unsimulated."""
+    from_setup: Callable[[Mapping[str, Any], Mapping[str, Any], int], State] | None = None
+    """Build a position from a scenario's ``setup`` mapping (docs/scenarios.md)."""
+    snapshot: Callable[[State], dict[str, Any]] | None = None
+    """The observable state as plain nested data, for scenario ``expect`` blocks."""
 
 
 def play_game(
