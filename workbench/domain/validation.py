@@ -1,0 +1,418 @@
+"""Card and deck validation against a game definition.
+
+Card fields are checked by a JSON Schema built from the definition (jsonschema does the type,
+range, enum and list checks); this module turns its errors into :class:`Problem` sentences that
+name the rule, the actual value and the limit, and adds what a schema cannot say well: soft
+limits (warnings), the cost budget, and the declarative deck rules of game.yaml.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+
+from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.domain.problems import Problem
+
+Card = Mapping[str, Any]
+CardIndex = Mapping[str, Card]
+
+_BASE_TYPES: dict[str, dict[str, Any]] = {
+    "string": {"type": "string"},
+    "text": {"type": "string"},
+    "integer": {"type": "integer"},
+    "number": {"type": "number"},
+    "boolean": {"type": "boolean"},
+    "effects": {"type": "array", "items": {"type": "object", "required": ["action"]}},
+}
+_TYPE_WORDS = {
+    "string": "text",
+    "text": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "list": "a list",
+    "effects": "a list of effects",
+}
+
+
+def resolve_bound(value: Any, options: Mapping[str, Any]) -> Any:
+    """A bound from game.yaml: a number, or ``{option: NAME}`` read from ``options``."""
+    if isinstance(value, Mapping) and "option" in value:
+        return options.get(str(value["option"]))
+    return value
+
+
+def _rule(spec: Mapping[str, Any], fallback: str = "") -> str:
+    return str(spec.get("rule", fallback))
+
+
+def _with_rule(message: str, rule: str) -> str:
+    return f"{message} ({rule})" if rule else message
+
+
+def field_schema(fdef: FieldDef, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of one field with option bounds resolved."""
+    spec = fdef.spec
+    if fdef.type == "list":
+        items = dict(spec.get("items") or {"type": "string"})
+        schema: dict[str, Any] = {"type": "array", "items": items}
+        if "min_items" in spec:
+            schema["minItems"] = resolve_bound(spec["min_items"], options)
+        if "max_items" in spec:
+            schema["maxItems"] = resolve_bound(spec["max_items"], options)
+        if spec.get("unique"):
+            schema["uniqueItems"] = True
+        return schema
+    schema = dict(_BASE_TYPES[fdef.type])
+    for key, target in (("minimum", "minimum"), ("maximum", "maximum"), ("max_length", "maxLength")):
+        bound = resolve_bound(spec.get(key), options)
+        if bound is not None:
+            schema[target] = bound
+    if "enum" in spec:
+        schema["enum"] = list(spec["enum"])
+    also = spec.get("also_allowed")
+    if also:
+        return {"anyOf": [schema, {"enum": list(also)}]}
+    return schema
+
+
+def kind_schema(definition: GameDefinition, kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of a card of ``kind``. Raises KeyError for an unknown kind."""
+    fields = definition.fields_for(kind)
+    return {
+        "type": "object",
+        "properties": {f.name: field_schema(f, options) for f in fields},
+        "required": [f.name for f in fields if f.required],
+    }
+
+
+@lru_cache(maxsize=256)
+def _validator(schema_key: str) -> jsonschema.Draft202012Validator:
+    import json
+
+    return jsonschema.Draft202012Validator(json.loads(schema_key))
+
+
+def _describe_limit(error: jsonschema.ValidationError, fdef: FieldDef) -> tuple[str, Any]:
+    validator = error.validator
+    value = error.validator_value
+    if validator == "minimum":
+        return f"the minimum is {value}", value
+    if validator == "maximum":
+        return f"the maximum is {value}", value
+    if validator == "maxLength":
+        return f"the limit is {value} characters", value
+    if validator == "enum":
+        return "allowed: " + ", ".join(str(v) for v in value), value
+    if validator == "minItems":
+        return f"at least {value} needed", value
+    if validator == "maxItems":
+        return f"at most {value} allowed", value
+    if validator == "uniqueItems":
+        return "values must not repeat", None
+    if validator == "anyOf" and fdef.spec.get("also_allowed"):
+        # Report the inner failure of the main alternative, which is the informative one.
+        inner = [e for e in error.context or [] if e.validator != "enum" or e.relative_schema_path[0] == 0]
+        if inner:
+            return _describe_limit(inner[0], fdef)
+    if validator == "type":
+        also = fdef.spec.get("also_allowed") or []
+        extra = "".join(f" or {a}" for a in also)
+        return f"it must be {_TYPE_WORDS.get(fdef.type, fdef.type)}{extra}", None
+    return error.message, value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def validate_card(
+    definition: GameDefinition,
+    card: Card,
+    card_id: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Problem]:
+    """Check one card against its kind's fields, soft limits and the cost budget.
+
+    Returns problems (errors and warnings); never raises for bad card data.
+    """
+    opts = dict(definition.default_options())
+    opts.update(options or {})
+    problems: list[Problem] = []
+
+    def add(severity: str, code: str, message: str, rule: str = "", **kw: Any) -> None:
+        problems.append(
+            Problem(severity, code, _with_rule(message, rule), rule, "card", card_id, **kw)  # type: ignore[arg-type]
+        )
+
+    if not isinstance(card, Mapping):
+        add("error", "card.shape", "a card must be a mapping of field names to values")
+        return problems
+    kind = card.get("kind")
+    if kind not in definition.kinds:
+        allowed = ", ".join(definition.kinds)
+        add("error", "card.kind", f"kind is {_shown(kind)}; allowed: {allowed}", field="kind",
+            actual=kind, limit=list(definition.kinds))
+        return problems
+    fields = {f.name: f for f in definition.fields_for(str(kind))}
+    schema = kind_schema(definition, str(kind), opts)
+    import json
+
+    validator = _validator(json.dumps(schema, sort_keys=True, default=str))
+    for error in sorted(validator.iter_errors(dict(card)), key=lambda e: list(e.absolute_path)):
+        if error.validator == "required":
+            missing = error.message.split("'")[1] if "'" in error.message else "?"
+            fdef = fields.get(missing)
+            rule = _rule(fdef.spec) if fdef else ""
+            add("error", "card.required", f"{fdef.label if fdef else missing} is required", rule,
+                field=missing)
+            continue
+        path = list(error.absolute_path)
+        name = str(path[0]) if path else "?"
+        fdef = fields.get(name)
+        if fdef is None:
+            continue
+        value = card.get(name)
+        limit_text, limit = _describe_limit(error, fdef)
+        shown_value = value if len(path) == 1 else error.instance
+        code = {"minimum": "card.minimum", "maximum": "card.maximum", "enum": "card.enum",
+                "maxLength": "card.max_length", "type": "card.type", "minItems": "card.min_items",
+                "maxItems": "card.max_items", "uniqueItems": "card.unique"}.get(
+                    str(error.validator), f"card.{error.validator}")
+        if error.validator == "anyOf":
+            code = "card.maximum" if "maximum" in limit_text else (
+                "card.minimum" if "minimum" in limit_text else "card.type")
+        what = fdef.label if len(path) == 1 else f"{fdef.label} entry {path[1]}"
+        add("error", code, f"{what} is {_shown(shown_value)}; {limit_text}", _rule(fdef.spec),
+            field=name, actual=shown_value, limit=limit)
+    _check_conditions(card, fields, add)
+    _check_multiples(card, fields, opts, add)
+    for name in card:
+        if name not in fields and name != "kind":
+            known = name in definition.field_names()
+            message = (f"field {name!r} does not belong to a {definition.kinds[str(kind)].label} card"
+                       if known else f"field {name!r} is not part of the {definition.name} card format; it is kept but not used")
+            add("warning", "card.unknown_field", message, field=name)
+    problems.extend(check_budget(definition, card, card_id, opts))
+    return problems
+
+
+def _check_conditions(card: Card, fields: Mapping[str, FieldDef], add: Any) -> None:
+    for fdef in fields.values():
+        for key, must_have in (("required_when", True), ("forbidden_when", False)):
+            condition = fdef.spec.get(key)
+            if not condition:
+                continue
+            applies = all(card.get(f) in list(vals) for f, vals in condition.items())
+            present = card.get(fdef.name) not in (None, "", [])
+            if applies and must_have and not present:
+                why = ", ".join(f"{f} is {card.get(f)}" for f in condition)
+                add("error", "card.required", f"{fdef.label} is required when {why}",
+                    _rule(fdef.spec), field=fdef.name)
+            if applies and not must_have and present:
+                why = ", ".join(f"{f} is {card.get(f)}" for f in condition)
+                add("error", "card.forbidden", f"{fdef.label} must be empty when {why}",
+                    _rule(fdef.spec), field=fdef.name, actual=card.get(fdef.name))
+
+
+def _check_multiples(card: Card, fields: Mapping[str, FieldDef], opts: Mapping[str, Any], add: Any) -> None:
+    for fdef in fields.values():
+        spec = fdef.spec.get("multiple_of")
+        value = card.get(fdef.name)
+        if not spec or not isinstance(value, int) or isinstance(value, bool):
+            continue
+        step = resolve_bound(spec.get("value", spec), opts)
+        if isinstance(step, int) and step > 0 and value % step:
+            add(spec.get("severity", "error"), "card.multiple_of",
+                f"{fdef.label} is {value}; it should be a multiple of {step}",
+                str(spec.get("rule", _rule(fdef.spec))), field=fdef.name, actual=value, limit=step)
+
+
+def budget_limit(definition: GameDefinition, card: Card) -> tuple[int, int] | None:
+    """(cost, limit) of a card under the game's cost budget, or None when it does not apply."""
+    budget = definition.budget
+    if not budget or card.get("kind") not in budget.get("kinds", list(definition.kinds)):
+        return None
+    by_value = card.get(str(budget["by"]))
+    parts = [card.get(str(f)) for f in budget["sum"]]
+    if not isinstance(by_value, int) or isinstance(by_value, bool):
+        return None
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
+        return None
+    table = budget.get("table")
+    if table:
+        limit = table.get(by_value, table.get(str(by_value)))
+        if limit is None:
+            return None
+    else:
+        limit = int(budget.get("base", 0)) + int(budget.get("per_step", 0)) * by_value
+    return sum(parts), int(limit)  # type: ignore[arg-type]
+
+
+def check_budget(
+    definition: GameDefinition, card: Card, card_id: str | None, options: Mapping[str, Any]
+) -> list[Problem]:
+    """A warning when the card's stats exceed the game's cost budget, saying by how much."""
+    found = budget_limit(definition, card)
+    if not found:
+        return []
+    cost, limit = found
+    if cost <= limit:
+        return []
+    budget = definition.budget or {}
+    parts = " + ".join(str(f) for f in budget["sum"])
+    rule = str(budget.get("rule", "budget"))
+    message = (f"{parts} is {cost}; the budget for {budget['by']} {card.get(budget['by'])} is "
+               f"{limit}, over by {cost - limit}")
+    return [Problem("warning", "card.budget", _with_rule(message, rule), rule, "card", card_id,
+                    field=str(budget["sum"][0]), actual=cost, limit=limit)]
+
+
+# ---------------------------------------------------------------- decks
+
+
+def validate_deck(
+    definition: GameDefinition,
+    deck: Mapping[str, Any],
+    cards: CardIndex,
+    deck_id: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Problem]:
+    """Check a deck against the game's zones and deck rules.
+
+    ``cards`` maps card ids to card data. The deck's ``format`` (if any) selects option values;
+    explicit ``options`` override them. Returns problems; never raises for bad deck data.
+    """
+    problems: list[Problem] = []
+
+    def add(severity: str, code: str, message: str, rule: str = "", **kw: Any) -> None:
+        problems.append(Problem(severity, code, _with_rule(message, rule), rule, "deck",  # type: ignore[arg-type]
+                                deck=deck_id, **kw))
+
+    if not isinstance(deck, Mapping):
+        add("error", "deck.shape", "a deck must be a mapping with a 'zones' mapping")
+        return problems
+    opts = definition.default_options()
+    fmt = deck.get("format")
+    if fmt:
+        if fmt in definition.formats:
+            opts.update(definition.formats[fmt].get("options") or {})
+        else:
+            add("error", "deck.format", f"format {_shown(fmt)} does not exist; formats: "
+                f"{', '.join(definition.formats) or 'none'}", field="format", actual=fmt)
+    opts.update(options or {})
+    zones_raw = deck.get("zones") or {}
+    if not isinstance(zones_raw, Mapping):
+        add("error", "deck.shape", "zones must be a mapping of zone names to card counts", field="zones")
+        return problems
+    entries: dict[str, list[tuple[str, int, Card]]] = {z: [] for z in definition.zones}
+    for zone_id, content in zones_raw.items():
+        if zone_id not in definition.zones:
+            add("error", "deck.unknown_zone", f"zone {_shown(zone_id)} does not exist in "
+                f"{definition.name}; zones: {', '.join(definition.zones)}", zone=str(zone_id))
+            continue
+        zone = definition.zones[zone_id]
+        if content is None:
+            continue
+        if not isinstance(content, Mapping):
+            add("error", "deck.shape", f"zone {zone_id} must map card ids to counts", zone=zone_id)
+            continue
+        for card_id, count in content.items():
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                add("error", "deck.count", f"{card_id} in {zone.label} has count {_shown(count)}; "
+                    "a count is a whole number of at least 1", zone=zone_id, card=str(card_id),
+                    actual=count, limit=1)
+                continue
+            card = cards.get(str(card_id))
+            if card is None:
+                add("error", "deck.unknown_card", f"card {_shown(card_id)} in {zone.label} does not exist",
+                    zone=zone_id, card=str(card_id))
+                continue
+            if card.get("kind") not in zone.kinds:
+                kind = definition.kinds.get(str(card.get("kind")))
+                allowed = ", ".join(definition.kinds[k].label for k in zone.kinds)
+                add("error", "deck.zone_kind",
+                    f"{card.get('name', card_id)} is a {kind.label if kind else card.get('kind')} card; "
+                    f"{zone.label} takes only {allowed}",
+                    str(zone.spec.get("kind_rule", zone.spec.get("rule", ""))), zone=zone_id,
+                    card=str(card_id), actual=card.get("kind"), limit=list(zone.kinds))
+            if any(p.is_error for p in validate_card(definition, card, str(card_id), opts)):
+                add("error", "deck.card_invalid",
+                    f"{card.get('name', card_id)} breaks a card rule; fix the card first",
+                    zone=zone_id, card=str(card_id))
+            entries[zone_id].append((str(card_id), count, card))
+    for zone_id, zone in definition.zones.items():
+        _check_zone_size(zone, sum(c for _, c, _ in entries[zone_id]), opts, add)
+    for rule in definition.deck_rules:
+        _check_deck_rule(definition, rule, entries, opts, add)
+    return problems
+
+
+def _check_zone_size(zone: Any, total: int, opts: Mapping[str, Any], add: Any) -> None:
+    spec = zone.spec
+    rule = str(spec.get("rule", ""))
+    exactly = resolve_bound(spec.get("exactly"), opts)
+    low = resolve_bound(spec.get("min"), opts)
+    high = resolve_bound(spec.get("max"), opts)
+    noun = "card" if total == 1 else "cards"
+    if exactly is not None and total != exactly:
+        add("error", "deck.zone_exact", f"{zone.label} has {total} {noun}; it must have exactly {exactly}",
+            rule, zone=zone.id, actual=total, limit=exactly)
+        return
+    if low is not None and total < low:
+        add("error", "deck.zone_min", f"{zone.label} has {total} {noun}; the minimum is {low}",
+            rule, zone=zone.id, actual=total, limit=low)
+    if high is not None and total > high:
+        add("error", "deck.zone_max", f"{zone.label} has {total} {noun}; the maximum is {high}",
+            rule, zone=zone.id, actual=total, limit=high)
+
+
+def _check_deck_rule(
+    definition: GameDefinition,
+    rule: Mapping[str, Any],
+    entries: Mapping[str, list[tuple[str, int, Card]]],
+    opts: Mapping[str, Any],
+    add: Any,
+) -> None:
+    check = rule["check"]
+    zones = list(rule.get("zones") or definition.zones)
+    ref = str(rule.get("rule", ""))
+    limit = resolve_bound(rule.get("limit"), opts)
+    severity = str(rule.get("severity", "error"))
+    in_scope = [e for z in zones for e in entries.get(z, [])]
+    where_zones = " + ".join(definition.zones[z].label for z in zones)
+    if limit is None:
+        return  # the option is switched off (e.g. seth max_copies: null)
+    if check == "max_copies":
+        by_name: Counter[str] = Counter()
+        for _, count, card in in_scope:
+            by_name[str(card.get("name", ""))] += count
+        for name, count in sorted(by_name.items()):
+            if count > limit:
+                add(severity, "deck.max_copies", f"{name} has {count} copies across {where_zones}; "
+                    f"the maximum is {limit}", ref, actual=count, limit=limit)
+    elif check == "max_matching":
+        where = rule.get("where") or {}
+        total = sum(c for _, c, card in in_scope if all(card.get(k) == v for k, v in where.items()))
+        label = str(rule.get("label", " and ".join(f"{k}={v}" for k, v in where.items())))
+        if total > limit:
+            add(severity, "deck.max_matching", f"{total} {label} cards across {where_zones}; "
+                f"the maximum is {limit}", ref, actual=total, limit=limit)
+    elif check == "total_below":
+        fname = str(rule["field"])
+        total = sum(c * int(card.get(fname) or 0) for _, c, card in in_scope
+                    if isinstance(card.get(fname), int))
+        strict = bool(rule.get("strict", True))
+        label = str(rule.get("label", f"total {fname}"))
+        if (total >= limit) if strict else (total > limit):
+            bound = f"it must be less than {limit}" if strict else f"the maximum is {limit}"
+            add(severity, "deck.total_limit", f"{label} is {total}; {bound}", ref,
+                field=fname, actual=total, limit=limit)
+    else:
+        add("warning", "deck.unknown_rule", f"game.yaml has a deck rule {check!r} the workbench does not know")
