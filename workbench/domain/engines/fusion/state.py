@@ -1,0 +1,1203 @@
+"""The Fusion Duel game state: zones, turn flow, the chain, battle (RULES.md §3, two players).
+
+One :class:`FusionState` holds the whole position. Card instances are small integers; their
+definitions, names and owners are shared between clones (never mutated), while the per-instance
+flags live in small sets and dicts so that :meth:`FusionState.clone` is a handful of shallow
+copies. After every applied action :meth:`FusionState._advance` runs the automatic parts of the
+rules (ready, draw, chain resolution, battle damage, clean-up) until a player must decide; a
+decision whose only legal action is ``pass`` (or an empty block) is taken automatically so the
+action space stays small.
+
+Steps (``self.step``) where a player decides:
+``mulligan`` (keep/mulligan), ``main`` (main 1 or 2), ``declare`` (attackers), ``respond``
+(answer the top of the chain or pass), ``window`` (a quick-effect window in battle),
+``retarget`` (an attack lost its target), ``block``, ``order`` (the attacker orders blockers),
+``discard`` (hand limit), ``target`` (a triggered effect needs a target).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from itertools import product
+from typing import Any
+
+from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.engines.fusion.cards import ALL_CREATURES, CardDef, Effect
+from workbench.domain.errors import IllegalAction
+
+PLAYER = "player"
+# Player tokens inside the engine are negative: -1 is player 0, -2 is player 1.
+_PTOK = ("p0", "p1")
+ACTIVATION_LIMIT = 40
+"""Activations per player per turn; a safety net against zero-cost loops of card data."""
+
+PASS = Action("pass", (), "pass")
+
+
+def _ptok(p: int) -> int:
+    return -1 - p
+
+
+class Options:
+    """The rule options the engine reads, resolved once per game (RULES.md §3 options)."""
+
+    __slots__ = (
+        "start_life", "start_hand", "max_mulligans", "mana_cap", "hand_limit", "max_creatures",
+        "max_set_magic", "set_max_stars", "skip_draw", "strike_back", "log", "max_turns",
+    )
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        get = options.get
+        self.start_life = int(get("start_life", 20))
+        self.start_hand = int(get("start_hand", 5))
+        self.max_mulligans = int(get("max_mulligans", 3))
+        self.mana_cap = int(get("mana_cap", 10))
+        self.hand_limit = int(get("hand_limit", 6))
+        self.max_creatures = int(get("max_creatures", 5))
+        self.max_set_magic = int(get("max_set_magic", 5))
+        self.set_max_stars = int(get("set_max_stars", 4))
+        self.skip_draw = bool(get("first_player_skips_draw", True))
+        self.strike_back = bool(get("target_strikes_back", True))
+        self.log = bool(get("_log", True))
+        # Not a rule: a guard so a pathological deck (no draws ever end it) still terminates.
+        self.max_turns = int(get("_max_turns", 300))
+
+
+class FusionState(State):
+    """A Fusion Duel position; see the module docstring for the steps."""
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], opts: Options, seed: int) -> None:
+        self.cards = cards
+        self.names = names
+        self.owner = owner
+        self.index = {n: i for i, n in enumerate(names)}
+        self.opts = opts
+        self.has_cont = any(c.continuous for c in cards)
+        self.rng = random.Random(seed)
+        self.log = []
+        self.stats = GameStats()
+        self.logging = opts.log
+        self.deck: list[list[int]] = [[], []]  # top of the deck is the end of the list
+        self.hand: list[list[int]] = [[], []]
+        self.crea: list[list[int]] = [[], []]
+        self.magic: list[list[int]] = [[], []]
+        self.field: list[list[int]] = [[], []]
+        self.grave: list[list[int]] = [[], []]
+        self.exile: list[list[int]] = [[], []]
+        self.life = [opts.start_life, opts.start_life]
+        self.mana = [0, 0]
+        self.mana_max = [0, 0]
+        self.mulls = [0, 0]
+        self.tapped: set[int] = set()
+        self.down: set[int] = set()  # face down
+        self.sick: set[int] = set()  # summoned this turn: cannot tap
+        self.set_turn: dict[int, int] = {}
+        self.damage: dict[int, int] = {}
+        self.mods: dict[int, tuple[int, int]] = {}  # permanent ATK/DEF changes
+        self.eot: dict[int, tuple[int, int]] = {}  # until end of turn
+        self.attached: dict[int, int] = {}  # equip/aura card -> creature
+        self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
+        self.acts = [0, 0]
+        self.turn = 0
+        self.first = 0
+        self.active = 0
+        self.phase = "mulligan"
+        self.step = "mulligan"
+        self.actor = 0
+        self.chain: list[list[Any]] = []  # [player, src, kind, effects, targets, x, speed, negated]
+        self.prio = 0
+        self.resolving = False
+        self.resume: tuple[str, int] = ("main", 0)
+        self.attacks: list[list[Any]] = []  # [attacker, target, blockers, n_ordered]
+        self.wplayer = 0
+        self.wstage = ""
+        self.pending: list[tuple[int, int, Effect]] = []
+        self.tgt_opts: list[int] = []
+        self.winner: int | None = None
+        self.reason = ""
+        self.over = False
+        self._legal: list[Action] | None = None
+
+    def clone(self) -> FusionState:
+        """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
+        new = object.__new__(FusionState)
+        d = self.__dict__.copy()
+        new.__dict__ = d
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.log = list(self.log)
+        new.stats = self.stats.copy()
+        for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
+            zones = d[key]
+            d[key] = [list(zones[0]), list(zones[1])]
+        for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts"):
+            d[key] = list(d[key])
+        for key in ("tapped", "down", "sick", "used"):
+            d[key] = set(d[key])
+        for key in ("set_turn", "damage", "mods", "eot", "attached"):
+            d[key] = dict(d[key])
+        d["chain"] = [list(link) for link in self.chain]
+        d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
+        d["_legal"] = None
+        return new
+
+    # ------------------------------------------------------------------ interface
+
+    def to_act(self) -> tuple[int, ...]:
+        """The single player who decides now; empty once the game is over."""
+        return () if self.over else (self.actor,)
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """The actions ``player`` may take now (empty when it is not to act)."""
+        if self.over or player != self.actor:
+            return []
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def apply(self, action: Action) -> None:
+        """Apply the acting player's action. Raises IllegalAction when it is not legal now."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        legal = self.legal_actions(self.actor)
+        kind, args = action.kind, tuple(action.args)
+        chosen = None
+        for candidate in legal:
+            if candidate.kind == kind and candidate.args == args:
+                chosen = candidate
+                break
+        if chosen is None:
+            chosen = self._match_loose(legal, kind, args)
+        if chosen is None:
+            raise IllegalAction(f"{action} is not legal for P{self.actor + 1} now ({self._step_name()})")
+        self._legal = None
+        self._do(chosen)
+        self._advance()
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.over
+
+    def result(self) -> GameResult:
+        """Winner (or None for a draw), the reason, and the number of turns played."""
+        if not self.over:
+            raise ValueError("the game is still running")
+        return GameResult(self.winner, self.reason, self.turn)
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _match_loose(legal: list[Action], kind: str, args: tuple[Any, ...]) -> Action | None:
+        # Scenario files may write 3 for "3"; compare printed arguments as a fallback.
+        wanted = tuple(str(a) for a in args)
+        for candidate in legal:
+            if candidate.kind == kind and tuple(str(a) for a in candidate.args) == wanted:
+                return candidate
+        return None
+
+    def _step_name(self) -> str:
+        return f"turn {self.turn}, {self.phase}, step {self.step}"
+
+    def _say(self, text: str) -> None:
+        self.log.append(f"Turn {self.turn} — {text}")
+
+    def _cname(self, i: int) -> str:
+        card = self.cards[i]
+        if card.is_creature:
+            return f"{card.name} ({self.names[i]}, {self.atk(i)}/{self.dfn(i)})"
+        return f"{card.name} ({self.names[i]})"
+
+    def _tname(self, t: int) -> str:
+        if t < 0:
+            return f"P{-t}"
+        return self._cname(t)
+
+    def _targ_arg(self, t: int) -> str:
+        return _PTOK[-1 - t] if t < 0 else self.names[t]
+
+    def atk(self, i: int) -> int:
+        """Current ATK of creature ``i`` (base, permanent and end-of-turn changes, continuous)."""
+        v = self.cards[i].atk
+        m = self.mods.get(i)
+        if m:
+            v += m[0]
+        m = self.eot.get(i)
+        if m:
+            v += m[0]
+        if self.has_cont:
+            v += self._cont(i, 0)
+        return v
+
+    def dfn(self, i: int) -> int:
+        """Current DEF of creature ``i``."""
+        v = self.cards[i].dfn
+        m = self.mods.get(i)
+        if m:
+            v += m[1]
+        m = self.eot.get(i)
+        if m:
+            v += m[1]
+        if self.has_cont:
+            v += self._cont(i, 1)
+        return v
+
+    def _cont(self, i: int, stat: int) -> int:
+        total = 0
+        mine = self.owner[i]
+        for p in (0, 1):
+            for zone in (self.crea[p], self.magic[p], self.field[p]):
+                for j in zone:
+                    effects = self.cards[j].continuous
+                    if not effects or j in self.down:
+                        continue
+                    for e in effects:
+                        t = e.target
+                        if (
+                            (t == "own_creatures" and mine == p)
+                            or (t == "enemy_creatures" and mine != p)
+                            or (j == i and t in ("this", "self"))
+                        ):
+                            total += e.dfn if stat else e.atk
+        return total
+
+    def on_field(self, i: int) -> bool:
+        """True while creature ``i`` is in its owner's creature zone."""
+        return i in self.crea[self.owner[i]]
+
+    def taunting(self, p: int) -> bool:
+        """True when player ``p`` controls a face-up creature with Taunt (§3.5.1)."""
+        down = self.down
+        return any(self.cards[i].taunt and i not in down for i in self.crea[p])
+
+    def can_attack(self, i: int) -> bool:
+        """Untapped, face up and not summoned this turn (§3.4.4, §3.5.1)."""
+        return i not in self.tapped and i not in self.sick and i not in self.down
+
+    def can_block(self, i: int) -> bool:
+        """Untapped and face up; blocking does not tap (§3.5.3)."""
+        return i not in self.tapped and i not in self.down
+
+    # ------------------------------------------------------------------ zones
+
+    def _draw(self, p: int, n: int = 1) -> None:
+        deck = self.deck[p]
+        for _ in range(n):
+            if not deck:
+                self._lose(p, f"P{p + 1} must draw from an empty deck (§3.1.8)")
+                return
+            i = deck.pop()
+            self.hand[p].append(i)
+            self.stats.drawn[p].add(self.cards[i].id)
+
+    def _lose(self, p: int, reason: str) -> None:
+        if self.over:
+            return
+        self.over = True
+        self.winner = 1 - p
+        self.reason = reason
+        if self.logging:
+            self._say(f"P{2 - p} wins: {reason}")
+
+    def _check_life(self) -> None:
+        if self.over:
+            return
+        dead = [self.life[0] <= 0, self.life[1] <= 0]
+        if dead[0] and dead[1]:
+            self.over = True
+            self.winner = None
+            self.reason = "both players reached 0 life at once (§3.1.4)"
+            if self.logging:
+                self._say("draw: " + self.reason)
+        elif dead[0] or dead[1]:
+            p = 0 if dead[0] else 1
+            self._lose(p, f"P{p + 1} has {self.life[p]} life (§3.1.4)")
+
+    def _leave_field(self, i: int) -> None:
+        """Remove creature ``i``'s per-instance state and drop what was attached to it."""
+        self.tapped.discard(i)
+        self.down.discard(i)
+        self.sick.discard(i)
+        self.damage.pop(i, None)
+        self.mods.pop(i, None)
+        self.eot.pop(i, None)
+        self.set_turn.pop(i, None)
+        if self.attached:
+            for card, host in list(self.attached.items()):
+                if host == i:
+                    del self.attached[card]
+                    q = self.owner[card]
+                    if card in self.magic[q] and self.cards[card].kind == "magic":
+                        self.magic[q].remove(card)
+                        self.grave[q].append(card)
+
+    def _destroy(self, i: int, why: str) -> None:
+        p = self.owner[i]
+        if i not in self.crea[p]:
+            return
+        face_up = i not in self.down
+        self.crea[p].remove(i)
+        self._leave_field(i)
+        self.grave[p].append(i)
+        if self.logging:
+            self._say(f"{self.cards[i].name} ({self.names[i]}) of P{p + 1} is destroyed{why}")
+        if face_up:
+            for e in self.cards[i].on_destroyed:
+                self._trigger(p, i, e)
+
+    def _bounce(self, i: int) -> None:
+        p = self.owner[i]
+        if i not in self.crea[p]:
+            return
+        self.crea[p].remove(i)
+        self._leave_field(i)
+        self.hand[p].append(i)
+        if self.logging:
+            self._say(f"{self.cards[i].name} ({self.names[i]}) returns to P{p + 1}'s hand")
+
+    def _check_creatures(self) -> None:
+        """Destroy every creature whose damage this turn reaches its DEF (§3.5.6)."""
+        doomed = []
+        for p in (0, 1):
+            for i in self.crea[p]:
+                d = self.dfn(i)
+                dmg = self.damage.get(i, 0)
+                if (dmg > 0 and dmg >= d) or (d <= 0 < self.cards[i].dfn):
+                    doomed.append(i)
+        for i in doomed:
+            self._destroy(i, f" ({self.damage.get(i, 0)} damage, DEF {self.dfn(i)})")
+
+    # ------------------------------------------------------------------ turn flow
+
+    def _start_turn(self) -> None:
+        self.turn += 1
+        self.active = p = self.first if self.turn == 1 else 1 - self.active
+        if self.turn > self.opts.max_turns:
+            self.over = True
+            self.winner = None
+            self.reason = f"turn limit {self.opts.max_turns} reached (engine safety limit)"
+            return
+        # Ready (§3.8.1): mana +1 up to the cap and refill; untap; start-of-turn effects.
+        if self.mana_max[p] < self.opts.mana_cap:
+            self.mana_max[p] += 1
+        self.mana[p] = self.mana_max[p]
+        down = self.down
+        for zone in (self.crea[p], self.magic[p], self.field[p]):
+            for i in zone:
+                if i not in down:  # a set creature stays sideways until flipped (§3.4.2)
+                    self.tapped.discard(i)
+                self.sick.discard(i)
+        self.acts = [0, 0]
+        if self.logging:
+            self.log.append(
+                f"Turn {self.turn} — P{p + 1}'s turn: life {self.life[0]}-{self.life[1]}, "
+                f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
+            )
+        for zone in (self.crea[p], self.magic[p], self.field[p]):
+            for i in zone:
+                if i not in down:
+                    for e in self.cards[i].start:
+                        self._trigger(p, i, e)
+        self.phase = "ready"
+        self.step = "draw"
+
+    def _do_draw_phase(self) -> None:
+        p = self.active
+        self.phase = "draw"
+        if not (self.turn == 1 and self.opts.skip_draw):
+            self._draw(p)
+            if self.logging and not self.over:
+                self._say(f"P{p + 1} draws a card")
+        self.phase = "main1"
+        self.step = "main"
+
+    def _end_phase(self) -> None:
+        p = self.active
+        self.phase = "end"
+        for zone in (self.crea[p], self.magic[p], self.field[p]):
+            for i in zone:
+                if i not in self.down:
+                    for e in self.cards[i].end:
+                        self._trigger(p, i, e)
+        self.step = "discard"
+
+    def _cleanup(self) -> None:
+        # End (§3.8.6): damage wears off, "until end of turn" ends, once-per-turn resets.
+        self.damage.clear()
+        self.eot.clear()
+        self.used.clear()
+        self._check_creatures()  # a creature kept alive only by a +DEF until end of turn dies
+        self.step = "turn"
+
+    # ------------------------------------------------------------------ the automatic part
+
+    def _advance(self) -> None:
+        """Run automatic rules until a player must decide or the game ends."""
+        while True:
+            if self.over:
+                self.step = "over"
+                return
+            if self.pending:
+                if self._run_pending():
+                    return
+                continue
+            if self.resolving:
+                if self.chain:
+                    self._resolve_top()
+                    continue
+                self.resolving = False
+                self.step, self.wplayer = self.resume
+                continue
+            step = self.step
+            if step == "turn":
+                self._start_turn()
+            elif step == "draw":
+                self._do_draw_phase()
+            elif step == "main" or step == "declare" or step == "mulligan" or step == "retarget":
+                self.actor = self.active if step != "mulligan" else self.actor
+                if step == "declare" and not self.attacks and not any(
+                    self.can_attack(i) for i in self.crea[self.active]
+                ):
+                    self._to_main2()
+                    continue
+                if step == "retarget" and not self._needs_retarget():
+                    self.step = "block"
+                    continue
+                return
+            elif step == "respond":
+                self.actor = self.prio
+                if self._only_pass():
+                    self.resolving = True
+                    continue
+                return
+            elif step == "window":
+                self.actor = self.wplayer
+                if self._only_pass():
+                    self._window_passed()
+                    continue
+                return
+            elif step == "block":
+                self.actor = 1 - self.active
+                if not self._block_options():
+                    self.step = "order"
+                    continue
+                return
+            elif step == "order":
+                self.actor = self.active
+                if self._next_to_order() is None:
+                    self.step = "window"
+                    self.wstage = "blocked"
+                    self.wplayer = self.active
+                    continue
+                return
+            elif step == "damage":
+                self._battle_damage()
+            elif step == "end":
+                self._end_phase()
+            elif step == "discard":
+                self.actor = self.active
+                if len(self.hand[self.active]) <= self.opts.hand_limit:
+                    self._cleanup()
+                    continue
+                return
+            elif step == "target":
+                return
+            else:  # pragma: no cover - a bug in the step machine
+                raise RuntimeError(f"unknown step {step}")
+
+    def _only_pass(self) -> bool:
+        legal = self._compute_legal()
+        if len(legal) == 1:
+            return True
+        self._legal = legal
+        return False
+
+    def _to_main2(self) -> None:
+        self.attacks = []
+        self.phase = "main2"
+        self.step = "main"
+        self.actor = self.active
+
+    def _window_passed(self) -> None:
+        if self.wstage == "declared":
+            self.step = "retarget"
+        elif self.wplayer == self.active:
+            self.wplayer = 1 - self.active
+        else:
+            self.step = "damage"
+
+    # ------------------------------------------------------------------ triggers and the chain
+
+    def _trigger(self, p: int, src: int, e: Effect) -> None:
+        if e.once:
+            key = (p, self.cards[src].id, e.index)
+            if key in self.used:
+                return
+            self.used.add(key)
+        self.pending.append((p, src, e))
+
+    def _run_pending(self) -> bool:
+        """Resolve queued triggered effects; True when one needs a target decision."""
+        p, src, e = self.pending[0]
+        if e.choice:
+            options = self._targets(e, p, src)
+            if not options:
+                self.pending.pop(0)
+                return False
+            if len(options) > 1:
+                self.step_before_target = self.step if self.step != "target" else getattr(self, "step_before_target", "main")
+                self.tgt_opts = options
+                self.actor = p
+                if self.step != "target":
+                    self._saved_step = self.step
+                self.step = "target"
+                return True
+            target = options[0]
+        else:
+            target = None
+        self.pending.pop(0)
+        self._resolve_effect(p, src, e, target, 0)
+        self._after_resolution()
+        return False
+
+    def _after_resolution(self) -> None:
+        self._check_creatures()
+        self._check_life()
+
+    def _resolve_top(self) -> None:
+        p, src, kind, effects, targets, x, _speed, negated = self.chain.pop()
+        card = self.cards[src]
+        if negated:
+            if self.logging:
+                self._say(f"{card.name} ({self.names[src]}) is negated")
+            if kind == "card":
+                self._card_to_grave(src)
+            return
+        if kind == "card" and card.subtype in ("equip", "aura"):
+            host = next((t for t in targets if t is not None and t >= 0), None)
+            if host is None or not self.on_field(host):
+                if self.logging:
+                    self._say(f"{card.name} ({self.names[src]}) has no creature to attach to")
+                self._card_to_grave(src)
+                return
+            self.attached[src] = host
+        for e, t in zip(effects, targets):
+            self._resolve_effect(p, src, e, t, x)
+        if kind == "card":
+            self._settle_card(src)
+        self._after_resolution()
+
+    def _card_to_grave(self, i: int) -> None:
+        p = self.owner[i]
+        for zone in (self.magic[p], self.field[p]):
+            if i in zone:
+                zone.remove(i)
+                self.grave[p].append(i)
+                self.down.discard(i)
+                self.attached.pop(i, None)
+                return
+
+    def _settle_card(self, i: int) -> None:
+        """Where a magic card or item goes after it resolved (§3.4.3)."""
+        card = self.cards[i]
+        p = self.owner[i]
+        if card.kind == "magic":
+            if card.subtype in ("normal", "quick"):
+                self._card_to_grave(i)
+            elif card.subtype == "field" and i in self.magic[p]:
+                self.magic[p].remove(i)
+                for old in self.field[p]:
+                    self.grave[p].append(old)
+                self.field[p] = [i]
+
+    def _resolve_effect(self, p: int, src: int, e: Effect, t: int | None, x: int) -> None:
+        """Carry out one effect of ``src`` controlled by ``p`` on target ``t`` (chosen or None)."""
+        act = e.action
+        amount = x if e.amount == "X" else e.amount
+        log = self.logging
+        name = self.cards[src].name
+        if act == "negate":
+            if t is not None and 0 <= t < len(self.chain):
+                self.chain[t][7] = True
+            return
+        if act == "add_mana":
+            self.mana[p] += amount
+            if log:
+                self._say(f"{name}: P{p + 1} gains {amount} mana ({self.mana[p]})")
+            return
+        for target in self._effect_targets(e, p, src, t):
+            if target < 0:
+                q = -1 - target
+                if act == "draw":
+                    self._draw(q, amount)
+                    if log:
+                        self._say(f"{name}: P{q + 1} draws {amount}")
+                elif act == "gain_life":
+                    self.life[q] += amount
+                    if log:
+                        self._say(f"{name}: P{q + 1} gains {amount} life ({self.life[q]})")
+                elif act == "damage":
+                    self.life[q] -= amount
+                    if log:
+                        self._say(f"{name}: {amount} damage to P{q + 1} (life {self.life[q]})")
+                continue
+            if not self.on_field(target):
+                continue  # the target left the field before resolution
+            if act == "damage":
+                self.damage[target] = self.damage.get(target, 0) + amount
+                if log:
+                    self._say(f"{name}: {amount} damage to {self._cname(target)}")
+            elif act == "heal":
+                left = self.damage.get(target, 0) - amount
+                if left > 0:
+                    self.damage[target] = left
+                else:
+                    self.damage.pop(target, None)
+            elif act == "modify_stats":
+                table = self.mods if e.duration == "permanent" else self.eot
+                old = table.get(target, (0, 0))
+                table[target] = (old[0] + e.atk, old[1] + e.dfn)
+                if log:
+                    self._say(f"{name}: {self._cname(target)} gets {e.atk:+d}/{e.dfn:+d}")
+            elif act == "destroy":
+                self._destroy(target, f" by {name}")
+            elif act == "return_to_hand":
+                self._bounce(target)
+
+    def _effect_targets(self, e: Effect, p: int, src: int, t: int | None) -> list[int]:
+        tgt = e.target
+        if e.choice:
+            return [] if t is None else [t]
+        if tgt == "self":
+            if e.action in ("modify_stats", "heal"):
+                return [src] if self.cards[src].is_creature else []
+            return [_ptok(p)]
+        if tgt == "opponent":
+            return [_ptok(1 - p)]
+        if tgt == "this":
+            return [src] if self.cards[src].is_creature else []
+        if tgt == "own_creatures":
+            return list(self.crea[p])
+        if tgt == "enemy_creatures":
+            return list(self.crea[1 - p])
+        return []
+
+    def _targets(self, e: Effect, p: int, src: int) -> list[int]:
+        """The legal choices for a single-target effect (creature indices or player tokens)."""
+        tgt = e.target
+        if tgt == "enemy_creature":
+            return list(self.crea[1 - p])
+        if tgt == "own_creature":
+            return list(self.crea[p])
+        if tgt == "any_creature":
+            return self.crea[p] + self.crea[1 - p]
+        if tgt == "any_player":
+            return [_ptok(p), _ptok(1 - p)]
+        return []
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[Action]:
+        step = self.step
+        p = self.actor
+        if step == "main":
+            return self._main_actions(p)
+        if step == "respond":
+            return [PASS] + self._instant_actions(p, self.chain[-1][6])
+        if step == "window":
+            return [PASS] + self._instant_actions(p, 1)
+        if step == "declare":
+            return self._declare_actions(p)
+        if step == "block":
+            return self._block_actions()
+        if step == "order":
+            return self._order_actions()
+        if step == "retarget":
+            return self._retarget_actions()
+        if step == "discard":
+            t = self.logging
+            return [
+                Action("discard", (self.names[i],), f"discard {self.cards[i].name}" if t else "")
+                for i in self.hand[p]
+            ]
+        if step == "mulligan":
+            acts = [Action("keep", (), "keep")]
+            if self.mulls[p] < self.opts.max_mulligans:
+                acts.append(Action("mulligan", (), "mulligan"))
+            return acts
+        if step == "target":
+            return [Action("target", (self._targ_arg(t),), f"target {self._tname(t)}") for t in self.tgt_opts]
+        return []
+
+    def _cost_of(self, cost: int | str, p: int) -> int:
+        return self.mana[p] if cost == "X" else int(cost)
+
+    def _once_free(self, p: int, card: CardDef, effects: tuple[Effect, ...]) -> bool:
+        used = self.used
+        for e in effects:
+            if e.once and (p, card.id, e.index) in used:
+                return False
+        return True
+
+    def _target_combos(self, effects: tuple[Effect, ...], p: int, src: int) -> list[tuple[int | None, ...]] | None:
+        """Target tuples for a card's effects; None when a chosen-target effect has no target."""
+        lists: list[list[int | None]] = []
+        for e in effects:
+            if e.action == "negate":
+                if not self.chain:
+                    return None
+                lists.append([len(self.chain) - 1])
+            elif e.choice:
+                opts = self._targets(e, p, src)
+                if not opts:
+                    return None
+                lists.append(opts)  # type: ignore[arg-type]
+            else:
+                lists.append([None])
+        if len(lists) == 1:
+            return [(t,) for t in lists[0]]
+        return list(product(*lists))[:64]
+
+    def _targ_args(self, effects: tuple[Effect, ...], combo: tuple[int | None, ...]) -> tuple[str, ...]:
+        return tuple(self._targ_arg(t) for e, t in zip(effects, combo) if t is not None and e.action != "negate")
+
+    def _main_actions(self, p: int) -> list[Action]:
+        acts: list[Action] = []
+        text = self.logging
+        opts = self.opts
+        mana = self.mana[p]
+        room = len(self.crea[p]) < opts.max_creatures
+        sets = sum(1 for i in self.magic[p] if i in self.down)
+        names = self.names
+        for i in self.hand[p]:
+            card = self.cards[i]
+            cost = self._cost_of(card.cost, p)
+            if card.is_creature:
+                if room and cost <= mana:
+                    self._add_plays(acts, "summon", i, card, p, card.on_play, text, allow_no_target=True)
+                if room and card.kind == "creature" and card.stars <= opts.set_max_stars:
+                    acts.append(Action("set", (names[i],), f"set {card.name} face down" if text else ""))
+            else:
+                if cost <= mana and self._once_free(p, card, card.on_play):
+                    self._add_plays(acts, "play", i, card, p, card.on_play, text)
+                if card.kind == "magic" and sets < opts.max_set_magic:
+                    acts.append(Action("set", (names[i],), f"set {card.name} face down" if text else ""))
+        for i in self.crea[p]:
+            if i in self.down and self.set_turn.get(i, 0) < self.turn:
+                card = self.cards[i]
+                if self._cost_of(card.cost, p) <= mana:
+                    self._add_plays(acts, "flip", i, card, p, card.on_play, text, allow_no_target=True)
+        for i in self.magic[p]:
+            if i in self.down:
+                card = self.cards[i]
+                if card.subtype == "quick" and self.set_turn.get(i, 0) >= self.turn:
+                    continue  # set quick magic waits a turn (§3.4.2)
+                if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+                    self._add_plays(acts, "play", i, card, p, card.on_play, text)
+        self._add_abilities(acts, p, 1)
+        if self.phase == "main1" and any(self.can_attack(i) for i in self.crea[p]):
+            acts.append(Action("battle", (), "go to battle" if text else ""))
+        acts.append(Action("end", (), "end the turn" if text else ""))
+        return acts
+
+    def _add_plays(
+        self, acts: list[Action], kind: str, i: int, card: CardDef, p: int,
+        effects: tuple[Effect, ...], text: bool, allow_no_target: bool = False,
+    ) -> None:
+        combos = self._target_combos(effects, p, i)
+        if combos is None:
+            if not allow_no_target:
+                return
+            combos = [tuple(None for _ in effects)]
+        label = {"summon": "summon", "flip": "flip", "play": "play"}[kind]
+        for combo in combos:
+            targs = self._targ_args(effects, combo)
+            desc = ""
+            if text:
+                desc = f"{label} {card.name}" + (f" → {', '.join(self._tname(t) for t in combo if t is not None and t >= -2 and not (len(self.chain) and effects and effects[0].action == 'negate'))}" if targs else "")
+            acts.append(Action(kind, (self.names[i],) + targs, desc))
+
+    def _add_abilities(self, acts: list[Action], p: int, min_speed: int) -> None:
+        if self.acts[p] >= ACTIVATION_LIMIT:
+            return
+        own_turn = p == self.active
+        text = self.logging
+        for zone in (self.crea[p], self.magic[p], self.field[p]):
+            for i in zone:
+                card = self.cards[i]
+                if not card.activated or i in self.down:
+                    continue
+                for e in card.activated:
+                    if e.speed < min_speed or (e.speed < 2 and not own_turn):
+                        continue
+                    if e.cost_tap and (i in self.tapped or i in self.sick):
+                        continue
+                    if self._cost_of(e.cost_mana, p) > self.mana[p]:
+                        continue
+                    if e.once and (p, card.id, e.index) in self.used:
+                        continue
+                    combos = self._target_combos((e,), p, i)
+                    if combos is None:
+                        continue
+                    for combo in combos:
+                        targs = self._targ_args((e,), combo)
+                        desc = f"activate {card.name} #{e.index}" if text else ""
+                        acts.append(Action("activate", (self.names[i], e.index) + targs, desc))
+
+    def _instant_actions(self, p: int, min_speed: int) -> list[Action]:
+        """Quick plays and abilities of ``p`` at least as fast as ``min_speed`` (§3.6.2)."""
+        acts: list[Action] = []
+        if self.acts[p] >= ACTIVATION_LIMIT:
+            return acts
+        own_turn = p == self.active
+        mana = self.mana[p]
+        text = self.logging
+        for i in self.hand[p]:
+            card = self.cards[i]
+            if card.play_speed < 2 or card.play_speed < min_speed or card.is_creature:
+                continue
+            if card.kind == "magic" and not own_turn:
+                continue  # quick magic from the hand only in the own turn; set it to use it later
+            if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+                self._add_plays(acts, "play", i, card, p, card.on_play, text)
+        for i in self.magic[p]:
+            if i in self.down:
+                card = self.cards[i]
+                if card.play_speed < 2 or card.play_speed < min_speed:
+                    continue
+                if self.set_turn.get(i, 0) >= self.turn:
+                    continue
+                if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+                    self._add_plays(acts, "play", i, card, p, card.on_play, text)
+        self._add_abilities(acts, p, min_speed)
+        return acts
+
+    def _declare_actions(self, p: int) -> list[Action]:
+        acts: list[Action] = []
+        text = self.logging
+        declared = {a[0] for a in self.attacks}
+        enemy = self.crea[1 - p]
+        player_ok = not self.taunting(1 - p)
+        for i in self.crea[p]:
+            if i in declared or not self.can_attack(i):
+                continue
+            name = self.names[i]
+            if player_ok:
+                acts.append(Action("attack", (name, PLAYER), f"attack P{2 - p} with {self.cards[i].name}" if text else ""))
+            for j in enemy:
+                acts.append(Action("attack", (name, self.names[j]), f"attack {self.cards[j].name} with {self.cards[i].name}" if text else ""))
+        if self.attacks:
+            acts.append(Action("go", (), "confirm the attack declaration" if text else ""))
+        else:
+            acts.append(Action("end_battle", (), "end the battle phase" if text else ""))
+        return acts
+
+    def _attack_targets(self, p: int) -> list[str]:
+        out = [] if self.taunting(1 - p) else [PLAYER]
+        return out + [self.names[j] for j in self.crea[1 - p]]
+
+    def _needs_retarget(self) -> bool:
+        self.attacks = [a for a in self.attacks if self.on_field(a[0])]
+        for a in self.attacks:
+            t = a[1]
+            if t >= 0 and not self.on_field(t):
+                return True
+            if t < 0 and self.taunting(1 - self.active):
+                return False  # a declared target does not change (§3.5.2)
+        return False
+
+    def _retarget_actions(self) -> list[Action]:
+        p = self.active
+        for a in self.attacks:
+            t = a[1]
+            if t >= 0 and not self.on_field(t):
+                name = self.names[a[0]]
+                return [Action("retarget", (name, tgt), f"{self.cards[a[0]].name} now attacks {tgt}") for tgt in self._attack_targets(p)] or [
+                    Action("retarget", (name, "none"), "the attack has no target left")
+                ]
+        return []
+
+    def _block_options(self) -> bool:
+        if not self.attacks:
+            return False
+        q = 1 - self.active
+        blocking = {b for a in self.attacks for b in a[2]}
+        return any(self.can_block(i) and i not in blocking for i in self.crea[q])
+
+    def _block_actions(self) -> list[Action]:
+        q = 1 - self.active
+        text = self.logging
+        blocking = {b for a in self.attacks for b in a[2]}
+        acts = []
+        for i in self.crea[q]:
+            if i in blocking or not self.can_block(i):
+                continue
+            for a in self.attacks:
+                acts.append(Action("block", (self.names[i], self.names[a[0]]), f"block {self.cards[a[0]].name} with {self.cards[i].name}" if text else ""))
+        acts.append(Action("done", (), "no more blockers" if text else ""))
+        return acts
+
+    def _next_to_order(self) -> list[Any] | None:
+        for a in self.attacks:
+            if len(a[2]) - a[3] >= 2:
+                return a
+        return None
+
+    def _order_actions(self) -> list[Action]:
+        a = self._next_to_order()
+        if a is None:
+            return []
+        text = self.logging
+        return [
+            Action("order", (self.names[a[0]], self.names[b]), f"{self.cards[a[0]].name} deals damage to {self.cards[b].name} next" if text else "")
+            for b in a[2][a[3]:]
+        ]
+
+    # ------------------------------------------------------------------ applying
+
+    def _do(self, action: Action) -> None:
+        kind = action.kind
+        args = action.args
+        p = self.actor
+        if self.logging and kind not in ("pass", "done", "keep", "go", "mulligan", "target"):
+            self._say(f"P{p + 1}: {action.text or action}")
+        if kind == "pass":
+            if self.step == "respond":
+                self.resolving = True
+            else:
+                self._window_passed()
+        elif kind in ("summon", "flip", "play"):
+            self._do_play(kind, p, args)
+        elif kind == "activate":
+            self._do_activate(p, args)
+        elif kind == "set":
+            self._do_set(p, self.index[args[0]])
+        elif kind == "battle":
+            self.phase = "battle"
+            self.step = "declare"
+            self.attacks = []
+        elif kind == "end":
+            self.attacks = []
+            self.step = "end"
+        elif kind == "attack":
+            i = self.index[args[0]]
+            t = _ptok(1 - p) if args[1] == PLAYER else self.index[args[1]]
+            self.tapped.add(i)
+            self.attacks.append([i, t, [], 0])
+        elif kind == "go":
+            if self.logging:
+                self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
+            self.step = "window"
+            self.wstage = "declared"
+            self.wplayer = 1 - p
+        elif kind == "end_battle":
+            self._to_main2()
+        elif kind == "retarget":
+            i = self.index[args[0]]
+            for a in self.attacks:
+                if a[0] == i:
+                    if args[1] == "none":
+                        self.attacks.remove(a)
+                    else:
+                        a[1] = _ptok(1 - p) if args[1] == PLAYER else self.index[args[1]]
+                    break
+        elif kind == "block":
+            b, att = self.index[args[0]], self.index[args[1]]
+            for a in self.attacks:
+                if a[0] == att:
+                    a[2].append(b)
+        elif kind == "done":
+            if self.logging:
+                blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]]
+                self._say(f"P{p + 1}: " + ("; ".join(blocks) if blocks else "no blocks"))
+            self.step = "order"
+        elif kind == "order":
+            att, b = self.index[args[0]], self.index[args[1]]
+            for a in self.attacks:
+                if a[0] == att:
+                    blockers = a[2]
+                    k = blockers.index(b)
+                    blockers[a[3]], blockers[k] = blockers[k], blockers[a[3]]
+                    a[3] += 1
+        elif kind == "discard":
+            i = self.index[args[0]]
+            self.hand[p].remove(i)
+            self.grave[p].append(i)
+        elif kind == "keep":
+            if self.logging:
+                self.log.append(f"Setup — P{p + 1} keeps {len(self.hand[p])} cards after {self.mulls[p]} mulligan(s)")
+            self._next_mulligan_player()
+        elif kind == "mulligan":
+            self.mulls[p] += 1
+            self.deck[p].extend(self.hand[p])
+            self.hand[p] = []
+            self.rng.shuffle(self.deck[p])
+            self._draw(p, self.opts.start_hand)
+            if self.mulls[p] >= self.opts.max_mulligans:
+                self._next_mulligan_player()
+        elif kind == "target":
+            self._do_target(p, args[0])
+        else:  # pragma: no cover
+            raise IllegalAction(f"unknown action kind {kind}")
+
+    def _next_mulligan_player(self) -> None:
+        p = self.actor
+        if p == self.first:
+            self.actor = 1 - p
+        else:
+            self.step = "turn"
+
+    def _do_target(self, p: int, arg: str) -> None:
+        t = _ptok(_PTOK.index(arg)) if arg in _PTOK else self.index[arg]
+        _, src, e = self.pending.pop(0)
+        self.step = self._saved_step
+        self._resolve_effect(p, src, e, t, 0)
+        self._after_resolution()
+
+    def _do_set(self, p: int, i: int) -> None:
+        card = self.cards[i]
+        self.hand[p].remove(i)
+        self.down.add(i)
+        self.set_turn[i] = self.turn
+        if card.is_creature:
+            self.crea[p].append(i)
+            self.tapped.add(i)  # a set creature lies sideways (§3.4.2)
+        else:
+            self.magic[p].append(i)
+
+    def _pay(self, p: int, cost: int | str) -> int:
+        amount = self._cost_of(cost, p)
+        self.mana[p] -= amount
+        return amount
+
+    def _decode_targets(self, effects: tuple[Effect, ...], args: tuple[Any, ...]) -> tuple[int | None, ...]:
+        out: list[int | None] = []
+        k = 0
+        for e in effects:
+            if e.action == "negate":
+                out.append(len(self.chain) - 1)
+            elif e.choice:
+                a = args[k]
+                k += 1
+                out.append(_ptok(_PTOK.index(a)) if a in _PTOK else self.index[a])
+            else:
+                out.append(None)
+        return tuple(out)
+
+    def _do_play(self, kind: str, p: int, args: tuple[Any, ...]) -> None:
+        i = self.index[args[0]]
+        card = self.cards[i]
+        x = self._pay(p, card.cost)
+        self.stats.played[p].add(card.id)
+        effects = card.on_play
+        targets = self._decode_targets(effects, args[1:]) if len(args) > 1 or not any(e.choice for e in effects) else tuple(None for _ in effects)
+        if kind in ("summon", "flip"):
+            if kind == "summon":
+                self.hand[p].remove(i)
+                self.crea[p].append(i)
+                self.sick.add(i)  # summoning sickness (§3.4.4)
+            else:
+                self.down.discard(i)
+                self.tapped.discard(i)  # flipped: untaps and may attack this turn (§3.4.2)
+                self.set_turn.pop(i, None)
+            live = [(e, t) for e, t in zip(effects, targets) if not e.once or (p, card.id, e.index) not in self.used]
+            for e, _t in live:
+                if e.once:
+                    self.used.add((p, card.id, e.index))
+            if live and not any(e.choice and t is None for e, t in live):
+                self._push(p, i, "trigger", tuple(e for e, _ in live), tuple(t for _, t in live), x, 1)
+            return
+        # magic or item: into the magic zone (normal items straight to the graveyard) then the chain
+        for e in effects:
+            if e.once:
+                self.used.add((p, card.id, e.index))
+        if i in self.hand[p]:
+            self.hand[p].remove(i)
+            if card.kind == "item" and card.subtype == "normal":
+                self.grave[p].append(i)
+            else:
+                self.magic[p].append(i)
+        else:
+            self.down.discard(i)  # a set magic card is turned face up
+            self.set_turn.pop(i, None)
+        self._push(p, i, "card", effects, targets, x, card.play_speed)
+
+    def _do_activate(self, p: int, args: tuple[Any, ...]) -> None:
+        i = self.index[args[0]]
+        card = self.cards[i]
+        e = next(e for e in card.activated if e.index == int(args[1]))
+        x = self._pay(p, e.cost_mana)
+        if e.cost_tap:
+            self.tapped.add(i)
+        if e.once:
+            self.used.add((p, card.id, e.index))
+        targets = self._decode_targets((e,), args[2:])
+        self._push(p, i, "ability", (e,), targets, x, e.speed)
+
+    def _push(self, p: int, src: int, kind: str, effects: tuple[Effect, ...], targets: tuple[Any, ...], x: int, speed: int) -> None:
+        """Put an activation on the chain; the other player may answer it (§3.6.1)."""
+        if not self.chain:
+            self.resume = (self.step, self.wplayer)
+        self.acts[p] += 1
+        self.chain.append([p, src, kind, effects, targets, x, speed, False])
+        if self.logging and len(self.chain) > 1:
+            self._say(f"chain link C{len(self.chain) - 1}: {self.cards[src].name} (speed {speed})")
+        self.prio = 1 - p
+        self.step = "respond"
+
+    # ------------------------------------------------------------------ battle damage
+
+    def _battle_damage(self) -> None:
+        """Simultaneous battle damage for the declared attacks (§3.5.4-3.5.6)."""
+        dmg: dict[int, int] = {}
+        life_loss = [0, 0]
+        strike_back = self.opts.strike_back
+        blocking = {b for a in self.attacks for b in a[2]}
+        log = self.logging
+        for a, t, blockers, _n in self.attacks:
+            if not self.on_field(a):
+                continue
+            power = self.atk(a)
+            if blockers:
+                live = [b for b in blockers if self.on_field(b)]
+                rest = power
+                for k, b in enumerate(live):
+                    if k == len(live) - 1:
+                        share = rest
+                    else:
+                        share = min(rest, max(0, self.dfn(b) - self.damage.get(b, 0) - dmg.get(b, 0)))
+                    if share > 0:
+                        dmg[b] = dmg.get(b, 0) + share
+                        rest -= share
+                    back = self.atk(b)
+                    if back > 0:
+                        dmg[a] = dmg.get(a, 0) + back
+                if log:
+                    self._say(f"{self._cname(a)} is blocked by " + ", ".join(self._cname(b) for b in live))
+            elif t < 0:
+                if power > 0:
+                    life_loss[-1 - t] += power
+                if log:
+                    self._say(f"{self._cname(a)} hits P{-t} for {max(power, 0)}")
+            elif self.on_field(t):
+                if power > 0:
+                    dmg[t] = dmg.get(t, 0) + power
+                if strike_back and t not in self.down and t not in blocking:
+                    back = self.atk(t)
+                    if back > 0:
+                        dmg[a] = dmg.get(a, 0) + back
+                if log:
+                    self._say(f"{self._cname(a)} fights {self._cname(t)}")
+        for i, amount in dmg.items():
+            self.damage[i] = self.damage.get(i, 0) + amount
+        for q in (0, 1):
+            if life_loss[q]:
+                self.life[q] -= life_loss[q]
+                if log:
+                    self._say(f"P{q + 1} loses {life_loss[q]} life ({self.life[q]})")
+        self.attacks = []
+        self._check_creatures()
+        self._check_life()
+        self.step = "declare"

@@ -1,0 +1,634 @@
+"""The seth game state: rounds of Fast, Medium and Slow phases with simultaneous choices (§2.3).
+
+Each phase has up to three simultaneous steps, each a node where both players (those with a
+real choice) are in ``to_act()`` and choose together through ``apply_joint``:
+
+1. ``assign`` — a subset of the monsters with this phase's speed not yet assigned this round;
+2. ``activate``/``trigger``/``done`` — one ability at a time, repeated until ``done``; the picks
+   stay hidden and resolve together when both players are done;
+3. ``focus``/``split`` — how the total Damage is split among the opponent's assigned monsters
+   (any of its monsters when it assigned none).
+
+A player with a single possible choice (no eligible monster, no ability, one target) is not
+asked: the engine makes the forced choice, which keeps games short to play and to search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.engines.seth import combat
+from workbench.domain.engines.seth.cards import PHASES, Effect, MonsterCard
+from workbench.domain.errors import IllegalAction
+
+ASSIGN, ABILITY, SPLIT, OVER = "assign", "ability", "split", "over"
+DONE = Action("done", (), "done")
+PHASE_TITLES = ("Fast", "Medium", "Slow")
+_SUBSETS: dict[tuple[str, ...], list[Action]] = {}
+
+
+class Monster:
+    """One monster in play: its card plus what happened to it (damage, poison, modifiers)."""
+
+    __slots__ = ("card", "name", "owner", "damage_taken", "poison", "alive", "assigned",
+                 "ever_assigned", "round_damage", "round_health", "perm_damage", "perm_health",
+                 "cont_damage", "cont_health")
+
+    def __init__(self, card: MonsterCard, name: str, owner: int) -> None:
+        self.card = card
+        self.name = name
+        self.owner = owner
+        self.damage_taken = 0
+        self.poison = 0
+        self.alive = True
+        self.assigned = False  # assigned in this round (§2.3: once per round)
+        self.ever_assigned = False  # on_play triggers on the first assignment
+        self.round_damage = self.round_health = 0  # until end of round
+        self.perm_damage = self.perm_health = 0
+        self.cont_damage = self.cont_health = 0  # from continuous effects in play
+
+    def copy(self) -> Monster:
+        m = Monster.__new__(Monster)
+        m.card = self.card
+        m.name = self.name
+        m.owner = self.owner
+        m.damage_taken = self.damage_taken
+        m.poison = self.poison
+        m.alive = self.alive
+        m.assigned = self.assigned
+        m.ever_assigned = self.ever_assigned
+        m.round_damage = self.round_damage
+        m.round_health = self.round_health
+        m.perm_damage = self.perm_damage
+        m.perm_health = self.perm_health
+        m.cont_damage = self.cont_damage
+        m.cont_health = self.cont_health
+        return m
+
+    @property
+    def damage(self) -> int:
+        return max(0, self.card.damage + self.round_damage + self.perm_damage + self.cont_damage)
+
+    @property
+    def health(self) -> int:
+        return self.card.health + self.round_health + self.perm_health + self.cont_health
+
+    @property
+    def remaining(self) -> int:
+        return self.health - self.damage_taken
+
+    @property
+    def label(self) -> str:
+        return f"{self.card.name} ({self.name})"
+
+
+class SethState(State):
+    """A position of the seth game. Build it with ``new_game`` or ``from_setup`` (setup.py)."""
+
+    def __init__(self, teams: list[list[Monster]], options: Mapping[str, Any], seed: int,
+                 round_no: int = 1, phase: int = 0) -> None:
+        self.teams = teams
+        self.by_name: dict[str, Monster] = {m.name: m for team in teams for m in team}
+        self.rng = random.Random(seed)
+        self.log: list[str] = []
+        self.stats = GameStats()
+        self.logging = bool(options.get("_log", True))
+        self.resist_factor = float(options.get("resist_factor", 0.5))
+        self.vulnerable_factor = float(options.get("vulnerable_factor", 2))
+        self.max_rounds = int(options.get("max_rounds", 50) or 50)
+        self.flight_reduction = int(options.get("flight_reduction", 1))
+        self.flight_once = bool(options.get("flight_once_per_phase", True))
+        self.damage_persists = bool(options.get("damage_persists", True))
+        self.has_continuous = any(e.trigger == "continuous" for t in teams for m in t for e in m.card.effects)
+        self.round = round_no
+        self.phase = phase
+        self.step = ASSIGN
+        self._to_act: tuple[int, ...] = ()
+        self.winner: int | None = None
+        self.reason = ""
+        self.over = False
+        # per phase
+        self.eligible: list[list[Monster]] = [[], []]
+        self.now: list[list[Monster]] = [[], []]  # assigned in this phase
+        self.flight_used: set[str] = set()
+        # ability step
+        self.slots: list[list[tuple[Monster, int, Effect, bool]]] = [[], []]  # (monster, index, effect, mandatory)
+        self.queued: list[list[tuple[Monster, Effect, Monster | None, bool]]] = [[], []]
+        self.finished = [True, True]
+        # split step
+        self.totals: list[dict[str, int]] = [{}, {}]
+        self.targets: list[list[Monster]] = [[], []]
+        self.choice: dict[int, Action] = {}
+
+    # ------------------------------------------------------------------ interface
+
+    def to_act(self) -> tuple[int, ...]:
+        return self._to_act
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def result(self) -> GameResult:
+        if not self.over:
+            raise ValueError("the game is still running")
+        return GameResult(self.winner, self.reason, self.round)
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if player not in self._to_act:
+            return []
+        if self.step == ASSIGN:
+            return _subset_actions(self.eligible[player])
+        if self.step == ABILITY:
+            return self._ability_actions(player)
+        if self.step == SPLIT:
+            return combat.split_candidates(self, player)
+        return []
+
+    def apply(self, action: Action) -> None:
+        if len(self._to_act) != 1:
+            if not self._to_act:
+                raise IllegalAction("the game is over")
+            raise IllegalAction(f"players {list(self._to_act)} choose together here: use apply_joint")
+        self.apply_joint({self._to_act[0]: action})
+
+    def apply_joint(self, actions: Mapping[int, Action]) -> None:
+        if set(actions) != set(self._to_act):
+            raise IllegalAction(f"expected choices from players {list(self._to_act)}, got {sorted(actions)}")
+        # Validate every choice before changing anything, so a refused joint move leaves no trace.
+        if self.step == ASSIGN:
+            chosen = {p: self._check_assign(p, a) for p, a in actions.items()}
+            self._resolve_assign(chosen)
+        elif self.step == ABILITY:
+            picks = {p: self._check_pick(p, a) for p, a in actions.items()}
+            self._record_picks(picks)
+        elif self.step == SPLIT:
+            for p, a in actions.items():
+                self.choice[p] = combat.check_split(self, p, a)
+            self._resolve_split()
+        else:
+            raise IllegalAction("the game is over")
+
+    def clone(self) -> SethState:
+        other = SethState.__new__(SethState)
+        other.__dict__.update(self.__dict__)
+        other.teams = [[m.copy() for m in team] for team in self.teams]
+        by_name = {m.name: m for team in other.teams for m in team}
+        other.by_name = by_name
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.log = list(self.log)
+        other.stats = self.stats.copy()
+        other.eligible = [[by_name[m.name] for m in ms] for ms in self.eligible]
+        other.now = [[by_name[m.name] for m in ms] for ms in self.now]
+        other.flight_used = set(self.flight_used)
+        other.slots = [[(by_name[m.name], i, e, k) for m, i, e, k in s] for s in self.slots]
+        other.queued = [[(by_name[m.name], e, by_name[t.name] if t else None, a) for m, e, t, a in q]
+                        for q in self.queued]
+        other.finished = list(self.finished)
+        other.totals = [dict(t) for t in self.totals]
+        other.targets = [[by_name[m.name] for m in ms] for ms in self.targets]
+        other.choice = dict(self.choice)
+        return other
+
+    # ------------------------------------------------------------------ helpers
+
+    def say(self, text: str) -> None:
+        if self.logging:
+            self.log.append(text)
+
+    def alive(self, player: int) -> list[Monster]:
+        return [m for m in self.teams[player] if m.alive]
+
+    def where(self) -> str:
+        return f"Round {self.round}, {PHASE_TITLES[self.phase]}"
+
+    # ------------------------------------------------------------------ flow
+
+    def start(self, new_round: bool) -> None:
+        """Begin play: run start-of-round triggers when ``new_round``, then the current phase."""
+        if self.has_continuous:
+            self.refresh_continuous()
+        if new_round:
+            self.say(f"Round {self.round}")
+            self._round_triggers("start_of_turn")
+            if self._check_end():
+                return
+        self._begin_phase()
+
+    def _begin_phase(self) -> None:
+        while True:
+            phase = self.phase
+            self.now = [[], []]
+            self.flight_used = set()
+            self.eligible = [
+                [m for m in self.teams[p] if m.alive and not m.assigned and phase in m.card.phases]
+                for p in (0, 1)
+            ]
+            acting = tuple(p for p in (0, 1) if self.eligible[p])
+            if acting:
+                self.step = ASSIGN
+                self._to_act = acting
+                return
+            if self._next_phase():
+                return
+
+    def _next_phase(self) -> bool:
+        """Move to the next phase (or round); True when the game ended on the way."""
+        if self.phase < 2:
+            self.phase += 1
+            return False
+        self._end_round()
+        if self.over:
+            return True
+        if self.round >= self.max_rounds:
+            self._finish(None, f"round limit of {self.max_rounds} reached: a draw (§2.6)")
+            return True
+        self.round += 1
+        self.phase = 0
+        for team in self.teams:
+            for m in team:
+                m.assigned = False
+        self.say(f"Round {self.round}")
+        self._round_triggers("start_of_turn")
+        return self._check_end()
+
+    def _end_round(self) -> None:
+        self._round_triggers("end_of_turn")
+        if self._check_end():
+            return
+        changed = False
+        for team in self.teams:
+            for m in team:
+                if m.round_damage or m.round_health:
+                    m.round_damage = m.round_health = 0
+                    changed = True
+                if not self.damage_persists and m.alive and m.damage_taken:
+                    m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
+        if changed:
+            self._remove_dead()
+            self._check_end()
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.over = True
+        self.winner = winner
+        self.reason = reason
+        self.step = OVER
+        self._to_act = ()
+        self.say(f"Game over: {reason}")
+
+    def _check_end(self) -> bool:
+        """End the game when a team is gone (§2.6); True when it is over."""
+        if self.over:
+            return True
+        gone = [not any(m.alive for m in self.teams[p]) for p in (0, 1)]
+        if gone[0] and gone[1]:
+            self._finish(None, "both teams were removed at once: a draw (§2.6)")
+        elif gone[0]:
+            self._finish(1, "all of P1's monsters were removed: P2 wins (§2.6)")
+        elif gone[1]:
+            self._finish(0, "all of P2's monsters were removed: P1 wins (§2.6)")
+        return self.over
+
+    # ------------------------------------------------------------------ step 1: assignment
+
+    def _check_assign(self, player: int, action: Action) -> list[Monster]:
+        if action.kind != "assign":
+            raise IllegalAction(f"P{player + 1} must assign monsters now, not {action.kind!r}")
+        eligible = {m.name: m for m in self.eligible[player]}
+        names = action.args
+        if len(set(names)) != len(names):
+            raise IllegalAction("a monster can be assigned only once")
+        chosen = []
+        for name in names:
+            m = eligible.get(name)
+            if m is None:
+                why = "not yours" if name not in self.by_name or self.by_name[name].owner != player else (
+                    "removed" if not self.by_name[name].alive else
+                    "already assigned this round" if self.by_name[name].assigned else
+                    f"not {PHASES[self.phase]}")
+                raise IllegalAction(f"{name} cannot be assigned in this phase ({why})")
+            chosen.append(m)
+        return chosen
+
+    def _resolve_assign(self, chosen: Mapping[int, list[Monster]]) -> None:
+        phase_text = self.where()
+        for p in (0, 1):
+            ms = sorted(chosen.get(p, ()), key=self.teams[p].index)
+            self.now[p] = ms
+            if self.logging:
+                what = ", ".join(m.label for m in ms) if ms else "nothing"
+                self.say(f"{phase_text} — P{p + 1} assigns {what}")
+        for p in (0, 1):
+            for m in self.now[p]:
+                m.assigned = True
+                self.stats.played[p].add(m.card.id)
+                if m.poison:
+                    self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
+        self._remove_dead()
+        if self._check_end():
+            return
+        self._begin_abilities()
+
+    # ------------------------------------------------------------------ step 2: abilities
+
+    def _begin_abilities(self) -> None:
+        for p in (0, 1):
+            slots: list[tuple[Monster, int, Effect, bool]] = []
+            self.queued[p] = []
+            for m in self.now[p]:
+                if not m.alive:
+                    continue
+                first = not m.ever_assigned
+                m.ever_assigned = True
+                for index, effect in enumerate(m.card.effects):
+                    if effect.trigger == "activated":
+                        slots.append((m, index, effect, False))
+                    elif effect.trigger == "on_play" and first:
+                        if effect.single_target:
+                            slots.append((m, index, effect, True))
+                        else:
+                            self.queued[p].append((m, effect, None, False))
+            self.slots[p] = slots
+            self.finished[p] = not slots
+        acting = tuple(p for p in (0, 1) if not self.finished[p])
+        if acting:
+            self.step = ABILITY
+            self._to_act = acting
+            return
+        self._resolve_abilities()
+
+    def _targets_for(self, m: Monster, effect: Effect) -> list[Monster]:
+        own, enemy = m.owner, 1 - m.owner
+        if effect.target == "own_creature":
+            return [x for x in self.teams[own] if x.alive]
+        if effect.target == "enemy_creature":
+            return [x for x in self.teams[enemy] if x.alive]
+        return [x for x in self.teams[own] if x.alive] + [x for x in self.teams[enemy] if x.alive]
+
+    def _ability_actions(self, player: int) -> list[Action]:
+        actions: list[Action] = []
+        mandatory = False
+        for m, index, effect, must in self.slots[player]:
+            kind = "trigger" if must else "activate"
+            mandatory = mandatory or must
+            what = effect.describe()
+            if effect.single_target:
+                for t in self._targets_for(m, effect):
+                    actions.append(Action(kind, (m.name, index, t.name), f"{m.label}: {what} on {t.label}"))
+            else:
+                actions.append(Action(kind, (m.name, index, ""), f"{m.label}: {what}"))
+        if not mandatory:
+            actions.append(DONE)
+        return actions
+
+    def _check_pick(self, player: int, action: Action) -> tuple[int, Monster | None, Effect | None, Monster | None]:
+        if action.kind == "done":
+            if any(must for _, _, _, must in self.slots[player]):
+                raise IllegalAction("an on-play trigger still needs a target")
+            return (-1, None, None, None)
+        if action.kind not in ("activate", "trigger") or len(action.args) != 3:
+            raise IllegalAction(f"choose an ability (activate/trigger MONSTER INDEX TARGET) or done, not {action}")
+        name, index, target_name = action.args
+        for slot, (m, i, effect, must) in enumerate(self.slots[player]):
+            if m.name == name and str(i) == str(index) and must == (action.kind == "trigger"):
+                target = None
+                if effect.single_target:
+                    target = self.by_name.get(str(target_name))
+                    if target is None or target not in self._targets_for(m, effect):
+                        raise IllegalAction(f"{target_name} is not a legal target for {m.name}")
+                return (slot, m, effect, target)
+        raise IllegalAction(f"{name} has no unused ability {index} to {action.kind} now")
+
+    def _record_picks(self, picks: Mapping[int, tuple[int, Monster | None, Effect | None, Monster | None]]) -> None:
+        for p, (slot, m, effect, target) in picks.items():
+            if slot < 0:
+                self.finished[p] = True
+                continue
+            assert m is not None and effect is not None
+            must = self.slots[p][slot][3]
+            del self.slots[p][slot]
+            self.queued[p].append((m, effect, target, not must))
+            if not self.slots[p]:
+                self.finished[p] = True
+        acting = tuple(p for p in (0, 1) if not self.finished[p])
+        if acting:
+            self._to_act = acting
+            return
+        self._resolve_abilities()
+
+    def _resolve_abilities(self) -> None:
+        any_effect = False
+        for p in (0, 1):
+            for m, effect, target, activation in self.queued[p]:
+                any_effect = True
+                if activation:
+                    self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}"
+                             + (f" on {target.label}" if target else ""))
+                    if m.poison:
+                        self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
+                else:
+                    self.say(f"{self.where()} — {m.label} on play: {effect.describe()}"
+                             + (f" on {target.label}" if target else ""))
+                self.run_effect(m, effect, target)
+            self.queued[p] = []
+        if any_effect:
+            self._remove_dead()
+            if self._check_end():
+                return
+        self._begin_split()
+
+    # ------------------------------------------------------------------ effects
+
+    def run_effect(self, source: Monster, effect: Effect, target: Monster | None) -> None:
+        """Apply one effect of ``source``; ``target`` is the chosen monster of a single-target one."""
+        if effect.single_target:
+            targets = [target] if target is not None and target.alive else []
+        elif effect.target in ("this", "self"):
+            targets = [source] if source.alive or effect.trigger == "on_destroyed" else []
+        elif effect.target == "own_creatures":
+            targets = [m for m in self.teams[source.owner] if m.alive]
+        else:
+            targets = [m for m in self.teams[1 - source.owner] if m.alive]
+        action = effect.action
+        for t in targets:
+            if action == "damage":
+                amount = combat.element_damage(self, effect.amount, source.card.element, t)
+                self._hurt(t, amount, source, f"{source.card.name}'s ability")
+            elif action == "heal":
+                healed = min(effect.amount, t.damage_taken)
+                t.damage_taken -= healed
+                self.say(f"  {t.label} heals {healed}")
+            elif action == "add_poison":
+                t.poison += effect.amount
+                self.say(f"  {t.label} gets {effect.amount} poison counter(s) (now {t.poison})")
+            elif action == "destroy":
+                t.damage_taken = max(t.damage_taken, t.health)
+                self.say(f"  {t.label} is destroyed")
+            elif action == "modify_stats":
+                if effect.trigger == "continuous":
+                    continue  # standing effects are applied by refresh_continuous
+                if effect.permanent:
+                    t.perm_damage += effect.damage_mod
+                    t.perm_health += effect.health_mod
+                else:
+                    t.round_damage += effect.damage_mod
+                    t.round_health += effect.health_mod
+                self.say(f"  {t.label} now deals {t.damage} and has {t.health} health")
+
+    def _round_triggers(self, trigger: str) -> None:
+        ran = False
+        for p in (0, 1):
+            for m in list(self.teams[p]):
+                if not m.alive:
+                    continue
+                for _, effect in m.card.effects_for(trigger):
+                    ran = True
+                    target = self.auto_target(m, effect) if effect.single_target else None
+                    self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
+                             + (f" on {target.label}" if target else ""))
+                    self.run_effect(m, effect, target)
+        if ran:
+            self._remove_dead()
+
+    def auto_target(self, source: Monster, effect: Effect) -> Monster | None:
+        """The target of a triggered single-target effect nobody is asked about (documented rule).
+
+        Harmful effects hit the enemy with the least remaining health, helpful ones the own
+        monster with the most damage taken; ties go to team order.
+        """
+        candidates = self._targets_for(source, effect)
+        if effect.harmful:
+            pool = [m for m in candidates if m.owner != source.owner] or candidates
+            return min(pool, key=lambda m: m.remaining, default=None)
+        pool = [m for m in candidates if m.owner == source.owner] or candidates
+        return max(pool, key=lambda m: m.damage_taken, default=None)
+
+    def refresh_continuous(self) -> None:
+        """Recompute the standing stat changes of continuous effects from the monsters in play."""
+        for team in self.teams:
+            for m in team:
+                m.cont_damage = m.cont_health = 0
+        for team in self.teams:
+            for m in team:
+                if not m.alive:
+                    continue
+                for _, effect in m.card.effects_for("continuous"):
+                    if effect.target in ("this", "self"):
+                        targets = [m]
+                    elif effect.target == "own_creatures":
+                        targets = self.teams[m.owner]
+                    else:
+                        targets = self.teams[1 - m.owner]
+                    for t in targets:
+                        t.cont_damage += effect.damage_mod
+                        t.cont_health += effect.health_mod
+
+    # ------------------------------------------------------------------ damage
+
+    def _hurt(self, m: Monster, amount: int, source: Monster | None, why: str, poison: bool = False) -> None:
+        """Add damage to ``m``; Flight (§2.5) reduces damage that is not poison."""
+        if not poison and amount > 0:
+            amount = self.flight_cut(m, amount)
+        if amount <= 0:
+            return
+        m.damage_taken += amount
+        self.say(f"  {m.label} takes {amount} from {why} ({max(0, m.remaining)} health left)")
+
+    def flight_cut(self, m: Monster, amount: int) -> int:
+        """Apply Flight: an assigned flyer takes ``flight_reduction`` less, unless the opponent
+        assigned a flyer in this phase; once per phase by default (Decision §2.5)."""
+        if not m.card.flight or not self.flight_reduction or m not in self.now[m.owner]:
+            return amount
+        if any(x.card.flight for x in self.now[1 - m.owner]):
+            return amount
+        if self.flight_once:
+            if m.name in self.flight_used:
+                return amount
+            self.flight_used.add(m.name)
+        return max(0, amount - self.flight_reduction)
+
+    def _remove_dead(self) -> None:
+        # on_destroyed triggers can remove more monsters; loop until nothing changes.
+        for _ in range(20):
+            dead = [m for team in self.teams for m in team if m.alive and m.damage_taken >= m.health]
+            if not dead:
+                return
+            for m in dead:
+                m.alive = False
+                self.say(f"  {m.label} is removed")
+            if self.has_continuous:
+                self.refresh_continuous()
+            for m in dead:
+                for _, effect in m.card.effects_for("on_destroyed"):
+                    target = self.auto_target(m, effect) if effect.single_target else None
+                    self.say(f"  {m.label} (on destroyed): {effect.describe()}"
+                             + (f" on {target.label}" if target else ""))
+                    self.run_effect(m, effect, target)
+
+    # ------------------------------------------------------------------ steps 3-5: damage split
+
+    def _begin_split(self) -> None:
+        acting = []
+        self.choice = {}
+        for p in (0, 1):
+            total: dict[str, int] = {}
+            for m in self.now[p]:
+                if m.alive and m.damage:
+                    total[m.card.element] = total.get(m.card.element, 0) + m.damage
+            enemy_now = [m for m in self.now[1 - p] if m.alive]
+            # §2.3.4: with no opposing assignment the total goes to any opposing monster.
+            targets = enemy_now if enemy_now else [m for m in self.teams[1 - p] if m.alive]
+            self.totals[p] = total
+            self.targets[p] = targets
+            if not total or not targets:
+                continue
+            if len(targets) == 1:
+                self.choice[p] = combat.focus_action(targets[0])
+            else:
+                acting.append(p)
+        if acting:
+            self.step = SPLIT
+            self._to_act = tuple(acting)
+            return
+        self._resolve_split()
+
+    def _resolve_split(self) -> None:
+        where = self.where()
+        for p in (0, 1):
+            action = self.choice.get(p)
+            if action is None:
+                continue
+            if self.logging:
+                self.say(f"{where} — P{p + 1} splits {combat.describe_total(self.totals[p])}: "
+                         f"{combat.describe_split(self, action)}")
+            for target_name, element, amount in combat.allocation(self, p, action):
+                t = self.by_name[target_name]
+                dealt = combat.element_damage(self, amount, element, t)
+                self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}")
+        self.choice = {}
+        self._remove_dead()
+        if self._check_end():
+            return
+        if not self._next_phase():
+            self._begin_phase()
+
+
+def _subset_actions(eligible: list[Monster]) -> list[Action]:
+    """Every subset of the eligible monsters (≤ 32 for a team of 5), the empty one first."""
+    key = tuple(m.name for m in eligible)
+    cached = _SUBSETS.get(key)
+    if cached is not None:
+        return cached
+    actions = []
+    n = len(key)
+    for mask in range(1 << n):
+        names = tuple(key[i] for i in range(n) if mask >> i & 1)
+        text = "assign " + (", ".join(names) if names else "nothing")
+        actions.append(Action("assign", names, text))
+    if len(_SUBSETS) > 50_000:
+        _SUBSETS.clear()
+    _SUBSETS[key] = actions
+    return actions

@@ -1,0 +1,826 @@
+"""The warzone game state: turn structure, actions and their resolution (RULES.md §1).
+
+Decisions the players take (``Action.kind`` and ``args``):
+
+* ``recruit (card, position, *targets)`` — Recruitment/Return, within the turn's limit (§1.6.2)
+* ``spell (card, *targets)`` / ``trap (card, *targets)`` — activate from hand; the opponent may
+  answer with a trap (``respond`` window)
+* ``activate (creature, *targets)`` — a creature's activated effect, once per turn
+* ``position (creature,)`` — switch Battling/Guarding (Decision §1.6)
+* ``attack (creature, target | "direct")`` — War phase (§1.7)
+* ``end_phase`` / ``end_turn`` — leave Recruitment/War, or Return (Night follows)
+* defender, after an attack declaration: ``intercept (creature,)`` (§1.8), ``trap``, ``allow``
+  (or ``done`` once it has intercepted when several interceptors are allowed)
+* opponent, after a spell/trap: ``trap`` or ``pass``
+* a triggered effect with several legal targets: ``target (creature | "P1" | "P2",)``
+
+Wake and Night are automatic, and a phase whose only choice is to end it ends by itself.
+Card arguments are instance names (e.g. ``a-ironclad-sentry-2``) so scenarios can name them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import product
+
+from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.engines.warzone.cards import (
+    ALL_CREATURES,
+    BATTLING,
+    CHOSEN_CREATURE,
+    GUARDING,
+    PLAYER_TARGETS,
+    Card,
+    Effect,
+)
+from workbench.domain.engines.warzone.rules import (
+    Config,
+    band_weight,
+    battle,
+    can_direct,
+    can_recruit,
+    can_reach,
+    damage_split,
+)
+from workbench.domain.engines.warzone.units import Player, Unit
+from workbench.domain.errors import IllegalAction
+
+PLAYER_NAMES = ("P1", "P2")
+END_PHASE = Action("end_phase", (), "end the phase")
+END_TURN = Action("end_turn", (), "end the turn")
+ALLOW = Action("allow", (), "let the attack through")
+DONE = Action("done", (), "no more interceptors")
+PASS = Action("pass", (), "no response")
+_PLAYER_EFFECTS = frozenset({"draw", "gain_life"})
+
+
+class WarzoneState(State):
+    """A position of one warzone game; see the module docstring for the action kinds."""
+
+    def __init__(self, cfg: Config, seed: int) -> None:
+        self.cfg = cfg
+        self.rng = random.Random(seed)
+        self.log: list[str] = []
+        self.stats = GameStats()
+        self.p = [Player(cfg.start_life), Player(cfg.start_life)]
+        self.active = 0
+        self.turn = 0
+        self.phase = "wake"
+        self.count = 0      # creatures recruited this turn
+        self.highest = -1   # their highest Degree
+        self.used = 0       # their band weights (per-card reading of §1.6.2)
+        self.pending: tuple | None = None
+        self.queue: list[tuple[int, Card, Effect, str | None]] = []
+        self.over = False
+        self.winner: int | None = None
+        self.reason = ""
+        self._legal: list[Action] | None = None
+        self._aura: list[list[list[int]]] | None = None
+        self.area_aura = [[[0, 0] for _ in range(4)] for _ in range(2)]
+
+    # ------------------------------------------------------------------ interface
+
+    def to_act(self) -> tuple[int, ...]:
+        """The one player who chooses now (warzone has no simultaneous choices)."""
+        if self.over:
+            return ()
+        pend = self.pending
+        if pend is None:
+            return (self.active,)
+        kind = pend[0]
+        if kind == "defend":
+            return (1 - self.active,)
+        if kind == "respond":
+            return (1 - pend[1],)
+        return (pend[1],)
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """The actions ``player`` may take now; empty when it is not that player's choice."""
+        acting = self.to_act()
+        if not acting or acting[0] != player:
+            return []
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def apply(self, action: Action) -> None:
+        """Apply the acting player's action. Raises IllegalAction when it is not legal now."""
+        acting = self.to_act()
+        if not acting:
+            raise IllegalAction("the game is over")
+        legal = self.legal_actions(acting[0])
+        kind, args = action.kind, action.args
+        for a in legal:
+            if a is action or (a.kind == kind and a.args == args):
+                break
+        else:
+            raise IllegalAction(
+                f"{action} is not legal for {PLAYER_NAMES[acting[0]]} now "
+                f"(phase {self.phase}{', ' + self.pending[0] if self.pending else ''})")
+        self._legal = None
+        self._dispatch(acting[0], kind, args)
+        self._advance()
+
+    def is_terminal(self) -> bool:
+        """True once a player has lost (or both have: a draw)."""
+        return self.over
+
+    def result(self) -> GameResult:
+        """Winner, reason and turns. Raises ValueError while the game is running."""
+        if not self.over:
+            raise ValueError("the game is not over")
+        return GameResult(self.winner, self.reason, self.turn)
+
+    def clone(self) -> WarzoneState:
+        """A cheap copy for look-ahead: lists copied, immutable cards shared."""
+        s = WarzoneState.__new__(WarzoneState)
+        s.cfg = self.cfg
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.log = self.log[:]
+        s.stats = self.stats.copy()
+        s.p = [self.p[0].copy(), self.p[1].copy()]
+        s.active = self.active
+        s.turn = self.turn
+        s.phase = self.phase
+        s.count = self.count
+        s.highest = self.highest
+        s.used = self.used
+        s.pending = self.pending
+        s.queue = self.queue[:]
+        s.over = self.over
+        s.winner = self.winner
+        s.reason = self.reason
+        s._legal = self._legal
+        s._aura = None
+        s.area_aura = self.area_aura
+        return s
+
+    # ------------------------------------------------------------------ stats of units
+
+    def strength(self, u: Unit) -> int:
+        """A creature's current Strength (card + modifiers + continuous effects)."""
+        aura = self._aura if self._aura is not None else self._compute_aura()
+        return u.card.strength + u.perm_str + u.eot_str + aura[u.owner][u.cls][0]
+
+    def resilience(self, u: Unit) -> int:
+        """A creature's current Resilience before damage."""
+        aura = self._aura if self._aura is not None else self._compute_aura()
+        return u.card.resilience + u.perm_res + u.eot_res + aura[u.owner][u.cls][1]
+
+    def left(self, u: Unit) -> int:
+        """Resilience a creature has left after the damage it carries."""
+        return self.resilience(u) - u.damage
+
+    def _compute_aura(self) -> list[list[list[int]]]:
+        aura = [[row[:] for row in self.area_aura[0]], [row[:] for row in self.area_aura[1]]]
+        for owner in (0, 1):
+            for u in self.p[owner].field:
+                for e in u.card.continuous:
+                    if e.target == "own_creatures":
+                        rows = aura[owner]
+                    elif e.target == "enemy_creatures":
+                        rows = aura[1 - owner]
+                    else:
+                        continue
+                    for c in (1, 2, 3):
+                        rows[c][0] += e.d_str
+                        rows[c][1] += e.d_res
+        self._aura = aura
+        return aura
+
+    def unit(self, iid: str) -> Unit | None:
+        """The creature with instance name ``iid`` on either field, or None."""
+        for pl in self.p:
+            for u in pl.field:
+                if u.iid == iid:
+                    return u
+        return None
+
+    def card_total(self, player: int) -> int:
+        """All cards ``player`` owns, wherever they are (conservation invariant)."""
+        n = self.p[player].card_count()
+        pend = self.pending
+        if pend is not None and pend[0] == "respond" and pend[2].owner == player:
+            n += 1
+        return n
+
+    # ------------------------------------------------------------------ logging
+
+    def say(self, text: str) -> None:
+        """Append a log line prefixed with the turn (no-op when logging is off)."""
+        if self.cfg.log:
+            self.log.append(f"Turn {self.turn} — {text}")
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[Action]:
+        pend = self.pending
+        if pend is None:
+            if self.phase == "war":
+                return self._war_actions()
+            return self._main_actions()
+        kind = pend[0]
+        if kind == "defend":
+            return self._defend_actions()
+        if kind == "respond":
+            acts = self._trap_actions(1 - pend[1], "respond", None)
+            acts.append(PASS)
+            return acts
+        c, card, e = pend[1], pend[2], pend[3]
+        return [Action("target", (t,), f"{card.name} targets {self._target_name(t)}")
+                for t in self._choices(c, e)]
+
+    def _choices(self, c: int, e: Effect) -> list[str]:
+        """Legal chosen targets of effect ``e`` controlled by player ``c``."""
+        t = e.target
+        if t == "enemy_creature":
+            return [u.iid for u in self.p[1 - c].field]
+        if t == "own_creature":
+            return [u.iid for u in self.p[c].field]
+        if t == "any_creature":
+            return [u.iid for u in self.p[c].field] + [u.iid for u in self.p[1 - c].field]
+        if t == "any_player":
+            return ["P1", "P2"]
+        return []
+
+    def _combos(self, c: int, effects: Sequence[Effect]) -> list[tuple[str, ...]]:
+        """Every way to choose the targets of ``effects``; empty when one has no target."""
+        lists = [self._choices(c, e) for e in effects if e.chooses]
+        if not lists:
+            return [()]
+        if len(lists) == 1:
+            return [(t,) for t in lists[0]]
+        return list(product(*lists))
+
+    def _target_name(self, t: str) -> str:
+        if t in ("P1", "P2"):
+            return t
+        u = self.unit(t)
+        return u.card.name if u else t
+
+    def _main_actions(self) -> list[Action]:
+        p = self.active
+        me = self.p[p]
+        cfg = self.cfg
+        acts: list[Action] = []
+        seen: set[str] = set()
+        for card in me.hand:
+            if card.id in seen:
+                continue  # copies of one card give the same choices
+            seen.add(card.id)
+            kind = card.kind
+            if kind == "creature":
+                if not can_recruit(cfg, self.count, self.highest, self.used, card.degree):
+                    continue
+                for targets in self._combos(p, card.on_play):
+                    for pos in (BATTLING, GUARDING):
+                        acts.append(Action("recruit", (card.iid, pos) + targets,
+                                           f"recruit {card.name} ({pos})"))
+            elif kind == "spell" or (kind == "trap" and _trap_in_own_phase(card)):
+                for targets in self._combos(p, card.on_play):
+                    acts.append(Action(kind, (card.iid,) + targets, f"activate {card.name}"))
+        for u in me.field:
+            if not u.attacked and not (u.pos_changed and cfg.pos_once):
+                acts.append(Action("position", (u.iid,), f"switch {u.card.name}"))
+            if u.card.activated and not u.used:
+                if any(e.tap for e in u.card.activated) and u.attacked:
+                    continue
+                for targets in self._combos(p, u.card.activated):
+                    acts.append(Action("activate", (u.iid,) + targets,
+                                       f"use {u.card.name}"))
+        acts.append(END_PHASE if self.phase == "recruit" else END_TURN)
+        return acts
+
+    def _war_actions(self) -> list[Action]:
+        p = self.active
+        acts: list[Action] = []
+        if not (self.turn == 1 and self.cfg.first_no_attack):
+            foe = self.p[1 - p]
+            rows = foe.rows()
+            guard_attacks = self.cfg.guard_attacks
+            for u in self.p[p].field:
+                if u.attacked or (u.pos == GUARDING and not guard_attacks):
+                    continue
+                cls, master = u.cls, u.card.master
+                for v in foe.field:
+                    if can_reach(cls, master, v.cls, rows):
+                        acts.append(Action("attack", (u.iid, v.iid),
+                                           f"{u.card.name} attacks {v.card.name}"))
+                if can_direct(cls, master, rows):
+                    acts.append(Action("attack", (u.iid, "direct"),
+                                       f"{u.card.name} attacks directly"))
+        acts.append(END_PHASE)
+        return acts
+
+    def _interceptors(self, d: int, target: str | None, chosen: tuple[str, ...]) -> list[Unit]:
+        """Creatures of defender ``d`` that may intercept (§1.8)."""
+        if len(chosen) >= self.cfg.interceptors:
+            return []
+        field = self.p[d].field
+        if target is None:
+            return [v for v in field if v.iid not in chosen]
+        t = self.unit(target)
+        if t is None:
+            return []
+        return [v for v in field if v.cls < t.cls and v.iid not in chosen]
+
+    def _defend_actions(self) -> list[Action]:
+        _, att, target, chosen = self.pending  # type: ignore[misc]
+        d = 1 - self.active
+        acts = [Action("intercept", (v.iid,), f"intercept with {v.card.name}")
+                for v in self._interceptors(d, target, chosen)]
+        acts.extend(self._trap_actions(d, "defend", att))
+        acts.append(DONE if chosen else ALLOW)
+        return acts
+
+    def _trap_actions(self, c: int, window: str, attacker: str | None) -> list[Action]:
+        """Traps player ``c`` may activate in a response ``window`` (defend or respond)."""
+        acts: list[Action] = []
+        seen: set[str] = set()
+        for card in self.p[c].hand:
+            if card.kind != "trap" or card.id in seen or not card.on_play:
+                continue
+            seen.add(card.id)
+            if window == "respond" and any(e.target == "attacker" for e in card.on_play):
+                continue
+            for targets in self._combos(c, card.on_play):
+                acts.append(Action("trap", (card.iid,) + targets, f"activate {card.name}"))
+        return acts
+
+    # ------------------------------------------------------------------ applying actions
+
+    def _dispatch(self, player: int, kind: str, args: tuple) -> None:
+        me = self.p[player]
+        if kind == "end_phase":
+            if self.phase == "recruit":
+                self.phase = "war"
+            else:
+                self.phase = "return"
+        elif kind == "end_turn":
+            self._enter_night()
+        elif kind == "recruit":
+            self._recruit(player, _in_hand(me, args[0]), args[1], args[2:])
+        elif kind == "spell" or (kind == "trap" and self.pending is None):
+            self._cast(player, _in_hand(me, args[0]), args[1:])
+        elif kind == "position":
+            u = me.unit(args[0])
+            assert u is not None
+            u.pos = GUARDING if u.pos == BATTLING else BATTLING
+            u.pos_changed = True
+            self.say(f"{PLAYER_NAMES[player]} switches {u.card.name} to {u.pos.capitalize()}")
+        elif kind == "activate":
+            u = me.unit(args[0])
+            assert u is not None
+            u.used = True
+            if any(e.tap for e in u.card.activated):
+                u.attacked = True  # a tap cost is paid by not attacking this turn
+            self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
+            self._resolve_all(player, u.card, u.card.activated, args[1:], u.iid, None)
+        elif kind == "attack":
+            self._declare(player, args[0], None if args[1] == "direct" else args[1])
+        elif kind == "intercept":
+            _, att, target, chosen = self.pending  # type: ignore[misc]
+            chosen = chosen + (args[0],)
+            v = self.unit(args[0])
+            self.say(f"{PLAYER_NAMES[player]} intercepts with {v.card.name if v else args[0]}")
+            if len(chosen) >= self.cfg.interceptors or not self._interceptors(
+                    player, target, chosen):
+                self.pending = None
+                self._resolve_attack(att, target, chosen)
+            else:
+                self.pending = ("defend", att, target, chosen)
+        elif kind in ("allow", "done"):
+            _, att, target, chosen = self.pending  # type: ignore[misc]
+            self.pending = None
+            self._resolve_attack(att, target, chosen)
+        elif kind == "trap":
+            self._respond_trap(player, _in_hand(me, args[0]), args[1:])
+        elif kind == "pass":
+            _, caster, card, targets = self.pending  # type: ignore[misc]
+            self.pending = None
+            self._finish_cast(caster, card, targets)
+        elif kind == "target":
+            _, c, card, e, src = self.pending  # type: ignore[misc]
+            self.pending = None
+            self._resolve(c, card, e, args[0], src, None)
+            self._check_end()
+
+    def _advance(self) -> None:
+        """Run automatic steps until a player must choose or the game is over."""
+        while not self.over:
+            if self.pending is not None:
+                return
+            if self.queue:
+                self._run_trigger()
+                continue
+            phase = self.phase
+            if phase == "night":
+                self._finish_night()
+                continue
+            if phase == "wake":
+                self.phase = "recruit"
+                continue
+            acts = self._compute_legal()
+            if len(acts) == 1:  # only "end": nothing to decide
+                if phase == "return":
+                    self._enter_night()
+                else:
+                    self.phase = "war" if phase == "recruit" else "return"
+                continue
+            self._legal = acts
+            return
+
+    # ------------------------------------------------------------------ turn structure
+
+    def start_turn(self, player: int) -> None:
+        """Wake phase (§1.6.1): draw 1, the turn player's creatures recover all damage."""
+        self.turn += 1
+        self.active = player
+        self.phase = "wake"
+        self.count = 0
+        self.highest = -1
+        self.used = 0
+        me = self.p[player]
+        for u in me.field:
+            u.damage = 0
+            u.zero_ok = False
+            u.attacked = False
+            u.pos_changed = False
+            u.used = False
+        self.say(f"{PLAYER_NAMES[player]} wakes (Life {me.life}, hand {len(me.hand)}, "
+                 f"deck {len(me.deck)}, damage pile {len(me.pile)})")
+        self.draw(player, 1)
+        for area in me.areas:
+            if area is not None:
+                for e in area.start_turn:
+                    self.queue.append((player, area, e, None))
+        for u in me.field:
+            for e in u.card.start_turn:
+                self.queue.append((player, u.card, e, u.iid))
+        self._check_end()
+
+    def _enter_night(self) -> None:
+        p = self.active
+        self.phase = "night"
+        me = self.p[p]
+        for area in me.areas:
+            if area is not None:
+                for e in area.end_turn:
+                    self.queue.append((p, area, e, None))
+        for u in me.field:
+            for e in u.card.end_turn:
+                self.queue.append((p, u.card, e, u.iid))
+
+    def _finish_night(self) -> None:
+        """Night phase (§1.6.5): draw 1; "until end of turn" changes end; next player's turn."""
+        p = self.active
+        self.draw(p, 1)
+        changed = False
+        for pl in self.p:
+            for u in pl.field:
+                if u.eot_str or u.eot_res:
+                    changed = True
+                    u.eot_str = u.eot_res = 0
+        if changed:
+            self._sweep()
+        if self._check_end(night=True):
+            return
+        self.start_turn(1 - p)
+
+    def draw(self, player: int, n: int) -> None:
+        """Draw ``n`` cards; drawing from an empty deck loses (§1.4.3)."""
+        me = self.p[player]
+        for _ in range(n):
+            if not me.deck:
+                me.decked = True
+                self.say(f"{PLAYER_NAMES[player]} must draw from an empty deck")
+                return
+            card = me.deck.pop()
+            me.hand.append(card)
+            self.stats.drawn[player].add(card.id)
+
+    def _check_end(self, night: bool = False) -> bool:
+        """Apply the winning conditions (§1.4); returns True when the game is over."""
+        if self.over:
+            return True
+        pile_counts = self.cfg.pile_immediate or night
+        limit = self.cfg.pile_limit
+        reasons: list[str] = []
+        for i, pl in enumerate(self.p):
+            if pl.life <= 0:
+                reasons.append(f"{PLAYER_NAMES[i]} has {pl.life} Life Points (§1.4.1)")
+            elif pile_counts and len(pl.pile) >= limit:
+                reasons.append(f"{PLAYER_NAMES[i]} has {len(pl.pile)} cards in the Damage Pile "
+                               f"(§1.4.2)")
+            elif pl.decked:
+                reasons.append(f"{PLAYER_NAMES[i]} must take a card from an empty deck (§1.4.3)")
+            else:
+                reasons.append("")
+        lost = [bool(r) for r in reasons]
+        if not any(lost):
+            return False
+        self.over = True
+        self.pending = None
+        self.queue.clear()
+        self.phase = "over"
+        if all(lost):
+            self.winner = None
+            self.reason = f"draw: both lose at once ({reasons[0]}; {reasons[1]}) (§1.4.4)"
+        else:
+            loser = 0 if lost[0] else 1
+            self.winner = 1 - loser
+            self.reason = reasons[loser]
+        self.say(f"game over — {self.reason}; "
+                 f"{'draw' if self.winner is None else PLAYER_NAMES[self.winner] + ' wins'}")
+        return True
+
+    # ------------------------------------------------------------------ recruiting and cards
+
+    def _recruit(self, p: int, card: Card, pos: str, targets: tuple) -> None:
+        me = self.p[p]
+        me.hand.remove(card)
+        u = Unit(card, pos)
+        me.field.append(u)
+        self.count += 1
+        if card.degree > self.highest:
+            self.highest = card.degree
+        self.used += band_weight(card.degree)
+        self.stats.played[p].add(card.id)
+        self.say(f"{PLAYER_NAMES[p]} recruits {card.name} (C{card.cls}, {pos.capitalize()})")
+        if card.continuous:
+            self._aura = None
+            self._sweep()
+        if card.on_play:
+            self._resolve_all(p, card, card.on_play, targets, u.iid, None)
+
+    def _cast(self, p: int, card: Card, targets: tuple) -> None:
+        """Activate a spell (or a trap in its owner's phase); the opponent may respond."""
+        self.p[p].hand.remove(card)
+        self.stats.played[p].add(card.id)
+        self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
+        if self._trap_actions(1 - p, "respond", None):
+            self.pending = ("respond", p, card, targets)
+            return
+        self._finish_cast(p, card, targets)
+
+    def _finish_cast(self, p: int, card: Card, targets: tuple, negated: bool = False) -> None:
+        if negated:
+            self.say(f"{card.name} is negated")
+        else:
+            self._resolve_all(p, card, card.on_play, targets, None, None)
+        self.p[p].discard.append(card)
+
+    def _respond_trap(self, p: int, trap: Card, targets: tuple) -> None:
+        """A trap played in a response window (against a spell, or an attack)."""
+        me = self.p[p]
+        me.hand.remove(trap)
+        self.stats.played[p].add(trap.id)
+        self.say(f"{PLAYER_NAMES[p]} responds with trap {trap.name}")
+        pend = self.pending
+        assert pend is not None
+        negates = any(e.action == "negate" for e in trap.on_play)
+        if pend[0] == "respond":
+            _, caster, card, ctargets = pend
+            self.pending = None
+            self._resolve_all(p, trap, trap.on_play, targets, None, None)
+            me.discard.append(trap)
+            if not self.over:
+                self._finish_cast(caster, card, ctargets, negated=negates)
+            return
+        _, att, target, chosen = pend
+        self.pending = None
+        self._resolve_all(p, trap, trap.on_play, targets, None, att)
+        me.discard.append(trap)
+        if self.over:
+            return
+        if negates:
+            self.say("the attack is negated")
+            return
+        u = self.unit(att)
+        if u is None:
+            return  # the attacker is gone: the attack ends
+        if target is not None and self.unit(target) is None:
+            return  # its target is gone: the attack ends
+        if self._interceptors(p, target, chosen) or self._trap_actions(p, "defend", att):
+            self.pending = ("defend", att, target, chosen)
+        else:
+            self._resolve_attack(att, target, chosen)
+
+    # ------------------------------------------------------------------ battle
+
+    def _declare(self, p: int, att: str, target: str | None) -> None:
+        u = self.p[p].unit(att)
+        assert u is not None
+        u.attacked = True
+        d = 1 - p
+        if target is None:
+            self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) declares a Direct Attack")
+        else:
+            v = self.unit(target)
+            self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
+                     f"{v.card.name if v else target} (C{v.cls if v else '?'})")
+        if self._interceptors(d, target, ()) or self._trap_actions(d, "defend", att):
+            self.pending = ("defend", att, target, ())
+        else:
+            self._resolve_attack(att, target, ())
+
+    def _resolve_attack(self, att: str, target: str | None, chosen: tuple[str, ...]) -> None:
+        u = self.unit(att)
+        if u is None:
+            return
+        d = 1 - u.owner
+        if chosen:
+            for iid in chosen:
+                v = self.unit(iid)
+                if v is not None:
+                    self._battle(u, v)
+                if self.over or self.unit(att) is None:
+                    break
+        elif target is None:
+            amount = self.strength(u)
+            self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
+            self.damage_player(d, amount)
+        else:
+            v = self.unit(target)
+            if v is not None:
+                self._battle(u, v)
+        self._check_end()
+
+    def _battle(self, u: Unit, v: Unit) -> None:
+        """One battle between attacker ``u`` and defending creature ``v`` (§1.9)."""
+        ures, vres = self.resilience(u), self.resilience(v)
+        o = battle(self.cfg, u.cls, self.strength(u), ures - u.damage, v.cls, self.strength(v),
+                   vres - v.damage, v.pos == GUARDING)
+        if self.cfg.log:
+            self.say(f"battle: {u.card.name} {self.strength(u)}/{ures - u.damage} vs "
+                     f"{v.card.name} {self.strength(v)}/{vres - v.damage} "
+                     f"({v.pos.capitalize()}) -> {o.att_left} | {o.def_left}")
+        u.damage = ures - o.att_left
+        v.damage = vres - o.def_left
+        if not o.def_dies and o.def_left == 0:
+            v.zero_ok = True
+        if o.att_dies:
+            self.destroy(u)
+        if o.def_dies:
+            self.destroy(v)
+        # Both controllers take their Battle Damage at the same moment (§1.4.4).
+        if o.to_attacker:
+            self.say(f"{PLAYER_NAMES[u.owner]} takes {o.to_attacker} Battle Damage")
+            self.damage_player(u.owner, o.to_attacker)
+        if o.to_defender:
+            self.say(f"{PLAYER_NAMES[v.owner]} takes {o.to_defender} Battle Damage")
+            self.damage_player(v.owner, o.to_defender)
+
+    def damage_player(self, p: int, amount: int) -> None:
+        """Damage to a player (§1.10): a Damage Card per full step, the rest from Life Points."""
+        cards, rest = damage_split(self.cfg, amount)
+        me = self.p[p]
+        for _ in range(cards):
+            if not me.deck:
+                me.decked = True
+                break
+            me.pile.append(me.deck.pop())
+        me.life -= rest
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[p]} takes {amount}: {cards} Damage Card(s), {rest} Life "
+                     f"Points -> Life {me.life}, damage pile {len(me.pile)}")
+
+    def destroy(self, u: Unit) -> None:
+        """Destroy a creature: it goes to its owner's Discard Pile; on_destroyed triggers."""
+        pl = self.p[u.owner]
+        if u not in pl.field:
+            return
+        pl.field.remove(u)
+        pl.discard.append(u.card)
+        self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} is destroyed")
+        for e in u.card.on_destroyed:
+            self.queue.append((u.owner, u.card, e, None))
+        if u.card.continuous:
+            self._aura = None
+            self._sweep()
+
+    def _bounce(self, u: Unit) -> None:
+        pl = self.p[u.owner]
+        if u not in pl.field:
+            return
+        pl.field.remove(u)
+        pl.hand.append(u.card)
+        self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} returns to the hand")
+        if u.card.continuous:
+            self._aura = None
+            self._sweep()
+
+    def _sweep(self) -> None:
+        """Destroy creatures a stat change left with no Resilience."""
+        for pl in self.p:
+            for u in pl.field[:]:
+                left = self.left(u)
+                if left < 0 or (left == 0 and not u.zero_ok):
+                    self.destroy(u)
+
+    # ------------------------------------------------------------------ effects
+
+    def _run_trigger(self) -> None:
+        c, card, e, src = self.queue.pop(0)
+        if e.chooses:
+            choices = self._choices(c, e)
+            if not choices:
+                return
+            if len(choices) > 1:
+                self.pending = ("target", c, card, e, src)
+                return
+            self._resolve(c, card, e, choices[0], src, None)
+        else:
+            self._resolve(c, card, e, None, src, None)
+        self._check_end()
+
+    def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple,
+                     src: str | None, attacker: str | None) -> None:
+        i = 0
+        for e in effects:
+            chosen = None
+            if e.chooses:
+                chosen = targets[i] if i < len(targets) else None
+                i += 1
+            if e.action != "negate":
+                self._resolve(c, card, e, chosen, src, attacker)
+            if self._check_end():
+                return
+
+    def _resolve(self, c: int, card: Card, e: Effect, chosen: str | None, src: str | None,
+                 attacker: str | None) -> None:
+        """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle."""
+        action, t = e.action, e.target
+        if action in _PLAYER_EFFECTS or (action == "damage" and t in PLAYER_TARGETS):
+            if t == "self":
+                players = [c]
+            elif t == "opponent":
+                players = [1 - c]
+            else:
+                players = [PLAYER_NAMES.index(chosen)] if chosen in PLAYER_NAMES else []
+            for pl in players:
+                if action == "draw":
+                    self.say(f"{card.name}: {PLAYER_NAMES[pl]} draws {e.amount}")
+                    self.draw(pl, e.amount)
+                elif action == "gain_life":
+                    self.p[pl].life += e.amount
+                    self.say(f"{card.name}: {PLAYER_NAMES[pl]} gains {e.amount} Life Points "
+                             f"-> {self.p[pl].life}")
+                else:
+                    self.say(f"{card.name} deals {e.amount} to {PLAYER_NAMES[pl]}")
+                    self.damage_player(pl, e.amount)
+            return
+        if t in CHOSEN_CREATURE:
+            u = self.unit(chosen) if chosen else None
+            units = [u] if u is not None else []
+        elif t in ALL_CREATURES:
+            side = c if t == "own_creatures" else 1 - c
+            units = list(self.p[side].field)
+        elif t == "attacker":
+            u = self.unit(attacker) if attacker else None
+            units = [u] if u is not None else []
+        else:  # self / this: the creature itself
+            u = self.unit(src) if src else None
+            units = [u] if u is not None else []
+        if not units:
+            self.say(f"{card.name}: {e.action} has no target")
+            return
+        for u in units:
+            if action == "damage":
+                u.damage += e.amount
+                self.say(f"{card.name} deals {e.amount} to {u.card.name}")
+                left = self.left(u)
+                if left <= 0:
+                    self.destroy(u)
+            elif action == "heal":
+                u.damage = max(0, u.damage - e.amount)
+                self.say(f"{card.name} heals {u.card.name} by {e.amount}")
+            elif action == "modify_stats":
+                if e.permanent:
+                    u.perm_str += e.d_str
+                    u.perm_res += e.d_res
+                else:
+                    u.eot_str += e.d_str
+                    u.eot_res += e.d_res
+                self.say(f"{card.name} gives {u.card.name} {e.d_str:+}/{e.d_res:+}")
+            elif action == "destroy":
+                self.destroy(u)
+            elif action == "return_to_hand":
+                self._bounce(u)
+        if action == "modify_stats" and (e.d_res < 0):
+            self._sweep()
+
+
+def _trap_in_own_phase(card: Card) -> bool:
+    """A trap may be used like a spell in its owner's phase unless it only answers something."""
+    return bool(card.on_play) and not any(
+        e.action == "negate" or e.target == "attacker" for e in card.on_play)
+
+
+def _in_hand(player: Player, iid: str) -> Card:
+    for card in player.hand:
+        if card.iid == iid:
+            return card
+    raise IllegalAction(f"{iid} is not in the hand")

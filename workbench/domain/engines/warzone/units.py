@@ -1,0 +1,104 @@
+"""Mutable pieces of a warzone position: creatures on the field and each player's zones."""
+
+from __future__ import annotations
+
+from workbench.domain.engines.warzone.cards import BATTLING, Card
+
+
+class Unit:
+    """A creature on the field: its card plus damage, position and this turn's flags."""
+
+    __slots__ = ("card", "iid", "cls", "owner", "damage", "pos", "attacked", "pos_changed",
+                 "used", "eot_str", "eot_res", "perm_str", "perm_res", "zero_ok")
+
+    def __init__(self, card: Card, pos: str = BATTLING) -> None:
+        self.card = card
+        self.iid = card.iid
+        self.cls = card.cls
+        self.owner = card.owner
+        self.damage = 0
+        self.pos = pos
+        self.attacked = False
+        self.pos_changed = False
+        self.used = False
+        self.eot_str = 0
+        self.eot_res = 0
+        self.perm_str = 0
+        self.perm_res = 0
+        # A Guarding creature left at exactly 0 by a 0/0 battle lives on (§1.9.3).
+        self.zero_ok = False
+
+    def copy(self) -> Unit:
+        """An independent copy (the card is shared: it never changes)."""
+        u = Unit.__new__(Unit)
+        u.card = self.card
+        u.iid = self.iid
+        u.cls = self.cls
+        u.owner = self.owner
+        u.damage = self.damage
+        u.pos = self.pos
+        u.attacked = self.attacked
+        u.pos_changed = self.pos_changed
+        u.used = self.used
+        u.eot_str = self.eot_str
+        u.eot_res = self.eot_res
+        u.perm_str = self.perm_str
+        u.perm_res = self.perm_res
+        u.zero_ok = self.zero_ok
+        return u
+
+
+class Player:
+    """One player's Life Points and zones (§1.5). The deck's top card is the list's last."""
+
+    __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked")
+
+    def __init__(self, life: int) -> None:
+        self.life = life
+        self.deck: list[Card] = []
+        self.hand: list[Card] = []
+        self.field: list[Unit] = []
+        self.pile: list[Card] = []
+        self.discard: list[Card] = []
+        self.exiled: list[Card] = []
+        self.areas: list[Card | None] = [None, None, None]
+        self.decked = False
+
+    def copy(self) -> Player:
+        """An independent copy: lists are copied, cards shared, units copied."""
+        p = Player.__new__(Player)
+        p.life = self.life
+        p.deck = self.deck[:]
+        p.hand = self.hand[:]
+        p.field = [u.copy() for u in self.field]
+        p.pile = self.pile[:]
+        p.discard = self.discard[:]
+        p.exiled = self.exiled[:]
+        p.areas = self.areas  # areas never move during play
+        p.decked = self.decked
+        return p
+
+    def rows(self) -> tuple[int, int, int]:
+        """How many creatures stand in rows 1, 2 and 3."""
+        r1 = r2 = r3 = 0
+        for u in self.field:
+            c = u.cls
+            if c == 1:
+                r1 += 1
+            elif c == 2:
+                r2 += 1
+            else:
+                r3 += 1
+        return r1, r2, r3
+
+    def unit(self, iid: str) -> Unit | None:
+        """The unit with instance name ``iid`` on this player's field, or None."""
+        for u in self.field:
+            if u.iid == iid:
+                return u
+        return None
+
+    def card_count(self) -> int:
+        """Cards this player owns in all zones (for conservation checks)."""
+        return (len(self.deck) + len(self.hand) + len(self.field) + len(self.pile)
+                + len(self.discard) + len(self.exiled) + sum(1 for a in self.areas if a))

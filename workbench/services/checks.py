@@ -1,0 +1,70 @@
+"""Validation as the app and CLI use it: domain rules plus checks that need other services.
+
+The render service adds a text-overflow warning when it is available; everything else is the
+domain validator of :mod:`workbench.domain.validation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from workbench.domain.gamedef import GameDefinition
+from workbench.domain.problems import Problem
+from workbench.domain.validation import validate_card, validate_deck
+from workbench.storage.repository import Repository
+
+ExtraCardCheck = Callable[[GameDefinition, Mapping[str, Any]], list[Problem]]
+
+
+def _extra_card_checks() -> list[ExtraCardCheck]:
+    checks: list[ExtraCardCheck] = []
+    try:  # the render service, when installed, knows whether the text fits on the face
+        from workbench.services.render import render_problems  # type: ignore[attr-defined]
+
+        checks.append(render_problems)
+    except (ImportError, AttributeError):
+        pass
+    return checks
+
+
+def card_problems(
+    definition: GameDefinition, card: Mapping[str, Any], card_id: str | None = None,
+    with_layout: bool = True,
+) -> list[Problem]:
+    """Every problem of one card: field rules, budget and (if ``with_layout``) text overflow."""
+    problems = validate_card(definition, card, card_id)
+    if with_layout and not any(p.is_error for p in problems):
+        for check in _extra_card_checks():
+            for problem in check(definition, card):
+                problems.append(_with_card(problem, card_id))
+    return problems
+
+
+def _with_card(problem: Problem, card_id: str | None) -> Problem:
+    if problem.card == card_id:
+        return problem
+    from dataclasses import replace
+
+    return replace(problem, card=card_id)
+
+
+def deck_problems(repo: Repository, game_id: str, deck: Mapping[str, Any], deck_id: str | None = None) -> list[Problem]:
+    """Every problem of a deck (saved or not) against the game's current cards."""
+    return validate_deck(repo.game(game_id), deck, repo.card_index(game_id), deck_id)
+
+
+def game_report(repo: Repository, game_id: str, with_layout: bool = False) -> dict[str, Any]:
+    """Problems of every card and deck of a game, plus files that cannot be read.
+
+    Returns ``{"cards": {id: [Problem]}, "decks": {id: [Problem]}, "unreadable": [(path, reason)]}``.
+    """
+    definition = repo.game(game_id)
+    cards, bad_cards = repo.list_cards_tolerant(game_id)
+    decks, bad_decks = repo.list_decks_tolerant(game_id)
+    index = {c.id: c.data for c in cards}
+    return {
+        "cards": {c.id: card_problems(definition, c.data, c.id, with_layout) for c in cards},
+        "decks": {d.id: validate_deck(definition, d.data, index, d.id) for d in decks},
+        "unreadable": [(f"cards/{i}.yaml", r) for i, r in bad_cards] + [(f"decks/{i}.yaml", r) for i, r in bad_decks],
+    }

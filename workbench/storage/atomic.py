@@ -1,0 +1,81 @@
+"""Atomic file writes and per-file locks.
+
+A write goes to a temp file in the same folder, is flushed and fsynced, then ``os.replace``d
+over the target and the folder is fsynced: a crash leaves either the old or the new file,
+never a half-written one. Temp files are named ``.tmp-*`` so a restart can sweep them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from filelock import FileLock
+
+TEMP_PREFIX = ".tmp-"
+LOCK_TIMEOUT_S = 10.0
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically; on any failure the old file stays as it was.
+
+    Raises OSError from the file system (the temp file is removed first).
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+    fsync_dir(folder)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or unlink in ``folder`` durable (no-op where directories cannot be opened)."""
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def sweep_temp_files(root: Path) -> int:
+    """Delete temp files left by an interrupted write under ``root``; return how many."""
+    removed = 0
+    if not root.is_dir():
+        return 0
+    for tmp in root.rglob(f"{TEMP_PREFIX}*"):
+        if tmp.is_file() and not tmp.is_symlink():
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+                removed += 1
+    return removed
+
+
+@contextlib.contextmanager
+def file_lock(lock_dir: Path, key: str) -> Iterator[None]:
+    """Hold an inter-process lock named by ``key`` (e.g. ``warzone/cards/x``).
+
+    Lock files live in ``lock_dir`` (outside the card folders, so they never show up as data).
+    Raises filelock.Timeout after LOCK_TIMEOUT_S seconds.
+    """
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32] + ".lock"
+    with FileLock(str(lock_dir / name), timeout=LOCK_TIMEOUT_S):
+        yield

@@ -1,0 +1,368 @@
+"""The card and deck repository: YAML files under the data folder, one card or deck per file.
+
+Every read returns the data with its *version*, a hash of the file's bytes. Every change or
+delete names the version it was based on; a stale version is refused with Conflict and nothing
+changes. Writes are atomic and serialised by a lock per file. Ids come from the allowlist of
+:mod:`workbench.domain.ids`, and no path built from them can leave the data folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.domain.errors import AlreadyExists, Conflict, DataError, InvalidId, NotFound
+from workbench.domain.gamedef import GameDefinition, parse_definition
+from workbench.domain.ids import check_id, is_valid_id, slugify
+from workbench.storage.atomic import atomic_write, file_lock, fsync_dir, sweep_temp_files
+from workbench.storage.yamlio import dump_yaml, parse_yaml
+
+DEFINITION_FILE = "game.yaml"
+MAX_CARD_BYTES = 256 * 1024
+MAX_DECK_BYTES = 512 * 1024
+MAX_DEFINITION_BYTES = 512 * 1024
+COLLECTIONS = {"cards": MAX_CARD_BYTES, "decks": MAX_DECK_BYTES}
+DECK_KEY_ORDER = ("name", "format", "description", "zones", "notes")
+
+
+def content_version(data: bytes) -> str:
+    """The version of a stored file: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A card or deck as stored: its id, its data and the version of its file."""
+
+    id: str
+    data: dict[str, Any]
+    version: str
+
+
+StoredCard = Stored
+StoredDeck = Stored
+
+
+class Repository:
+    """Reads and writes the games, cards and decks of one data folder.
+
+    Raises (from every method): InvalidId for an id off the allowlist, NotFound for a missing
+    game/card/deck, DataError for an unreadable file, Conflict for a stale version,
+    AlreadyExists when creating over an existing id.
+    """
+
+    def __init__(self, data_dir: Path | str, lock_dir: Path | str | None = None) -> None:
+        self.root = Path(data_dir).resolve()
+        self.lock_dir = Path(lock_dir) if lock_dir else self.root / ".locks"
+        self._cache: dict[Path, tuple[tuple[int, int, int], Stored]] = {}
+        self._defs: dict[str, tuple[tuple[int, int, int], GameDefinition]] = {}
+        self._cache_lock = threading.Lock()
+
+    # ------------------------------------------------------------ paths
+
+    def _inside(self, path: Path) -> Path:
+        """Refuse symlinks and anything that resolves outside the data folder."""
+        probe = path
+        while probe != self.root and self.root in probe.parents:
+            if probe.is_symlink():
+                raise InvalidId(f"{probe.name} is a symbolic link; links are not followed")
+            probe = probe.parent
+        resolved = path.resolve()
+        if resolved != self.root and self.root not in resolved.parents:
+            raise InvalidId("path leaves the data folder")
+        return path
+
+    def game_dir(self, game_id: str) -> Path:
+        """The folder of an existing game. Raises InvalidId or NotFound."""
+        check_id(game_id, "game id")
+        folder = self._inside(self.root / game_id)
+        if not (folder / DEFINITION_FILE).is_file():
+            raise NotFound(f"game {game_id!r} does not exist in {self.root}")
+        return folder
+
+    def _file(self, game_id: str, collection: str, item_id: str) -> Path:
+        check_id(item_id, f"{collection[:-1]} id")
+        return self._inside(self.game_dir(game_id) / collection / f"{item_id}.yaml")
+
+    def sweep(self) -> int:
+        """Remove temp files left by interrupted writes (run at start-up); return how many."""
+        return sweep_temp_files(self.root)
+
+    # ------------------------------------------------------------ games
+
+    def list_games(self) -> list[str]:
+        """Ids of the games in the data folder (folders holding a game.yaml), sorted."""
+        if not self.root.is_dir():
+            raise NotFound(f"data folder {self.root} does not exist")
+        return sorted(
+            p.name for p in self.root.iterdir()
+            if is_valid_id(p.name) and p.is_dir() and not p.is_symlink() and (p / DEFINITION_FILE).is_file()
+        )
+
+    def game(self, game_id: str) -> GameDefinition:
+        """The parsed definition of a game (cached until its file changes).
+
+        Raises NotFound, InvalidId, DataError, DefinitionError.
+        """
+        path = self._inside(self.game_dir(game_id) / DEFINITION_FILE)
+        stamp = _stamp(path)
+        cached = self._defs.get(game_id)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        raw = parse_yaml(path.read_bytes(), MAX_DEFINITION_BYTES, f"{game_id}/{DEFINITION_FILE}")
+        definition = parse_definition(raw, expected_id=game_id)
+        self._defs[game_id] = (stamp, definition)
+        return definition
+
+    # ------------------------------------------------------------ generic items
+
+    def _read(self, path: Path, collection: str, item_id: str) -> Stored:
+        try:
+            stamp = _stamp(path)
+        except FileNotFoundError:
+            raise NotFound(f"{collection[:-1]} {item_id!r} does not exist") from None
+        with self._cache_lock:
+            cached = self._cache.get(path)
+        if cached and cached[0] == stamp:
+            item = cached[1]
+            return Stored(item.id, _copy(item.data), item.version)
+        raw = path.read_bytes()
+        data = parse_yaml(raw, COLLECTIONS[collection], f"{collection}/{item_id}.yaml")
+        if not isinstance(data, dict):
+            raise DataError(f"{collection}/{item_id}.yaml must hold a mapping, not {type(data).__name__}")
+        item = Stored(item_id, data, content_version(raw))
+        with self._cache_lock:
+            self._cache[path] = (_stamp(path), item)
+        return Stored(item.id, _copy(item.data), item.version)
+
+    def _list(self, game_id: str, collection: str) -> list[Stored]:
+        folder = self._inside(self.game_dir(game_id) / collection)
+        if not folder.is_dir():
+            return []
+        items = []
+        for path in sorted(folder.glob("*.yaml")):
+            if not is_valid_id(path.stem) or path.is_symlink():
+                continue
+            items.append(self._read(path, collection, path.stem))
+        return items
+
+    def _list_tolerant(self, game_id: str, collection: str) -> tuple[list[Stored], list[tuple[str, str]]]:
+        folder = self._inside(self.game_dir(game_id) / collection)
+        good: list[Stored] = []
+        bad: list[tuple[str, str]] = []
+        if not folder.is_dir():
+            return good, bad
+        for path in sorted(folder.glob("*.yaml")):
+            if not is_valid_id(path.stem) or path.is_symlink():
+                continue
+            try:
+                good.append(self._read(path, collection, path.stem))
+            except DataError as exc:
+                bad.append((path.stem, str(exc)))
+        return good, bad
+
+    def _write(
+        self,
+        game_id: str,
+        collection: str,
+        item_id: str,
+        data: Mapping[str, Any],
+        expected_version: str | None,
+        create: bool,
+    ) -> Stored:
+        path = self._file(game_id, collection, item_id)
+        ordered = self._ordered(game_id, collection, data)
+        with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
+            exists = path.exists()
+            previous = path.read_bytes() if exists else None
+            if create and exists:
+                raise AlreadyExists(f"{collection[:-1]} {item_id!r} exists already")
+            if not create:
+                if not exists:
+                    raise NotFound(f"{collection[:-1]} {item_id!r} does not exist")
+                current = content_version(previous or b"")
+                if expected_version != current:
+                    raise Conflict(
+                        f"{collection[:-1]} {item_id!r} was changed since version {expected_version}; "
+                        f"it is now at version {current}. Reload it and apply your change again.",
+                        current,
+                    )
+            text = dump_yaml(ordered, previous.decode("utf-8", "replace") if previous else None)
+            encoded = text.encode("utf-8")
+            if len(encoded) > COLLECTIONS[collection]:
+                raise DataError(
+                    f"{collection[:-1]} {item_id!r} would be {len(encoded):,} bytes; "
+                    f"the limit is {COLLECTIONS[collection]:,}"
+                )
+            # A check that the result reads back exactly, so a save never writes what we cannot load.
+            if parse_yaml(encoded, COLLECTIONS[collection]) != _plain(ordered):
+                raise DataError(f"{collection[:-1]} {item_id!r} does not survive a YAML round trip")
+            atomic_write(path, encoded)
+            return Stored(item_id, _plain(ordered), content_version(encoded))
+
+    def _delete(self, game_id: str, collection: str, item_id: str, expected_version: str | None) -> None:
+        path = self._file(game_id, collection, item_id)
+        with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
+            if not path.exists():
+                raise NotFound(f"{collection[:-1]} {item_id!r} does not exist")
+            current = content_version(path.read_bytes())
+            if expected_version != current:
+                raise Conflict(
+                    f"{collection[:-1]} {item_id!r} was changed since version {expected_version}; "
+                    f"it is now at version {current}. Nothing was deleted.",
+                    current,
+                )
+            path.unlink()
+            fsync_dir(path.parent)
+        with self._cache_lock:
+            self._cache.pop(path, None)
+
+    def _ordered(self, game_id: str, collection: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(data, Mapping):
+            raise DataError(f"a {collection[:-1]} must be a mapping of fields")
+        if collection == "cards":
+            definition = self.game(game_id)
+            order = ["name", "kind"]
+            kind = data.get("kind")
+            if kind in definition.kinds:
+                order += [f.name for f in definition.kinds[str(kind)].fields]
+            order += [f.name for f in definition.common_fields]
+        else:
+            order = list(DECK_KEY_ORDER)
+        result = {k: data[k] for k in order if k in data}
+        result.update({k: v for k, v in data.items() if k not in result and k != "id"})
+        return result
+
+    def new_id(self, game_id: str, collection: str, name: str) -> str:
+        """A free id made from a display name (``iron-guard``, ``iron-guard-2`` …)."""
+        base = slugify(name, fallback=collection[:-1])[:58].strip("-") or collection[:-1]
+        folder = self.game_dir(game_id) / collection
+        candidate, n = base, 1
+        while (folder / f"{candidate}.yaml").exists():
+            n += 1
+            candidate = f"{base}-{n}"
+        return candidate
+
+    # ------------------------------------------------------------ cards
+
+    def list_cards(self, game_id: str) -> list[Stored]:
+        """Every card of a game, sorted by id. Raises DataError on the first unreadable file."""
+        return self._list(game_id, "cards")
+
+    def list_cards_tolerant(self, game_id: str) -> tuple[list[Stored], list[tuple[str, str]]]:
+        """Readable cards, plus (id, reason) for files that cannot be read."""
+        return self._list_tolerant(game_id, "cards")
+
+    def get_card(self, game_id: str, card_id: str) -> Stored:
+        """One card with its version."""
+        return self._read(self._file(game_id, "cards", card_id), "cards", card_id)
+
+    def create_card(self, game_id: str, data: Mapping[str, Any], card_id: str | None = None) -> Stored:
+        """Save a new card; without an id, one is made from its name."""
+        card_id = card_id or self.new_id(game_id, "cards", str(data.get("name", "card")))
+        return self._write(game_id, "cards", card_id, data, None, create=True)
+
+    def update_card(self, game_id: str, card_id: str, data: Mapping[str, Any], expected_version: str | None) -> Stored:
+        """Replace a card's data, if ``expected_version`` is still current."""
+        return self._write(game_id, "cards", card_id, data, expected_version, create=False)
+
+    def delete_card(self, game_id: str, card_id: str, expected_version: str | None) -> None:
+        """Delete a card, if ``expected_version`` is still current."""
+        self._delete(game_id, "cards", card_id, expected_version)
+
+    def card_index(self, game_id: str) -> dict[str, dict[str, Any]]:
+        """Card id -> card data, for deck validation (unreadable files are left out)."""
+        cards, _ = self.list_cards_tolerant(game_id)
+        return {c.id: c.data for c in cards}
+
+    # ------------------------------------------------------------ decks
+
+    def list_decks(self, game_id: str) -> list[Stored]:
+        """Every deck of a game, sorted by id."""
+        return self._list(game_id, "decks")
+
+    def list_decks_tolerant(self, game_id: str) -> tuple[list[Stored], list[tuple[str, str]]]:
+        """Readable decks, plus (id, reason) for files that cannot be read."""
+        return self._list_tolerant(game_id, "decks")
+
+    def get_deck(self, game_id: str, deck_id: str) -> Stored:
+        """One deck with its version."""
+        return self._read(self._file(game_id, "decks", deck_id), "decks", deck_id)
+
+    def create_deck(self, game_id: str, data: Mapping[str, Any], deck_id: str | None = None) -> Stored:
+        """Save a new deck; without an id, one is made from its name."""
+        deck_id = deck_id or self.new_id(game_id, "decks", str(data.get("name", "deck")))
+        return self._write(game_id, "decks", deck_id, data, None, create=True)
+
+    def update_deck(self, game_id: str, deck_id: str, data: Mapping[str, Any], expected_version: str | None) -> Stored:
+        """Replace a deck's data, if ``expected_version`` is still current."""
+        return self._write(game_id, "decks", deck_id, data, expected_version, create=False)
+
+    def delete_deck(self, game_id: str, deck_id: str, expected_version: str | None) -> None:
+        """Delete a deck, if ``expected_version`` is still current."""
+        self._delete(game_id, "decks", deck_id, expected_version)
+
+    def deck_cards(self, game_id: str, deck_id: str) -> dict[str, list[dict[str, Any]]]:
+        """A deck resolved for play: zone -> card data (with ``id``), one entry per copy.
+
+        Raises NotFound when the deck names a card that does not exist.
+        """
+        return self.resolve_deck(game_id, self.get_deck(game_id, deck_id).data)
+
+    def resolve_deck(self, game_id: str, deck: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+        """Resolve deck data (saved or not) to card data per copy; see :meth:`deck_cards`."""
+        index = self.card_index(game_id)
+        resolved: dict[str, list[dict[str, Any]]] = {}
+        for zone, content in (deck.get("zones") or {}).items():
+            copies: list[dict[str, Any]] = []
+            for card_id, count in (content or {}).items():
+                if str(card_id) not in index:
+                    raise NotFound(f"deck names card {card_id!r}, which does not exist")
+                card = dict(index[str(card_id)], id=str(card_id))
+                copies.extend(dict(card) for _ in range(int(count)))
+            resolved[str(zone)] = copies
+        return resolved
+
+    # ------------------------------------------------------------ art
+
+    def art_file(self, game_id: str, name: str) -> Path | None:
+        """An existing art file of a game, or None. ``name`` must be ``<id>.<png|jpg|jpeg|webp>``."""
+        stem, dot, ext = name.rpartition(".")
+        if not dot or ext.lower() not in {"png", "jpg", "jpeg", "webp"} or not is_valid_id(stem):
+            return None
+        path = self._inside(self.game_dir(game_id) / "art" / name)
+        return path if path.is_file() else None
+
+    @contextlib.contextmanager
+    def locked(self, game_id: str, collection: str, item_id: str) -> Iterator[None]:
+        """Hold the lock of one file (for multi-step changes done by services)."""
+        with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
+            yield
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    # The inode changes on every atomic replace, so equal mtimes cannot hide a new file.
+    st = os.stat(path, follow_symlinks=False)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k) if not isinstance(k, (int, bool)) else k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

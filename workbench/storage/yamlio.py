@@ -1,0 +1,125 @@
+"""Safe YAML reading and comment-keeping YAML writing.
+
+Reading: a size cap before parsing, then ``yaml.safe_load`` with a loader that refuses anchors
+and aliases (alias bombs) and python tags, and a depth cap. Writing: ruamel.yaml's round-trip
+mode, merged into the file's existing document, so comments, key order and fields the workbench
+does not know survive a save; CJK is written as-is, not escaped.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from workbench.domain.errors import DataError
+
+MAX_YAML_BYTES = 512 * 1024
+MAX_DEPTH = 32
+
+
+class _StrictSafeLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors/aliases and very deep nesting."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.events.AliasEvent):
+            event = self.peek_event()
+            raise DataError(f"YAML anchors and aliases are not allowed (line {event.start_mark.line + 1})")
+        event = self.peek_event()
+        if getattr(event, "anchor", None):
+            raise DataError(f"YAML anchors and aliases are not allowed (line {event.start_mark.line + 1})")
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise DataError(f"YAML nesting is deeper than {MAX_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def parse_yaml(data: bytes | str, max_bytes: int = MAX_YAML_BYTES, source: str = "YAML") -> Any:
+    """Parse YAML text safely.
+
+    Raises DataError when the text is larger than ``max_bytes``, is not valid UTF-8 or YAML,
+    uses anchors/aliases or tags that construct objects, or nests too deeply.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if len(raw) > max_bytes:
+        raise DataError(f"{source} is {len(raw):,} bytes; the limit is {max_bytes:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
+    except DataError:
+        raise
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise DataError(f"{source} is not valid YAML{where}: {problem}") from None
+    except RecursionError:
+        raise DataError(f"{source} nests too deeply") from None
+
+
+def _round_trip() -> YAML:
+    rt = YAML(typ="rt")
+    rt.allow_unicode = True
+    rt.width = 4096  # long effect texts stay on one line: diff-friendly
+    rt.indent(mapping=2, sequence=4, offset=2)
+    rt.preserve_quotes = True
+    return rt
+
+
+def _merge(target: Any, new: Any) -> Any:
+    """Update ruamel containers in place so comments and order on kept keys survive."""
+    if isinstance(new, Mapping) and isinstance(target, CommentedMap):
+        for key in list(target.keys()):
+            if key not in new:
+                del target[key]
+        for key, value in new.items():
+            if key in target:
+                target[key] = _merge(target[key], value)
+            else:
+                target[key] = _to_ruamel(value)
+        return target
+    if isinstance(new, list) and isinstance(target, CommentedSeq) and len(new) == len(target):
+        for i, value in enumerate(new):
+            target[i] = _merge(target[i], value)
+        return target
+    return _to_ruamel(new)
+
+
+def _to_ruamel(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        out = CommentedMap()
+        for k, v in value.items():
+            out[k] = _to_ruamel(v)
+        return out
+    if isinstance(value, (list, tuple)):
+        return CommentedSeq(_to_ruamel(v) for v in value)
+    return value
+
+
+def dump_yaml(data: Mapping[str, Any], previous_text: str | None = None) -> str:
+    """Serialise ``data`` as YAML; when ``previous_text`` is given, keep its comments and order.
+
+    Keys of ``data`` keep the order given (callers order them by the game definition); keys in
+    the old file keep their place.
+    """
+    rt = _round_trip()
+    document: Any = None
+    if previous_text:
+        try:
+            document = rt.load(previous_text)
+        except Exception:  # a broken old file is simply replaced
+            document = None
+    document = _merge(document, data) if isinstance(document, CommentedMap) else _to_ruamel(data)
+    stream = io.StringIO()
+    rt.dump(document, stream)
+    return stream.getvalue()
