@@ -58,6 +58,7 @@ class Effect:
         return self.action == "modify_stats" and self.damage_mod + self.health_mod < 0
 
     def describe(self) -> str:
+        """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
         if self.action == "modify_stats":
             parts = [f"{k} {v:+d}" for k, v in (("damage", self.damage_mod), ("health", self.health_mod)) if v]
             return "modify " + ", ".join(parts)
@@ -83,9 +84,8 @@ class MonsterCard:
     effects: tuple[Effect, ...]
     simulated: bool
     """False when the card's text has effects the engine cannot run (reported in playtests)."""
-
-    def effects_for(self, trigger: str) -> tuple[tuple[int, Effect], ...]:
-        return tuple((i, e) for i, e in enumerate(self.effects) if e.trigger == trigger)
+    triggered: Mapping[str, tuple[Effect, ...]]
+    """The effects by trigger, for quick look-up in the hot path."""
 
 
 def _int(card: Mapping[str, Any], key: str, default: int | None = None) -> int:
@@ -128,11 +128,27 @@ def parse_effect(raw: Mapping[str, Any]) -> Effect | None:
     return Effect(str(trigger), str(action), str(target), amount, damage_mod, health_mod, permanent)
 
 
+_PARSED: dict[int, tuple[Mapping[str, Any], MonsterCard]] = {}
+
+
 def parse_card(card: Mapping[str, Any]) -> MonsterCard:
     """Read one card mapping (card fields plus ``id``) into a MonsterCard.
 
+    Playtests start thousands of games from the same deck mappings, so the result is cached per
+    mapping object (the cache holds the mapping, so its id cannot be reused while cached).
     Raises CardError when power, damage, health, speed or element is missing or unreadable.
     """
+    hit = _PARSED.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    parsed = _parse_card(card)
+    if len(_PARSED) > 4096:
+        _PARSED.clear()
+    _PARSED[id(card)] = (card, parsed)
+    return parsed
+
+
+def _parse_card(card: Mapping[str, Any]) -> MonsterCard:
     card_id = str(card.get("id") or card.get("name") or "?")
     phases = frozenset(PHASE_INDEX[s] for s in _names(card.get("speed")) if s in PHASE_INDEX)
     if not phases:
@@ -169,6 +185,7 @@ def parse_card(card: Mapping[str, Any]) -> MonsterCard:
         flight="flight" in keywords,
         effects=tuple(effects),
         simulated=simulated,
+        triggered={t: tuple(e for e in effects if e.trigger == t) for t in {e.trigger for e in effects}},
     )
 
 

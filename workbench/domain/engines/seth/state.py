@@ -35,7 +35,7 @@ class Monster:
 
     __slots__ = ("card", "name", "owner", "damage_taken", "poison", "alive", "assigned",
                  "ever_assigned", "round_damage", "round_health", "perm_damage", "perm_health",
-                 "cont_damage", "cont_health")
+                 "cont_damage", "cont_health", "damage", "health")
 
     def __init__(self, card: MonsterCard, name: str, owner: int) -> None:
         self.card = card
@@ -49,6 +49,8 @@ class Monster:
         self.round_damage = self.round_health = 0  # until end of round
         self.perm_damage = self.perm_health = 0
         self.cont_damage = self.cont_health = 0  # from continuous effects in play
+        self.damage = card.damage  # effective values, kept current by recalc()
+        self.health = card.health
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
@@ -66,15 +68,14 @@ class Monster:
         m.perm_health = self.perm_health
         m.cont_damage = self.cont_damage
         m.cont_health = self.cont_health
+        m.damage = self.damage
+        m.health = self.health
         return m
 
-    @property
-    def damage(self) -> int:
-        return max(0, self.card.damage + self.round_damage + self.perm_damage + self.cont_damage)
-
-    @property
-    def health(self) -> int:
-        return self.card.health + self.round_health + self.perm_health + self.cont_health
+    def recalc(self) -> None:
+        """Recompute the effective Damage and Health after a modifier changed."""
+        self.damage = max(0, self.card.damage + self.round_damage + self.perm_damage + self.cont_damage)
+        self.health = self.card.health + self.round_health + self.perm_health + self.cont_health
 
     @property
     def remaining(self) -> int:
@@ -92,7 +93,9 @@ class SethState(State):
                  round_no: int = 1, phase: int = 0) -> None:
         self.teams = teams
         self.by_name: dict[str, Monster] = {m.name: m for team in teams for m in team}
-        self.rng = random.Random(seed)
+        self.order: dict[str, int] = {name: i for i, name in enumerate(self.by_name)}
+        self._seed = seed
+        self._rng: random.Random | None = None  # seth needs no chance; made on first use
         self.log: list[str] = []
         self.stats = GameStats()
         self.logging = bool(options.get("_log", True))
@@ -124,6 +127,13 @@ class SethState(State):
         self.choice: dict[int, Action] = {}
 
     # ------------------------------------------------------------------ interface
+
+    @property
+    def rng(self) -> random.Random:  # type: ignore[override]
+        """The state's seeded generator (seth's rules need no chance; agents and extensions may)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     def to_act(self) -> tuple[int, ...]:
         return self._to_act
@@ -177,8 +187,9 @@ class SethState(State):
         other.teams = [[m.copy() for m in team] for team in self.teams]
         by_name = {m.name: m for team in other.teams for m in team}
         other.by_name = by_name
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
         other.log = list(self.log)
         other.stats = self.stats.copy()
         other.eligible = [[by_name[m.name] for m in ms] for ms in self.eligible]
@@ -264,6 +275,7 @@ class SethState(State):
             for m in team:
                 if m.round_damage or m.round_health:
                     m.round_damage = m.round_health = 0
+                    m.recalc()
                     changed = True
                 if not self.damage_persists and m.alive and m.damage_taken:
                     m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
@@ -283,12 +295,14 @@ class SethState(State):
         """End the game when a team is gone (§2.6); True when it is over."""
         if self.over:
             return True
-        gone = [not any(m.alive for m in self.teams[p]) for p in (0, 1)]
-        if gone[0] and gone[1]:
+        teams = self.teams
+        gone0 = not any(m.alive for m in teams[0])
+        gone1 = not any(m.alive for m in teams[1])
+        if gone0 and gone1:
             self._finish(None, "both teams were removed at once: a draw (§2.6)")
-        elif gone[0]:
+        elif gone0:
             self._finish(1, "all of P1's monsters were removed: P2 wins (§2.6)")
-        elif gone[1]:
+        elif gone1:
             self._finish(0, "all of P2's monsters were removed: P1 wins (§2.6)")
         return self.over
 
@@ -316,7 +330,9 @@ class SethState(State):
     def _resolve_assign(self, chosen: Mapping[int, list[Monster]]) -> None:
         phase_text = self.where()
         for p in (0, 1):
-            ms = sorted(chosen.get(p, ()), key=self.teams[p].index)
+            ms = chosen.get(p, [])
+            if len(ms) > 1:
+                ms = sorted(ms, key=lambda m: self.order[m.name])
             self.now[p] = ms
             if self.logging:
                 what = ", ".join(m.label for m in ms) if ms else "nothing"
@@ -374,12 +390,11 @@ class SethState(State):
         for m, index, effect, must in self.slots[player]:
             kind = "trigger" if must else "activate"
             mandatory = mandatory or must
-            what = effect.describe()
             if effect.single_target:
                 for t in self._targets_for(m, effect):
-                    actions.append(Action(kind, (m.name, index, t.name), f"{m.label}: {what} on {t.label}"))
+                    actions.append(Action(kind, (m.name, index, t.name), f"{kind} {m.name} #{index} on {t.name}"))
             else:
-                actions.append(Action(kind, (m.name, index, ""), f"{m.label}: {what}"))
+                actions.append(Action(kind, (m.name, index, ""), f"{kind} {m.name} #{index}"))
         if not mandatory:
             actions.append(DONE)
         return actions
@@ -424,14 +439,14 @@ class SethState(State):
         for p in (0, 1):
             for m, effect, target, activation in self.queued[p]:
                 any_effect = True
-                if activation:
-                    self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}"
-                             + (f" on {target.label}" if target else ""))
-                    if m.poison:
-                        self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
-                else:
-                    self.say(f"{self.where()} — {m.label} on play: {effect.describe()}"
-                             + (f" on {target.label}" if target else ""))
+                if self.logging:
+                    on = f" on {target.label}" if target else ""
+                    if activation:
+                        self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}{on}")
+                    else:
+                        self.say(f"{self.where()} — {m.label} on play: {effect.describe()}{on}")
+                if activation and m.poison:
+                    self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
                 self.run_effect(m, effect, target)
             self.queued[p] = []
         if any_effect:
@@ -460,13 +475,16 @@ class SethState(State):
             elif action == "heal":
                 healed = min(effect.amount, t.damage_taken)
                 t.damage_taken -= healed
-                self.say(f"  {t.label} heals {healed}")
+                if self.logging:
+                    self.say(f"  {t.label} heals {healed}")
             elif action == "add_poison":
                 t.poison += effect.amount
-                self.say(f"  {t.label} gets {effect.amount} poison counter(s) (now {t.poison})")
+                if self.logging:
+                    self.say(f"  {t.label} gets {effect.amount} poison counter(s) (now {t.poison})")
             elif action == "destroy":
                 t.damage_taken = max(t.damage_taken, t.health)
-                self.say(f"  {t.label} is destroyed")
+                if self.logging:
+                    self.say(f"  {t.label} is destroyed")
             elif action == "modify_stats":
                 if effect.trigger == "continuous":
                     continue  # standing effects are applied by refresh_continuous
@@ -476,7 +494,9 @@ class SethState(State):
                 else:
                     t.round_damage += effect.damage_mod
                     t.round_health += effect.health_mod
-                self.say(f"  {t.label} now deals {t.damage} and has {t.health} health")
+                t.recalc()
+                if self.logging:
+                    self.say(f"  {t.label} now deals {t.damage} and has {t.health} health")
 
     def _round_triggers(self, trigger: str) -> None:
         ran = False
@@ -484,11 +504,12 @@ class SethState(State):
             for m in list(self.teams[p]):
                 if not m.alive:
                     continue
-                for _, effect in m.card.effects_for(trigger):
+                for effect in m.card.triggered.get(trigger, ()):
                     ran = True
                     target = self.auto_target(m, effect) if effect.single_target else None
-                    self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
-                             + (f" on {target.label}" if target else ""))
+                    if self.logging:
+                        self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
+                                 + (f" on {target.label}" if target else ""))
                     self.run_effect(m, effect, target)
         if ran:
             self._remove_dead()
@@ -515,7 +536,7 @@ class SethState(State):
             for m in team:
                 if not m.alive:
                     continue
-                for _, effect in m.card.effects_for("continuous"):
+                for effect in m.card.triggered.get("continuous", ()):
                     if effect.target in ("this", "self"):
                         targets = [m]
                     elif effect.target == "own_creatures":
@@ -525,6 +546,9 @@ class SethState(State):
                     for t in targets:
                         t.cont_damage += effect.damage_mod
                         t.cont_health += effect.health_mod
+        for team in self.teams:
+            for m in team:
+                m.recalc()
 
     # ------------------------------------------------------------------ damage
 
@@ -535,7 +559,8 @@ class SethState(State):
         if amount <= 0:
             return
         m.damage_taken += amount
-        self.say(f"  {m.label} takes {amount} from {why} ({max(0, m.remaining)} health left)")
+        if self.logging:
+            self.log.append(f"  {m.label} takes {amount} from {why} ({max(0, m.remaining)} health left)")
 
     def flight_cut(self, m: Monster, amount: int) -> int:
         """Apply Flight: an assigned flyer takes ``flight_reduction`` less, unless the opponent
@@ -558,14 +583,16 @@ class SethState(State):
                 return
             for m in dead:
                 m.alive = False
-                self.say(f"  {m.label} is removed")
+                if self.logging:
+                    self.log.append(f"  {m.label} is removed")
             if self.has_continuous:
                 self.refresh_continuous()
             for m in dead:
-                for _, effect in m.card.effects_for("on_destroyed"):
+                for effect in m.card.triggered.get("on_destroyed", ()):
                     target = self.auto_target(m, effect) if effect.single_target else None
-                    self.say(f"  {m.label} (on destroyed): {effect.describe()}"
-                             + (f" on {target.label}" if target else ""))
+                    if self.logging:
+                        self.say(f"  {m.label} (on destroyed): {effect.describe()}"
+                                 + (f" on {target.label}" if target else ""))
                     self.run_effect(m, effect, target)
 
     # ------------------------------------------------------------------ steps 3-5: damage split
@@ -607,7 +634,7 @@ class SethState(State):
             for target_name, element, amount in combat.allocation(self, p, action):
                 t = self.by_name[target_name]
                 dealt = combat.element_damage(self, amount, element, t)
-                self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}")
+                self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if self.logging else "")
         self.choice = {}
         self._remove_dead()
         if self._check_end():

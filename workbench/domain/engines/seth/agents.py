@@ -1,0 +1,166 @@
+"""AI players for seth: a sensible heuristic player and a flat Monte Carlo look-ahead player.
+
+The heuristic player assigns every monster that can act (a monster kept back deals nothing and,
+when nothing is assigned, the opponent may hit any monster anyway), but not one whose poison
+would remove it; activates abilities at the best target; and splits damage to remove as many
+valuable enemy monsters as possible, putting the rest on the most dangerous survivor.
+"""
+
+from __future__ import annotations
+
+import random
+
+from workbench.domain.engines.base import Action, State
+from workbench.domain.engines.seth import combat
+from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Monster, SethState
+
+
+def _value(m: Monster) -> float:
+    # A monster's threat: what it deals per round, a little for its size.
+    return m.damage * 3 + m.card.power * 0.5 + 1
+
+
+class HeuristicAgent:
+    """Plays seth sensibly with cheap rules (no look-ahead); deterministic, so the seed is unused."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: State, player: int) -> Action:
+        assert isinstance(state, SethState)
+        if state.step == ASSIGN:
+            return self._assign(state, player)
+        if state.step == ABILITY:
+            return self._ability(state, player)
+        if state.step == SPLIT:
+            return self._split(state, player)
+        return state.legal_actions(player)[0]
+
+    def _assign(self, state: SethState, player: int) -> Action:
+        names = tuple(m.name for m in state.eligible[player] if m.poison < m.remaining)
+        return Action("assign", names, "assign " + (", ".join(names) or "nothing"))
+
+    def _ability(self, state: SethState, player: int) -> Action:
+        best: tuple[float, str, Monster, int, Monster | None] | None = None
+        mandatory = False
+        for source, index, effect, must in state.slots[player]:
+            kind = "trigger" if must else "activate"
+            mandatory = mandatory or must
+            if not must and source.poison >= source.remaining:
+                continue  # activating would remove it through poison
+            options = state._targets_for(source, effect) if effect.single_target else [None]
+            for t in options:
+                score = self._score(state, player, source, effect, t) + (1000 if must else 0)
+                if score > 0 and (best is None or score > best[0]):
+                    best = (score, kind, source, index, t)
+        if best is None:
+            if not mandatory:
+                return DONE
+            return state.legal_actions(player)[0]
+        _, kind, source, index, t = best
+        return Action(kind, (source.name, index, t.name if t else ""), f"{kind} {source.name} #{index}")
+
+    @staticmethod
+    def _score(state: SethState, player: int, source: Monster, effect, t: Monster | None) -> float:
+        if t is None:
+            return 1.0
+        enemy = t.owner != player
+        if effect.harmful != enemy:
+            return -1.0  # never hurt an own monster or help an enemy
+        if effect.action == "damage":
+            dealt = combat.element_damage(state, effect.amount, source.card.element, t)
+            left = max(1, t.remaining)
+            return _value(t) * (3 if dealt >= left else dealt / left)
+        if effect.action == "destroy":
+            return _value(t) * 3
+        if effect.action == "heal":
+            return min(effect.amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0
+        if effect.action == "add_poison":
+            return effect.amount * (2 if not t.assigned else 1) + _value(t) * 0.01
+        return _value(t) + (2 if t in state.now[t.owner] else 0)
+
+    def _split(self, state: SethState, player: int) -> Action:
+        budget = dict(state.totals[player])
+        targets = sorted(state.targets[player], key=lambda t: -_value(t))
+        plan: dict[tuple[str, str], int] = {}
+        # Remove what can be removed, most valuable per point of damage first.
+        costs = []
+        for t in targets:
+            cost = combat.kill_cost(state, player, t, budget)
+            if cost is not None:
+                costs.append((_value(t) / max(1, sum(cost.values())), t, cost))
+        costs.sort(key=lambda vtc: -vtc[0])
+        killed = set()
+        for _, t, cost in costs:
+            if any(budget.get(e, 0) < a for e, a in cost.items()):
+                cost = combat.kill_cost(state, player, t, budget)  # the budget shrank: price it again
+                if cost is None:
+                    continue
+            for e, a in cost.items():
+                budget[e] -= a
+                plan[(t.name, e)] = plan.get((t.name, e), 0) + a
+            killed.add(t.name)
+        rest = [t for t in targets if t.name not in killed]
+        if any(budget.values()):
+            # The rest on the most dangerous survivor (damage stays, §2.3), or the last target.
+            dump = rest[0] if rest else targets[0]
+            for e, a in budget.items():
+                if a:
+                    plan[(dump.name, e)] = plan.get((dump.name, e), 0) + a
+        return combat._split_action(state, plan)
+
+
+class MonteCarloAgent:
+    """Flat Monte Carlo: tries each legal action in ``samples`` heuristic playouts of cloned states.
+
+    The opponent's simultaneous choice is sampled from a heuristic player with a random twist,
+    so the search does not assume it knows the hidden choice.
+    """
+
+    def __init__(self, seed: int = 0, samples: int = 6) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.fast = HeuristicAgent(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        assert isinstance(state, SethState)
+        actions = state.legal_actions(player)
+        if state.step == SPLIT or len(actions) == 1:
+            return self.fast.choose(state, player)
+        if state.step == ASSIGN and len(actions) > 16:
+            # Large teams: compare the heuristic choice with a few random subsets only.
+            actions = [self.fast.choose(state, player)] + self.rng.sample(actions, 12)
+        best, best_score = actions[0], -1.0
+        for action in actions:
+            score = 0.0
+            for _ in range(self.samples):
+                trial = state.clone()
+                trial.logging = False
+                self._step(trial, player, action)
+                score += self._playout(trial, player)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _step(self, trial: SethState, player: int, action: Action) -> None:
+        acting = trial.to_act()
+        joint = {}
+        for p in acting:
+            if p == player:
+                joint[p] = action
+            else:
+                legal = trial.legal_actions(p)
+                joint[p] = legal[self.rng.randrange(len(legal))] if self.rng.random() < 0.3 else self.fast.choose(trial, p)
+        trial.apply_joint(joint)
+
+    def _playout(self, trial: SethState, player: int) -> float:
+        for _ in range(2000):
+            if trial.over:
+                break
+            trial.apply_joint({p: self.fast.choose(trial, p) for p in trial.to_act()})
+        if not trial.over:
+            return 0.5
+        return 0.5 if trial.winner is None else (1.0 if trial.winner == player else 0.0)
+
+
+__all__ = ["HeuristicAgent", "MonteCarloAgent", "DONE"]

@@ -1,0 +1,186 @@
+"""Damage splits and element factors (RULES.md §2.3.3-5 and §2.4).
+
+A player's total is kept per element. A split allocates each element's amount among the legal
+targets; any split is legal (``split`` with ``(target, element, amount)`` triples). The legal
+action list offers a small but useful sample: everything on one target (``focus``), an even
+spread, and "just enough to remove one target, the rest on another".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from workbench.domain.engines.base import Action
+from workbench.domain.engines.seth.cards import ELEMENTS
+from workbench.domain.errors import IllegalAction
+
+if TYPE_CHECKING:  # pragma: no cover
+    from workbench.domain.engines.seth.state import Monster, SethState
+
+ELEMENT_ORDER = {e: i for i, e in enumerate(ELEMENTS)}
+
+
+def factor(state: SethState, element: str, target: Monster) -> float:
+    """The multiplier ``element`` damage gets against ``target`` (resist ½, vulnerable ×2)."""
+    f = 1.0
+    if element in target.card.resist:
+        f *= state.resist_factor
+    if element in target.card.vulnerable:
+        f *= state.vulnerable_factor
+    return f
+
+
+def element_damage(state: SethState, amount: int, element: str, target: Monster) -> int:
+    """Damage ``amount`` of ``element`` deals to ``target`` after factors, rounded down (§2.4)."""
+    card = target.card
+    if element not in card.resist and element not in card.vulnerable:
+        return amount
+    return int(math.floor(amount * factor(state, element, target) + 1e-9))
+
+
+def focus_action(target: Monster) -> Action:
+    return Action("focus", (target.name,), f"everything on {target.label}")
+
+
+def describe_total(total: dict[str, int]) -> str:
+    return " + ".join(f"{amount} {element}" for element, amount in total.items()) or "0"
+
+
+def allocation(state: SethState, player: int, action: Action) -> list[tuple[str, str, int]]:
+    """The (target, element, amount) triples of a checked focus/split action."""
+    if action.kind == "focus":
+        target = action.args[0]
+        return [(target, e, a) for e, a in state.totals[player].items()]
+    return [tuple(t) for t in action.args]  # type: ignore[misc]
+
+
+def describe_split(state: SethState, action: Action) -> str:
+    if action.kind == "focus":
+        return f"all on {state.by_name[action.args[0]].label}"
+    return "; ".join(f"{amount} {element} on {state.by_name[t].label}" for t, element, amount in action.args)
+
+
+def check_split(state: SethState, player: int, action: Action) -> Action:
+    """Validate a focus/split choice and return it in canonical form.
+
+    ``split`` args are (target, element, amount) triples, or (target, amount) pairs when the total
+    has a single element; every element's amounts must add up to that element's total.
+    Raises IllegalAction otherwise.
+    """
+    targets = {m.name for m in state.targets[player]}
+    total = state.totals[player]
+    if action.kind == "focus":
+        if len(action.args) != 1 or action.args[0] not in targets:
+            raise IllegalAction(f"{action.args[0] if action.args else '?'} is not a legal target "
+                                f"(targets: {', '.join(sorted(targets))})")
+        return action
+    if action.kind != "split":
+        raise IllegalAction(f"P{player + 1} must split damage now (focus or split), not {action.kind!r}")
+    merged: dict[tuple[str, str], int] = {}
+    for part in action.args:
+        part = tuple(part) if isinstance(part, (list, tuple)) else (part,)
+        if len(part) == 2 and len(total) == 1:
+            part = (part[0], next(iter(total)), part[1])
+        if len(part) != 3:
+            raise IllegalAction(f"a split part is (target, element, amount), got {part!r}")
+        target, element, amount = part
+        if target not in targets:
+            raise IllegalAction(f"{target} is not a legal target (targets: {', '.join(sorted(targets))})")
+        if element not in total:
+            raise IllegalAction(f"P{player + 1} has no {element} damage to split")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise IllegalAction(f"split amounts are whole numbers ≥ 0, got {amount!r}")
+        merged[(str(target), str(element))] = merged.get((str(target), str(element)), 0) + amount
+    for element, amount in total.items():
+        given = sum(a for (_, e), a in merged.items() if e == element)
+        if given != amount:
+            raise IllegalAction(f"the split gives {given} {element} damage; the total is {amount}")
+    return _split_action(state, merged)
+
+
+def _split_action(state: SethState, merged: dict[tuple[str, str], int]) -> Action:
+    order = state.order
+    parts = tuple(sorted(((t, e, a) for (t, e), a in merged.items() if a > 0),
+                         key=lambda x: (order[x[0]], ELEMENT_ORDER.get(x[1], 9))))
+    text = "; ".join(f"{a} {e} on {t}" for t, e, a in parts)
+    return Action("split", parts, text)
+
+
+def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, int]) -> dict[str, int] | None:
+    """The least of ``budget`` (per element) that removes ``target`` this phase, or None.
+
+    Uses the most effective elements first and accounts for Flight.
+    """
+    need = target.remaining
+    if need <= 0:
+        return {}
+    cut = 0
+    if target.card.flight and state.flight_reduction and target in state.now[target.owner] and not any(
+        x.card.flight for x in state.now[player]
+    ) and not (state.flight_once and target.name in state.flight_used):
+        cut = state.flight_reduction
+    spent: dict[str, int] = {}
+    ranked = list(budget.items())
+    if len(ranked) > 1:
+        ranked.sort(key=lambda ea: -factor(state, ea[0], target))
+    for element, available in ranked:
+        if available <= 0:
+            continue
+        f = factor(state, element, target)
+        if f <= 0:
+            continue
+        a = max(1, math.ceil((need + cut) / f - 1e-9))
+        while a <= available and element_damage(state, a, element, target) - cut < need:
+            a += 1
+        if a <= available:
+            spent[element] = a
+            return spent
+        spent[element] = available
+        need -= max(0, element_damage(state, available, element, target) - cut)
+        if state.flight_once:
+            cut = 0
+        if need <= 0:
+            return spent
+    return None
+
+
+def split_candidates(state: SethState, player: int) -> list[Action]:
+    """A small, useful sample of legal splits: focus each target, an even spread, kill-then-rest."""
+    targets = state.targets[player]
+    total = state.totals[player]
+    actions = [focus_action(t) for t in targets]
+    seen: set[tuple[Any, ...]] = {
+        _split_action(state, {(t.name, e): a for e, a in total.items()}).args for t in targets
+    }
+    n = len(targets)
+    even: dict[tuple[str, str], int] = {}
+    for element, amount in total.items():
+        share, extra = divmod(amount, n)
+        for i, t in enumerate(targets):
+            even[(t.name, element)] = share + (1 if i < extra else 0)
+    _add(state, actions, seen, even)
+    for t in targets:
+        cost = kill_cost(state, player, t, total)
+        if not cost:
+            continue
+        rest = {e: total[e] - cost.get(e, 0) for e in total}
+        if not any(rest.values()):
+            continue
+        for u in targets:
+            if u is t:
+                continue
+            merged = {(t.name, e): a for e, a in cost.items()}
+            for e, a in rest.items():
+                if a:
+                    merged[(u.name, e)] = merged.get((u.name, e), 0) + a
+            _add(state, actions, seen, merged)
+    return actions
+
+
+def _add(state: SethState, actions: list[Action], seen: set[tuple[Any, ...]],
+         merged: dict[tuple[str, str], int]) -> None:
+    action = _split_action(state, merged)
+    if action.args not in seen:
+        seen.add(action.args)
+        actions.append(action)

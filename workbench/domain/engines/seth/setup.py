@@ -1,0 +1,153 @@
+"""Building seth positions: a new game from two teams, a scenario ``setup``, and the snapshot.
+
+Scenario setup (docs/engines/seth.md)::
+
+    round: 1              # default 1
+    phase: fast           # fast | medium | slow, default fast; play starts at that phase's assignment
+    cards: {imp: {name: Ember Imp, power: 4, damage: 3, health: 4, speed: [fast], element: fire}}
+    players:
+      - monsters:
+          - {name: a-imp, card: imp, damage_taken: 1, poison: 2, assigned: false}
+          - {name: a-golem, power: 8, damage: 2, health: 9, speed: [slow]}   # fields inline
+      - monsters: [...]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.domain.engines.base import CardData, DeckCards, State
+from workbench.domain.engines.seth.cards import PHASE_INDEX, PHASES, CardError, check_lineup, parse_card
+from workbench.domain.engines.seth.state import ASSIGN, ABILITY, SPLIT, Monster, SethState
+from workbench.domain.errors import WorkbenchError
+
+PREFIX = ("a", "b")
+INSTANCE_KEYS = frozenset({"name", "card", "damage_taken", "poison", "assigned", "alive", "ever_assigned"})
+
+
+def _team(cards: Sequence[CardData], player: int) -> list[Monster]:
+    seen: dict[str, int] = {}
+    team = []
+    for raw in cards:
+        card = parse_card(raw)
+        seen[card.id] = seen.get(card.id, 0) + 1
+        name = f"{PREFIX[player]}-{card.id}" + (f"-{seen[card.id]}" if seen[card.id] > 1 else "")
+        team.append(Monster(card, name, player))
+    return team
+
+
+def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> SethState:
+    """Start a game from two decks (zone ``team``, one card mapping per monster).
+
+    Raises IllegalLineup when a team breaks §2.2 (unless ``options['_allow_illegal']``), CardError
+    when a card lacks a field the engine needs.
+    """
+    teams = [_team(deck.get("team", ()), p) for p, deck in enumerate((deck_a, deck_b))]
+    if not options.get("_allow_illegal"):
+        for p, team in enumerate(teams):
+            check_lineup([m.card for m in team], options, f"P{p + 1}")
+    state = SethState(teams, options, seed)
+    _note_cards(state)
+    state.start(new_round=True)
+    return state
+
+
+def _note_cards(state: SethState) -> None:
+    for p, team in enumerate(state.teams):
+        for m in team:
+            state.stats.drawn[p].add(m.card.id)  # the whole line-up is in play from the start
+            if not m.card.simulated:
+                state.stats.unsimulated.add(m.card.id)
+
+
+def _scenario_card(entry: Mapping[str, Any], library: Mapping[str, Any]) -> dict[str, Any]:
+    ref = entry.get("card")
+    if isinstance(ref, str):
+        if ref not in library:
+            raise WorkbenchError(f"setup: card {ref!r} is not in setup.cards")
+        card = dict(library[ref])
+        card.setdefault("id", ref)
+    elif isinstance(ref, Mapping):
+        card = dict(ref)
+    else:
+        card = {k: v for k, v in entry.items() if k not in INSTANCE_KEYS or k == "name"}
+        card.setdefault("id", entry.get("name"))
+    return card
+
+
+def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> SethState:
+    """Build a position from a scenario ``setup`` mapping; play starts at the phase's assignment.
+
+    Raises WorkbenchError (CardError) for an unknown card reference, a missing field, a duplicate
+    instance name or an unknown phase.
+    """
+    library = setup.get("cards") or {}
+    players = setup.get("players")
+    if not isinstance(players, Sequence) or len(players) != 2:
+        raise WorkbenchError("setup.players must list two players")
+    teams: list[list[Monster]] = [[], []]
+    names: set[str] = set()
+    for p, spec in enumerate(players):
+        for entry in (spec or {}).get("monsters") or []:
+            if not isinstance(entry, Mapping) or "name" not in entry:
+                raise WorkbenchError(f"setup.players.{p}.monsters: each monster needs a name")
+            name = str(entry["name"])
+            if name in names:
+                raise WorkbenchError(f"setup: instance name {name!r} is used twice")
+            names.add(name)
+            card = parse_card(_scenario_card(entry, library))
+            m = Monster(card, name, p)
+            m.damage_taken = int(entry.get("damage_taken", 0))
+            m.poison = int(entry.get("poison", 0))
+            m.assigned = bool(entry.get("assigned", False))
+            m.ever_assigned = bool(entry.get("ever_assigned", m.assigned))
+            m.alive = bool(entry.get("alive", True)) and m.damage_taken < m.health
+            teams[p].append(m)
+    phase = str(setup.get("phase", "fast")).lower()
+    if phase not in PHASE_INDEX:
+        raise CardError(f"setup.phase must be one of {', '.join(PHASES)}, got {phase!r}")
+    state = SethState(teams, options, seed, round_no=int(setup.get("round", 1)), phase=PHASE_INDEX[phase])
+    _note_cards(state)
+    if state.has_continuous:
+        state.refresh_continuous()
+    if not state._check_end():
+        state.start(new_round=bool(setup.get("start_of_round", False)))
+    return state
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The observable position as plain data, for scenario ``expect`` blocks (docs/engines/seth.md)."""
+    assert isinstance(state, SethState)
+    result = None
+    if state.over:
+        r = state.result()
+        result = {"winner": r.winner, "draw": r.draw, "reason": r.reason, "turns": r.turns}
+    players = []
+    for p in (0, 1):
+        monsters = {
+            m.name: {
+                "card": m.card.id, "alive": m.alive, "damage_taken": m.damage_taken,
+                "remaining": max(0, m.remaining), "health": m.health, "damage": m.damage,
+                "poison": m.poison, "assigned": m.assigned, "flight": m.card.flight,
+            }
+            for m in state.teams[p]
+        }
+        players.append({
+            "monsters": monsters,
+            "alive": [m.name for m in state.teams[p] if m.alive],
+            "removed": [m.name for m in state.teams[p] if not m.alive],
+            "assigned_now": [m.name for m in state.now[p]],
+            "total": dict(state.totals[p]) if state.step == SPLIT else {},
+            "targets": [m.name for m in state.targets[p]] if state.step == SPLIT else [],
+        })
+    step = state.step
+    return {
+        "round": state.round,
+        "phase": PHASES[state.phase],
+        "step": step if step in (ASSIGN, ABILITY, SPLIT) else "over",
+        "to_act": list(state.to_act()),
+        "terminal": state.over,
+        "result": result,
+        "players": players,
+    }
