@@ -1,0 +1,171 @@
+"""Run an export by format name: read the game from the Repository, call the format's writer,
+and hand the bundle to :mod:`workbench.storage.export_files`. Used by the CLI and the web."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from workbench.domain.errors import DataError, NotFound
+from workbench.storage import export_files
+from workbench.storage.repository import Repository
+from workbench.services.exports import cockatrice, dvorak, lackey, mush, table, tts
+from workbench.services.exports.common import Bundle
+from workbench.services.exports.faces import Faces
+
+FORMATS: dict[str, str] = {
+    "lackey": "LackeyCCG plugin (folder and zip)",
+    "dvorak-lackey": "Dvorak wiki 8-column Lackey dump",
+    "mush": "MUSHcode deck object (PennMUSH / TinyMUX)",
+    "dvorak-mush": "Dvorak MUSH Engine loadcard commands",
+    "cockatrice": "Cockatrice cards.xml (v4) and .cod decks",
+    "tts": "Tabletop Simulator deck sheets and saved object",
+    "csv": "Spreadsheet (CSV) of all cards",
+    "xlsx": "Spreadsheet (XLSX) of all cards",
+}
+NEEDS_IMAGES = {"lackey", "cockatrice", "tts"}
+
+
+@dataclass
+class ExportResult:
+    """What an export wrote: the folder, the files, the main file, a zip, notes for the designer."""
+
+    format: str
+    folder: Path
+    files: list[Path]
+    main: Path
+    zip: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _check_url(base_url: str | None) -> str | None:
+    if not base_url:
+        return None
+    if not base_url.startswith(("http://", "https://")) or any(c in base_url for c in " \t\r\n\"'<>"):
+        raise DataError(f"base URL {base_url[:80]!r} must be an http(s) address without spaces")
+    return base_url.rstrip("/") + "/"
+
+
+def build(
+    repo: Repository,
+    game_id: str,
+    fmt: str,
+    *,
+    deck_id: str | None = None,
+    base_url: str | None = None,
+    local_folder: Path | None = None,
+    server: str = "pennmush",
+    ascii_only: bool = False,
+    renderer: Any = True,
+    today: _dt.date | None = None,
+) -> Bundle:
+    """The bundle of one export, nothing written. Raises DataError for an unknown format or a bad
+    base URL, NotFound/InvalidId for a missing game or deck."""
+    if fmt not in FORMATS:
+        raise DataError(f"export format {fmt!r} is not known; formats: {', '.join(FORMATS)}")
+    base_url = _check_url(base_url)
+    definition = repo.game(game_id)
+    stored, unreadable = repo.list_cards_tolerant(game_id)
+    cards = [dict(c.data, id=c.id) for c in stored]
+    if deck_id:
+        decks = [dict(repo.get_deck(game_id, deck_id).data, id=deck_id)]
+    else:
+        decks = [dict(d.data, id=d.id) for d in repo.list_decks_tolerant(game_id)[0]]
+    deck = decks[0] if deck_id else None
+    in_deck = cards
+    if deck is not None:
+        used = {str(cid) for zone in (deck.get("zones") or {}).values() for cid in (zone or {})}
+        in_deck = [c for c in cards if c["id"] in used]
+    faces = Faces(definition, renderer, art=_art_loader(repo, game_id)) if fmt in NEEDS_IMAGES else None
+    if fmt == "lackey":
+        bundle = lackey.export_plugin(definition, cards, decks, faces=faces, base_url=base_url, today=today)
+    elif fmt == "dvorak-lackey":
+        bundle = dvorak.lackey_dump(definition, in_deck, deck.get("name") if deck else None)
+    elif fmt == "dvorak-mush":
+        bundle = dvorak.mush(definition, in_deck, deck.get("name") if deck else None)
+    elif fmt == "mush":
+        bundle = mush.export_deck_object(definition, cards, deck, server=server, ascii_only=ascii_only)
+    elif fmt == "cockatrice":
+        bundle = cockatrice.export_cockatrice(definition, cards, decks, faces=faces, base_url=base_url, today=today)
+    elif fmt == "tts":
+        if base_url is None:
+            if local_folder is None:
+                raise DataError("a Tabletop Simulator export needs a base URL or a local folder")
+            base_url = local_folder.resolve().as_uri() + "/"
+        bundle = tts.export_tts(definition, cards, deck, faces=faces, base_url=base_url)
+    elif fmt == "csv":
+        bundle = table.export_csv(definition, cards)
+    else:
+        bundle = table.export_xlsx(definition, cards)
+    if unreadable:
+        bundle.notes.append(f"{len(unreadable)} card files could not be read and were left out: "
+                            + ", ".join(cid for cid, _ in unreadable))
+    return bundle
+
+
+def _art_loader(repo: Repository, game_id: str) -> Any:
+    """A function card -> its uploaded art picture (or None), for the renderer."""
+
+    def load(card: dict[str, Any]) -> Image.Image | None:
+        name = card.get("art")
+        if not isinstance(name, str) or not name:
+            return None
+        try:
+            path = repo.art_file(game_id, name)
+            if path is None:
+                return None
+            with Image.open(path) as picture:  # art was checked and re-encoded on upload
+                picture.load()
+                return picture.convert("RGB")
+        except (OSError, ValueError, Image.DecompressionBombError):
+            return None
+
+    return load
+
+
+def default_folder(export_root: Path, game_id: str, fmt: str) -> Path:
+    """``exports/<game>/<format>`` (both names checked)."""
+    if fmt not in FORMATS:
+        raise DataError(f"export format {fmt!r} is not known; formats: {', '.join(FORMATS)}")
+    return export_files.game_export_dir(export_root, game_id) / fmt
+
+
+def run(
+    repo: Repository,
+    game_id: str,
+    fmt: str,
+    *,
+    export_root: Path,
+    out: Path | None = None,
+    deck_id: str | None = None,
+    base_url: str | None = None,
+    server: str = "pennmush",
+    ascii_only: bool = False,
+    renderer: Any = True,
+    today: _dt.date | None = None,
+) -> ExportResult:
+    """Build an export and write it (to ``out`` or ``exports/<game>/<format>/``).
+
+    A Lackey plugin replaces ``<folder>/<plugin>/`` whole and is zipped to ``<folder>/<plugin>.zip``.
+    Raises what :func:`build` raises, and OSError from the file system.
+    """
+    folder = Path(out) if out else default_folder(export_root, game_id, fmt)
+    bundle = build(repo, game_id, fmt, deck_id=deck_id, base_url=base_url, local_folder=folder,
+                   server=server, ascii_only=ascii_only, renderer=renderer, today=today)
+    if fmt == "lackey":
+        name = lackey.plugin_name(repo.game(game_id))
+        files = export_files.replace_tree(folder / name, bundle.files)
+        archive = export_files.write_zip(folder / f"{name}.zip", bundle.files, folder=name)
+        return ExportResult(fmt, folder, files, folder / name / bundle.main, archive, bundle.notes)
+    files = export_files.write_files(folder, bundle.files)
+    if not files:
+        raise NotFound("the export produced no files")
+    archive = None
+    if len(bundle.files) > 1:
+        stem = Path(bundle.main).stem
+        archive = export_files.write_zip(folder / f"{stem}.zip", bundle.files)
+    return ExportResult(fmt, folder, files, folder / bundle.main, archive, bundle.notes)
