@@ -1,0 +1,216 @@
+"""Playtest use cases on top of the repository: matchups from saved or pasted decks, gauntlets,
+rule-variant comparisons.
+
+A deck reference is a saved deck's id (``"iron-bastion"``) or a mapping ``{"text": "...",
+"name": "..."}`` holding a pasted ``count name`` list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.domain import stats
+from workbench.domain.gamedef import GameDefinition
+from workbench.services.playtest.decklist import parse_deck_list
+from workbench.services.playtest.runner import (
+    Matchup,
+    PlaytestError,
+    deck_ids,
+    run_matchup,
+    with_options,
+)
+from workbench.storage.repository import Repository
+
+DeckRef = str | Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class LoadedDeck:
+    """A deck ready for play, with what a stored run needs to recognise it later."""
+
+    id: str | None
+    name: str
+    data: dict[str, Any]
+    cards: dict[str, list[dict[str, Any]]]
+    version: str | None
+
+    def describe(self) -> dict[str, Any]:
+        """``{id, name, version}`` for reports and stored runs."""
+        return {"id": self.id, "name": self.name, "version": self.version}
+
+
+def play_zones(definition: GameDefinition) -> list[str]:
+    """Zones the engine plays from (``play: true``); all zones when none is marked."""
+    marked = [z.id for z in definition.zones.values() if z.spec.get("play")]
+    return marked or list(definition.zones)
+
+
+def load_deck(repo: Repository, game: str, ref: DeckRef) -> LoadedDeck:
+    """Resolve a deck reference. Raises NotFound, InvalidId, DeckListError."""
+    if isinstance(ref, Mapping):
+        definition = repo.game(game)
+        data = parse_deck_list(str(ref.get("text", "")), definition, repo.card_index(game),
+                               name=str(ref.get("name") or "Pasted list"))
+        return LoadedDeck(None, data["name"], data, repo.resolve_deck(game, data), None)
+    stored = repo.get_deck(game, ref)
+    return LoadedDeck(ref, str(stored.data.get("name", ref)), stored.data,
+                      repo.resolve_deck(game, stored.data), stored.version)
+
+
+def card_versions(repo: Repository, game: str, decks: Sequence[LoadedDeck]) -> dict[str, str]:
+    """Card id -> file version for every card in the decks, so a later run can say what changed."""
+    wanted = {c["id"] for deck in decks for cards in deck.cards.values() for c in cards}
+    result = {}
+    for card_id in sorted(wanted):
+        result[card_id] = repo.get_card(game, card_id).version
+    return result
+
+
+def prepare(
+    repo: Repository,
+    game: str,
+    deck_a: DeckRef,
+    deck_b: DeckRef,
+    *,
+    agents: Sequence[str] = ("heuristic", "heuristic"),
+    overrides: Mapping[str, Any] | None = None,
+    format_id: str | None = None,
+    seed: int = 0,
+) -> tuple[Matchup, dict[str, Any]]:
+    """Build the matchup of two decks and the facts a stored run keeps about it.
+
+    The format defaults to deck A's ``format``. Overrides are type-checked rule options.
+    Raises NotFound, DeckListError, DefinitionError (unknown option/format), PlaytestError.
+    """
+    definition = repo.game(game)
+    if not definition.engine:
+        raise PlaytestError(f"game {game!r} names no engine in its game.yaml, so it cannot be playtested")
+    if len(agents) != 2:
+        raise PlaytestError(f"give two agents (deck A, deck B), not {len(agents)}")
+    a = load_deck(repo, game, deck_a)
+    b = load_deck(repo, game, deck_b)
+    fmt = format_id or a.data.get("format") or None
+    if fmt and fmt not in definition.formats:
+        fmt = None
+    options = definition.resolve_options(fmt, overrides)
+    zones = play_zones(definition)
+    names = {c["id"]: str(c.get("name", c["id"])) for d in (a, b) for cards in d.cards.values() for c in cards}
+    matchup = Matchup(
+        game=game,
+        engine=definition.engine,
+        deck_a=a.cards,
+        deck_b=b.cards,
+        options=options,
+        agents=(str(agents[0]), str(agents[1])),
+        seed=int(seed),
+        label_a=a.name,
+        label_b=b.name,
+        card_ids={"a": deck_ids(a.cards, zones), "b": deck_ids(b.cards, zones)},
+        names=names,
+    )
+    facts = {
+        "decks": {"a": a.describe(), "b": b.describe()},
+        "deck_lists": {"a": a.data.get("zones", {}), "b": b.data.get("zones", {})},
+        "card_versions": card_versions(repo, game, (a, b)),
+        "format": fmt,
+        "overrides": dict(overrides or {}),
+    }
+    return matchup, facts
+
+
+def run_gauntlet(
+    repo: Repository,
+    game: str,
+    deck: DeckRef,
+    games: int,
+    *,
+    opponents: Sequence[str] | None = None,
+    agents: Sequence[str] = ("heuristic", "heuristic"),
+    overrides: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """One deck against every other saved deck of the game (or ``opponents``): one row each.
+
+    Each row: opponent, games, wins, losses, draws, win rate with its 95 % interval, first-player
+    win rate and mean game length. Raises like :func:`prepare`; PlaytestError with no opponent.
+    """
+    own_id = deck if isinstance(deck, str) else None
+    names = list(opponents) if opponents else [d.id for d in repo.list_decks(game) if d.id != own_id]
+    if not names:
+        raise PlaytestError(f"game {game!r} has no other deck to play against")
+    rows = []
+    label = None
+    for i, opponent in enumerate(names):
+        matchup, _ = prepare(repo, game, deck, opponent, agents=agents, overrides=overrides, seed=seed)
+        label = matchup.label_a
+
+        def step(done: int, total: int, i: int = i) -> None:
+            if progress:
+                progress(i * total + done, total * len(names))
+
+        report = run_matchup(matchup, games, workers, progress=step)
+        rows.append({
+            "opponent": opponent,
+            "opponent_name": matchup.label_b,
+            "games": report["games"],
+            "wins": report["wins_a"],
+            "losses": report["wins_b"],
+            "draws": report["draws"],
+            "win_rate": report["win_rate_a"],
+            "first_player_win_rate": report["first_player_win_rate"],
+            "turns_mean": report["turns"]["mean"],
+        })
+    total = sum(r["games"] for r in rows)
+    points = sum(r["win_rate"]["value"] * r["games"] for r in rows)
+    return {"game": game, "deck": label, "seed": seed, "agents": list(agents), "rows": rows,
+            "overall": stats.rate(points, total)}
+
+
+def compare_variants(
+    matchup: Matchup,
+    definition: GameDefinition,
+    variant_1: Mapping[str, Any],
+    variant_2: Mapping[str, Any],
+    games: int,
+    *,
+    format_id: str | None = None,
+    workers: int | None = None,
+) -> dict[str, Any]:
+    """The same matchup on the same seeds under two sets of rule-option overrides.
+
+    Returns both reports (without per-game lines) and the change in deck A's win rate, the first
+    player's win rate and mean game length (variant 2 minus variant 1).
+    Raises DefinitionError for an unknown or ill-typed option.
+    """
+    reports = []
+    for overrides in (variant_1, variant_2):
+        options = definition.resolve_options(format_id, overrides)
+        report = run_matchup(with_options(matchup, options), games, workers)
+        report.pop("records", None)
+        report["overrides"] = dict(overrides)
+        reports.append(report)
+    first, second = reports
+
+    def delta(path: Sequence[str]) -> float | None:
+        values = []
+        for report in reports:
+            value: Any = report
+            for key in path:
+                value = value[key]
+            values.append(value)
+        return None if None in values else values[1] - values[0]
+
+    return {
+        "variants": reports,
+        "difference": {
+            "win_rate_a": delta(("win_rate_a", "value")),
+            "first_player_win_rate": delta(("first_player_win_rate", "value")),
+            "turns_mean": delta(("turns", "mean")),
+        },
+        "seed": matchup.seed,
+        "games": first["games"],
+    }
