@@ -64,12 +64,32 @@ class Card:
 
     __slots__ = ("iid", "id", "name", "kind", "cls", "degree", "strength", "resilience",
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
-                 "continuous", "start_turn", "end_turn", "unsimulated", "data")
+                 "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
+        self.owner = owner
+        proto = _proto(data)
+        self._proto = proto
+        for name in _STATIC:
+            setattr(self, name, getattr(proto, name))
+
+    @property
+    def value(self) -> int:
+        """A rough worth of the card's body, used by the AI players."""
+        return self.strength + self.resilience
+
+    def __repr__(self) -> str:
+        return f"Card({self.iid})"
+
+
+class _Proto:
+    """The parsed, owner-independent part of a card mapping (shared by all its copies)."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
-        self.id = str(data.get("id", iid))
+        self.snapshot = dict(data)  # detects a mapping changed in place since it was parsed
+        self.id = str(data.get("id", "card"))
         self.name = str(data.get("name", self.id))
         self.kind = str(data.get("kind", "creature"))
         self.cls = _int(data.get("class"), 1) if self.kind == "creature" else 0
@@ -80,7 +100,6 @@ class Card:
         self.resilience = _int(data.get("resilience"), 0)
         self.master = bool(data.get("class_master", False))
         self.text = str(data.get("text") or "")
-        self.owner = owner
         parsed, unsupported = parse_effects(self.kind, data.get("effects") or ())
         self.effects = tuple(parsed)
         self.on_play = tuple(e for e in parsed if e.trigger == "on_play")
@@ -92,13 +111,47 @@ class Card:
         # Text the engine cannot run stays text: the card plays without it and is reported.
         self.unsimulated = unsupported or (bool(self.text.strip()) and not parsed)
 
-    @property
-    def value(self) -> int:
-        """A rough worth of the card's body, used by the AI players."""
-        return self.strength + self.resilience
 
-    def __repr__(self) -> str:
-        return f"Card({self.iid})"
+_STATIC = ("data", "id", "name", "kind", "cls", "degree", "strength", "resilience", "master",
+           "text", "effects", "on_play", "on_destroyed", "activated", "continuous", "start_turn",
+           "end_turn", "unsimulated")
+_CACHE: dict[int, _Proto] = {}
+
+
+def _proto(data: Mapping[str, Any]) -> _Proto:
+    """Parse a card mapping once: playtests build thousands of games from the same mappings.
+
+    The cache keeps the mapping itself alive, so an ``id()`` is never reused for another
+    mapping while its entry exists; a mapping changed in place is parsed again.
+    """
+    proto = _CACHE.get(id(data))
+    if proto is not None and proto.data is data and proto.snapshot == data:
+        return proto
+    if len(_CACHE) > 20_000:
+        _CACHE.clear()
+    proto = _Proto(data)
+    _CACHE[id(data)] = proto
+    return proto
+
+
+_CARDS: dict[tuple[int, str, int], Card] = {}
+
+
+def make_card(iid: str, data: Mapping[str, Any], owner: int) -> Card:
+    """The card instance ``iid`` of ``owner`` built from ``data``.
+
+    Cards never change during play, so one instance is shared by every game built from the same
+    mapping (a playtest builds thousands of games from the same decks).
+    """
+    key = (id(data), iid, owner)
+    card = _CARDS.get(key)
+    if card is not None and card.data is data and _proto(data) is card._proto:
+        return card
+    if len(_CARDS) > 50_000:
+        _CARDS.clear()
+    card = Card(iid, data, owner)
+    _CARDS[key] = card
+    return card
 
 
 def _int(value: Any, default: int) -> int:

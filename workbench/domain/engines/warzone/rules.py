@@ -69,6 +69,14 @@ class Config:
         self.step_single = bool(get("damage_step_single"))
         self.log = bool(options.get("_log", True))
 
+    def quiet(self) -> Config:
+        """The same options with logging off (for look-ahead playouts)."""
+        other = Config.__new__(Config)
+        for name in Config.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.log = False
+        return other
+
 
 def band_limit(degree: int) -> int:
     """Creatures a turn may recruit when ``degree`` is the highest Degree among them (§1.6.2)."""

@@ -3,8 +3,8 @@
 Decisions the players take (``Action.kind`` and ``args``):
 
 * ``recruit (card, position, *targets)`` — Recruitment/Return, within the turn's limit (§1.6.2)
-* ``spell (card, *targets)`` / ``trap (card, *targets)`` — activate from hand; the opponent may
-  answer with a trap (``respond`` window)
+* ``spell (card, *targets)`` — activate a spell from hand; the opponent may answer with a trap
+  (``respond`` window). Traps are only played as answers: to an attack or to a spell
 * ``activate (creature, *targets)`` — a creature's activated effect, once per turn
 * ``position (creature,)`` — switch Battling/Guarding (Decision §1.6)
 * ``attack (creature, target | "direct")`` — War phase (§1.7)
@@ -132,13 +132,16 @@ class WarzoneState(State):
             raise ValueError("the game is not over")
         return GameResult(self.winner, self.reason, self.turn)
 
-    def clone(self) -> WarzoneState:
-        """A cheap copy for look-ahead: lists copied, immutable cards shared."""
+    def clone(self, quiet: bool = False) -> WarzoneState:
+        """A cheap copy for look-ahead: lists copied, immutable cards shared.
+
+        ``quiet`` copies drop the log and stop logging (for playouts).
+        """
         s = WarzoneState.__new__(WarzoneState)
-        s.cfg = self.cfg
+        s.cfg = self.cfg.quiet() if quiet else self.cfg
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
-        s.log = self.log[:]
+        s.log = [] if quiet else self.log[:]
         s.stats = self.stats.copy()
         s.p = [self.p[0].copy(), self.p[1].copy()]
         s.active = self.active
@@ -162,7 +165,8 @@ class WarzoneState(State):
     def strength(self, u: Unit) -> int:
         """A creature's current Strength (card + modifiers + continuous effects)."""
         aura = self._aura if self._aura is not None else self._compute_aura()
-        return u.card.strength + u.perm_str + u.eot_str + aura[u.owner][u.cls][0]
+        s = u.card.strength + u.perm_str + u.eot_str + aura[u.owner][u.cls][0]
+        return s if s > 0 else 0  # a negative Strength would heal what it strikes
 
     def resilience(self, u: Unit) -> int:
         """A creature's current Resilience before damage."""
@@ -229,7 +233,7 @@ class WarzoneState(State):
             acts.append(PASS)
             return acts
         c, card, e = pend[1], pend[2], pend[3]
-        return [Action("target", (t,), f"{card.name} targets {self._target_name(t)}")
+        return [_act("target", (t,), card.name, self._target_name(t))
                 for t in self._choices(c, e)]
 
     def _choices(self, c: int, e: Effect) -> list[str]:
@@ -274,22 +278,24 @@ class WarzoneState(State):
             if kind == "creature":
                 if not can_recruit(cfg, self.count, self.highest, self.used, card.degree):
                     continue
+                if not card.on_play:
+                    acts.append(_act("recruit", (card.iid, BATTLING), card.name))
+                    acts.append(_act("recruit", (card.iid, GUARDING), card.name))
+                    continue
                 for targets in self._combos(p, card.on_play):
                     for pos in (BATTLING, GUARDING):
-                        acts.append(Action("recruit", (card.iid, pos) + targets,
-                                           f"recruit {card.name} ({pos})"))
-            elif kind == "spell" or (kind == "trap" and _trap_in_own_phase(card)):
+                        acts.append(_act("recruit", (card.iid, pos) + targets, card.name))
+            elif kind == "spell":
                 for targets in self._combos(p, card.on_play):
-                    acts.append(Action(kind, (card.iid,) + targets, f"activate {card.name}"))
+                    acts.append(_act(kind, (card.iid,) + targets, card.name))
         for u in me.field:
             if not u.attacked and not (u.pos_changed and cfg.pos_once):
-                acts.append(Action("position", (u.iid,), f"switch {u.card.name}"))
+                acts.append(_act("position", (u.iid,), u.card.name))
             if u.card.activated and not u.used:
                 if any(e.tap for e in u.card.activated) and u.attacked:
                     continue
                 for targets in self._combos(p, u.card.activated):
-                    acts.append(Action("activate", (u.iid,) + targets,
-                                       f"use {u.card.name}"))
+                    acts.append(_act("activate", (u.iid,) + targets, u.card.name))
         acts.append(END_PHASE if self.phase == "recruit" else END_TURN)
         return acts
 
@@ -306,11 +312,9 @@ class WarzoneState(State):
                 cls, master = u.cls, u.card.master
                 for v in foe.field:
                     if can_reach(cls, master, v.cls, rows):
-                        acts.append(Action("attack", (u.iid, v.iid),
-                                           f"{u.card.name} attacks {v.card.name}"))
+                        acts.append(_act("attack", (u.iid, v.iid), u.card.name, v.card.name))
                 if can_direct(cls, master, rows):
-                    acts.append(Action("attack", (u.iid, "direct"),
-                                       f"{u.card.name} attacks directly"))
+                    acts.append(_act("attack", (u.iid, "direct"), u.card.name, "directly"))
         acts.append(END_PHASE)
         return acts
 
@@ -329,7 +333,7 @@ class WarzoneState(State):
     def _defend_actions(self) -> list[Action]:
         _, att, target, chosen = self.pending  # type: ignore[misc]
         d = 1 - self.active
-        acts = [Action("intercept", (v.iid,), f"intercept with {v.card.name}")
+        acts = [_act("intercept", (v.iid,), v.card.name)
                 for v in self._interceptors(d, target, chosen)]
         acts.extend(self._trap_actions(d, "defend", att))
         acts.append(DONE if chosen else ALLOW)
@@ -346,7 +350,7 @@ class WarzoneState(State):
             if window == "respond" and any(e.target == "attacker" for e in card.on_play):
                 continue
             for targets in self._combos(c, card.on_play):
-                acts.append(Action("trap", (card.iid,) + targets, f"activate {card.name}"))
+                acts.append(_act("trap", (card.iid,) + targets, card.name))
         return acts
 
     # ------------------------------------------------------------------ applying actions
@@ -362,7 +366,7 @@ class WarzoneState(State):
             self._enter_night()
         elif kind == "recruit":
             self._recruit(player, _in_hand(me, args[0]), args[1], args[2:])
-        elif kind == "spell" or (kind == "trap" and self.pending is None):
+        elif kind == "spell":
             self._cast(player, _in_hand(me, args[0]), args[1:])
         elif kind == "position":
             u = me.unit(args[0])
@@ -556,7 +560,7 @@ class WarzoneState(State):
             self._resolve_all(p, card, card.on_play, targets, u.iid, None)
 
     def _cast(self, p: int, card: Card, targets: tuple) -> None:
-        """Activate a spell (or a trap in its owner's phase); the opponent may respond."""
+        """Activate a spell from the hand; the opponent may respond with a trap."""
         self.p[p].hand.remove(card)
         self.stats.played[p].add(card.id)
         self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
@@ -813,10 +817,30 @@ class WarzoneState(State):
             self._sweep()
 
 
-def _trap_in_own_phase(card: Card) -> bool:
-    """A trap may be used like a spell in its owner's phase unless it only answers something."""
-    return bool(card.on_play) and not any(
-        e.action == "negate" or e.target == "attacker" for e in card.on_play)
+_ACTS: dict[tuple, Action] = {}
+_TEXT = {
+    "recruit": "recruit {0} ({2})",
+    "spell": "activate {0}",
+    "trap": "activate trap {0}",
+    "position": "switch the position of {0}",
+    "activate": "use {0}",
+    "attack": "{0} attacks {1}",
+    "intercept": "intercept with {0}",
+    "target": "{0} targets {1}",
+}
+
+
+def _act(kind: str, args: tuple, name: str, other: str = "") -> Action:
+    """The Action for (kind, args), shared between decisions: building one costs more than
+    looking it up, and legal actions are listed at every decision."""
+    key = (kind, args, name, other)
+    act = _ACTS.get(key)
+    if act is None:
+        if len(_ACTS) > 200_000:
+            _ACTS.clear()
+        text = _TEXT[kind].format(name, other, args[1] if len(args) > 1 else "")
+        act = _ACTS[key] = Action(kind, args, text)
+    return act
 
 
 def _in_hand(player: Player, iid: str) -> Card:

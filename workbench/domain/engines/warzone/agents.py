@@ -1,0 +1,404 @@
+"""AI players for warzone: a one-ply heuristic and a flat Monte Carlo player over clones.
+
+The heuristic scores every legal action with the engine's own rule arithmetic (the battle
+function of :mod:`.rules`), so its predictions of attacks and interceptions are exact for the
+visible board; it does not look at hidden cards (the opponent's hand and traps).
+"""
+
+from __future__ import annotations
+
+import random
+
+from workbench.domain.engines.base import Action
+from workbench.domain.engines.warzone.cards import (
+    ALL_CREATURES,
+    BATTLING,
+    CHOSEN_CREATURE,
+    GUARDING,
+    PLAYER_TARGETS,
+    Card,
+    Effect,
+)
+from workbench.domain.engines.warzone.rules import (
+    band_limit,
+    battle,
+    can_direct,
+    can_reach,
+    damage_split,
+)
+from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
+from workbench.domain.engines.warzone.units import Unit
+
+LETHAL = 100_000
+_NEVER = -1e9
+
+
+def unit_value(state: WarzoneState, u: Unit) -> float:
+    """What a creature on the field is worth: its Strength and remaining Resilience."""
+    return state.strength(u) + max(state.left(u), 0) + (200 if u.card.master else 0)
+
+
+def damage_value(state: WarzoneState, player: int, amount: int) -> float:
+    """How much ``amount`` damage to ``player`` is worth (lethal damage is worth everything)."""
+    if amount <= 0:
+        return 0.0
+    cards, rest = damage_split(state.cfg, amount)
+    pl = state.p[player]
+    if rest >= pl.life or (cards and len(pl.pile) + cards >= state.cfg.pile_limit) \
+            or cards > len(pl.deck):
+        return LETHAL
+    # Life Points are scarcer than Damage Pile room (2500 LP vs 10 cards of 500).
+    return rest * (1.0 + 600.0 / max(pl.life, 100)) + cards * 350.0
+
+
+def battle_value(state: WarzoneState, u: Unit, v: Unit) -> float:
+    """Value of ``u`` attacking ``v`` for the attacker (positive favours the attacker)."""
+    stats = _stats(state, u)
+    return _battle_value(state, u, stats, v, _stats(state, v))
+
+
+def _stats(state: WarzoneState, u: Unit) -> tuple[int, int, float]:
+    s, left = state.strength(u), state.left(u)
+    return s, left, s + (left if left > 0 else 0) + (200 if u.card.master else 0)
+
+
+def _battle_value(state: WarzoneState, u: Unit, us: tuple[int, int, float], v: Unit,
+                  vs: tuple[int, int, float]) -> float:
+    o = battle(state.cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], v.pos == GUARDING)
+    val = vs[2] if o.def_dies else 0.1 * (vs[1] - o.def_left)
+    if o.att_dies:
+        val -= us[2]
+    else:
+        val -= 0.3 * (us[1] - o.att_left)  # a wounded attacker is exposed until its Wake
+    if o.to_defender:
+        val += damage_value(state, v.owner, o.to_defender)
+    if o.to_attacker:
+        val -= damage_value(state, u.owner, o.to_attacker)
+    return val
+
+
+def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dict[str, float]:
+    """Value of each attack ``u`` may declare now (target iid or "direct"), assuming the
+    defender answers with its best interception (§1.8). Hidden traps are not considered."""
+    d = 1 - u.owner
+    foe = state.p[d]
+    key = ("foe", d)
+    foe_stats = plan.get(key) if plan is not None else None
+    if foe_stats is None:
+        foe_stats = [(w, _stats(state, w)) for w in foe.field]
+        if plan is not None:
+            plan[key] = foe_stats
+    rows = foe.rows()
+    us = _stats(state, u)
+    per_unit = [(w, _battle_value(state, u, us, w, ws)) for w, ws in foe_stats]
+    may_intercept = state.cfg.interceptors > 0
+    out: dict[str, float] = {}
+    cls, master = u.cls, u.card.master
+    for v, val in per_unit:
+        if can_reach(cls, master, v.cls, rows):
+            if may_intercept:
+                for w, wval in per_unit:
+                    if w.cls < v.cls and wval < val:
+                        val = wval
+            out[v.iid] = val
+    if can_direct(cls, master, rows):
+        val = damage_value(state, d, us[0])
+        if may_intercept:
+            for _, wval in per_unit:
+                if wval < val:
+                    val = wval
+        out["direct"] = val
+    return out
+
+
+def best_attack(state: WarzoneState, u: Unit, plan: dict | None = None) -> float:
+    """The best attack value a (possibly hypothetical) creature ``u`` has right now."""
+    values = attack_values(state, u, plan)
+    return max(values.values()) if values else _NEVER
+
+
+def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
+                 src: str | None = None, attacker: str | None = None) -> float:
+    """Rough worth of one effect for its controller ``c`` (positive = good for ``c``)."""
+    a, t = e.action, e.target
+    if a == "negate":
+        return 0.0
+    if a in ("draw", "gain_life") or (a == "damage" and t in PLAYER_TARGETS):
+        if t == "self":
+            players = [c]
+        elif t == "opponent":
+            players = [1 - c]
+        else:
+            players = [PLAYER_NAMES.index(chosen)] if chosen in PLAYER_NAMES else []
+        val = 0.0
+        for pl in players:
+            sign = 1 if pl == c else -1
+            if a == "draw":
+                room = len(state.p[pl].deck) - e.amount
+                val += sign * (150 * e.amount if room > 4 else -LETHAL / 10)
+            elif a == "gain_life":
+                val += sign * e.amount * 0.8
+            else:
+                val -= sign * damage_value(state, pl, e.amount)
+        return val
+    if t in CHOSEN_CREATURE:
+        u = state.unit(chosen) if chosen else None
+        units = [u] if u else []
+    elif t in ALL_CREATURES:
+        units = list(state.p[c if t == "own_creatures" else 1 - c].field)
+    elif t == "attacker":
+        u = state.unit(attacker) if attacker else None
+        units = [u] if u else []
+    else:
+        u = state.unit(src) if src else None
+        units = [u] if u else []
+    val = 0.0
+    my_turn = state.active == c and state.phase == "recruit"
+    for u in units:
+        sign = 1 if u.owner == c else -1
+        if a == "damage":
+            left = state.left(u)
+            val -= sign * (unit_value(state, u) if e.amount >= left else 0.25 * e.amount)
+        elif a == "destroy":
+            val -= sign * unit_value(state, u)
+        elif a == "return_to_hand":
+            val -= sign * 0.7 * unit_value(state, u)
+        elif a == "heal":
+            val += sign * min(e.amount, u.damage)
+        elif a == "modify_stats":
+            weight = 1.0 if e.permanent else (0.6 if my_turn or not sign > 0 else 0.2)
+            val += sign * weight * (e.d_str + e.d_res)
+    return val
+
+
+def card_value(state: WarzoneState, c: int, card: Card, effects: tuple[Effect, ...],
+               targets: tuple, src: str | None = None, attacker: str | None = None) -> float:
+    """Sum of :func:`effect_value` over a card's effects with the chosen ``targets``."""
+    val = 0.0
+    i = 0
+    for e in effects:
+        chosen = None
+        if e.chooses:
+            chosen = targets[i] if i < len(targets) else None
+            i += 1
+        val += effect_value(state, c, e, chosen, src, attacker)
+    return val
+
+
+class HeuristicAgent:
+    """Plays sensibly: recruits the best bodies the limit allows, attacks when it pays,
+    intercepts to save Life Points, uses spells and traps for value, guards after the War."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self._memo: dict[tuple, bool] = {}
+
+    def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
+        """Pick the legal action with the best one-ply score (ties: the first listed)."""
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        plan: dict = {}
+        best, best_score = acts[-1], _NEVER
+        for act in acts:
+            score = self.score(state, player, act, plan)
+            if score > best_score:
+                best, best_score = act, score
+        if best.kind == "recruit":
+            # Both positions score alike above; choose the position for the chosen card only.
+            card = _find(state.p[player].hand, best.args[0])
+            if state.phase == "recruit" and self._best(state, Unit(card, BATTLING), plan) > 0:
+                want = BATTLING
+            else:
+                want = BATTLING if card.strength >= 2 * card.resilience else GUARDING
+            if best.args[1] != want:
+                args = (best.args[0], want) + best.args[2:]
+                for act in acts:
+                    if act.kind == "recruit" and act.args == args:
+                        return act
+        return best
+
+    def score(self, state: WarzoneState, p: int, act: Action, plan: dict[str, float]) -> float:
+        """Score one action for player ``p`` (0 for ending a phase or passing)."""
+        kind, args = act.kind, act.args
+        if kind in ("end_phase", "end_turn", "pass"):
+            return 0.0
+        if kind == "attack":
+            key = "attacks:" + args[0]
+            values = plan.get(key)
+            if values is None:
+                u = state.p[p].unit(args[0])
+                assert u is not None
+                values = plan[key] = attack_values(state, u, plan)  # type: ignore[assignment]
+            return values.get(args[1], _NEVER) - 1.0  # type: ignore[union-attr]
+        if kind in ("allow", "done", "intercept"):
+            return self._defend_score(state, p, kind, args)
+        if kind == "recruit":
+            return self._recruit_score(state, p, args, plan)
+        if kind == "position":
+            u = state.p[p].unit(args[0])
+            assert u is not None
+            if state.phase != "recruit":
+                return 5.0 if u.pos == BATTLING else _NEVER  # guard what did not attack
+            if u.pos == BATTLING:
+                return _NEVER
+            # Recruitment: a Guarding creature goes to battle when it has a paying attack.
+            # Decided once per turn: re-checking every creature at each decision is quadratic.
+            key = (id(state), id(state.p[0]), state.turn, u.iid)
+            want = self._memo.get(key)
+            if want is None:
+                if len(self._memo) > 10_000:
+                    self._memo.clear()
+                want = self._memo[key] = self._best(state, u, plan) > 0
+            return 5.0 if want else _NEVER
+        if kind == "spell":
+            card = _find(state.p[p].hand, args[0])
+            return card_value(state, p, card, card.on_play, args[1:]) - 100.0
+        if kind == "activate":
+            u = state.p[p].unit(args[0])
+            assert u is not None
+            val = card_value(state, p, u.card, u.card.activated, args[1:], u.iid)
+            if any(e.tap for e in u.card.activated):
+                val -= max(self._best(state, u, plan), 0.0)
+            return val - 10.0
+        if kind == "trap":
+            return self._trap_score(state, p, args)
+        if kind == "target":
+            _, c, card, e, src = state.pending  # type: ignore[misc]
+            return effect_value(state, c, e, args[0], src)
+        return _NEVER
+
+    @staticmethod
+    def _best(state: WarzoneState, u: Unit, plan: dict) -> float:
+        key = "best:" + u.iid
+        val = plan.get(key)
+        if val is None:
+            val = plan[key] = best_attack(state, u, plan)
+        return val
+
+    def _defend_score(self, state: WarzoneState, p: int, kind: str, args: tuple) -> float:
+        _, att, target, chosen = state.pending  # type: ignore[misc]
+        u = state.unit(att)
+        if u is None:
+            return 0.0
+        if kind == "intercept":
+            w = state.unit(args[0])
+            assert w is not None
+            return -battle_value(state, u, w)
+        if chosen:
+            return 0.0
+        if target is None:
+            return -damage_value(state, p, state.strength(u))
+        v = state.unit(target)
+        return -battle_value(state, u, v) if v is not None else 0.0
+
+    def _trap_score(self, state: WarzoneState, p: int, args: tuple) -> float:
+        card = _find(state.p[p].hand, args[0])
+        pend = state.pending
+        assert pend is not None
+        if pend[0] == "defend":
+            att = pend[1]
+            val = card_value(state, p, card, card.on_play, args[1:], None, att)
+            if any(e.action == "negate" for e in card.on_play):
+                u = state.unit(att)
+                val += max(0.0, attack_values(state, u).get(pend[2] or "direct", 0.0)) if u else 0.0
+            return val - 150.0
+        # Answering a spell: a negation is worth what the spell would do to us.
+        _, caster, spell, targets = pend
+        val = card_value(state, p, card, card.on_play, args[1:])
+        if any(e.action == "negate" for e in card.on_play):
+            val += card_value(state, caster, spell, spell.on_play, targets)
+        return val - 150.0
+
+    def _recruit_score(self, state: WarzoneState, p: int, args: tuple,
+                       plan: dict[str, float]) -> float:
+        card = _find(state.p[p].hand, args[0])
+        key = card.iid
+        if key not in plan:
+            plan[key] = self._potential(state, p, card, plan)
+        if not card.on_play:
+            return plan[key]
+        return plan[key] + card_value(state, p, card, card.on_play, args[2:], None)
+
+    def _potential(self, state: WarzoneState, p: int, card: Card, plan: dict) -> float:
+        """The card's body plus the best bodies still recruitable after it this turn."""
+        high = max(state.highest, card.degree)
+        slots = band_limit(high) - state.count - 1
+        val = float(card.value)
+        if slots > 0:
+            bodies = plan.get("bodies")
+            if bodies is None:
+                bodies = plan["bodies"] = sorted(
+                    ((c.value, c.degree, c) for c in state.p[p].hand if c.kind == "creature"),
+                    key=lambda t: -t[0])
+            limit = band_limit(high)
+            for value, degree, other in bodies:
+                if other is not card and band_limit(max(high, degree)) >= limit:
+                    val += value
+                    slots -= 1
+                    if not slots:
+                        break
+        return val
+
+
+class MonteCarloAgent:
+    """Flat Monte Carlo: each candidate action is tried on clones and played out by heuristic
+    players; the action with the best average result wins. Slow (hundreds of playouts)."""
+
+    def __init__(self, seed: int = 0, playouts: int = 6, max_candidates: int = 6) -> None:
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.max_candidates = max_candidates
+        self.heuristic = HeuristicAgent(seed)
+
+    def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
+        """Pick the action whose heuristic playouts win most often for ``player``."""
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        plan: dict[str, float] = {}
+        ranked = sorted(acts, key=lambda a: -self.heuristic.score(state, player, a, plan))
+        candidates = ranked[: self.max_candidates]
+        best, best_score = candidates[0], -1.0
+        for act in candidates:
+            total = 0.0
+            for _ in range(self.playouts):
+                sim = state.clone(quiet=True)
+                _determinize(sim, player, self.rng)
+                sim.apply(act)
+                total += _playout(sim, player, self.heuristic)
+            score = total / self.playouts
+            if score > best_score:
+                best, best_score = act, score
+        return best
+
+
+def _playout(state: WarzoneState, player: int, agent: HeuristicAgent, limit: int = 2000) -> float:
+    for _ in range(limit):
+        if state.over:
+            break
+        actor = state.to_act()[0]
+        state.apply(agent.choose(state, actor))
+    if not state.over:
+        return 0.5
+    if state.winner is None:
+        return 0.5
+    return 1.0 if state.winner == player else 0.0
+
+
+def _determinize(state: WarzoneState, player: int, rng: random.Random) -> None:
+    """Forget what ``player`` cannot see: reshuffle its deck and the opponent's hand and deck."""
+    rng.shuffle(state.p[player].deck)
+    foe = state.p[1 - player]
+    hidden = foe.hand + foe.deck
+    rng.shuffle(hidden)
+    foe.hand = hidden[: len(foe.hand)]
+    foe.deck = hidden[len(foe.hand):]
+    state._legal = None
+
+
+def _find(cards: list[Card], iid: str) -> Card:
+    for card in cards:
+        if card.iid == iid:
+            return card
+    raise KeyError(iid)

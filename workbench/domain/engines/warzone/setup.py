@@ -1,0 +1,266 @@
+"""Building warzone positions: a new game from two decks, a scenario position, and snapshots."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.domain.engines.base import DeckCards, State
+from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, make_card
+from workbench.domain.engines.warzone.rules import Config
+from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
+from workbench.domain.engines.warzone.units import Unit
+from workbench.domain.errors import WorkbenchError
+
+SIDES = ("a", "b")
+PHASES = ("recruit", "war", "return")
+
+
+class SetupError(WorkbenchError):
+    """A scenario ``setup`` mapping does not describe a warzone position."""
+
+
+def _set_areas(state: WarzoneState, player: int, areas: Sequence[Card | None]) -> None:
+    """Put Areas in rows 1-3 (§1.3.2) and record their continuous effects on those rows."""
+    me = state.p[player]
+    me.areas = list(areas)[:3] + [None] * (3 - len(list(areas)[:3]))
+    for row, area in enumerate(me.areas, start=1):
+        if area is None:
+            continue
+        for e in area.continuous:
+            side = player if e.target == "own_creatures" else 1 - player
+            state.area_aura[side][row][0] += e.d_str
+            state.area_aura[side][row][1] += e.d_res
+    state._aura = None
+
+
+def _note_unsimulated(state: WarzoneState, cards: Sequence[Card]) -> None:
+    for card in cards:
+        if card.unsimulated:
+            state.stats.unsimulated.add(card.id)
+
+
+_DECKS: dict[tuple[int, int, int], tuple[Any, list[Any], list[Card], list[Card]]] = {}
+
+
+def _deck_cards(deck: DeckCards, player: int) -> tuple[list[Card], list[Card]]:
+    """The Card instances of a deck's ``main`` and ``area`` zones for ``player``.
+
+    Instance names are ``<a|b>-<card id>-<copy>``. Playtests build thousands of games from the
+    same deck, so the result is cached while the zone lists hold the same mappings.
+    """
+    main_in = deck.get("main", ())
+    area_in = deck.get("area", ())
+    key = (id(main_in), id(area_in), player)
+    hit = _DECKS.get(key)
+    if hit is not None and hit[0] is main_in and len(hit[1]) == len(main_in) + len(area_in) \
+            and all(a is b for a, b in zip(hit[1], [*main_in, *area_in])):
+        return hit[2], hit[3]
+    copies: dict[str, int] = {}
+
+    def make(data: Mapping[str, Any]) -> Card:
+        cid = str(data.get("id", "card"))
+        copies[cid] = copies.get(cid, 0) + 1
+        return make_card(f"{SIDES[player]}-{cid}-{copies[cid]}", data, player)
+
+    main = [make(d) for d in main_in]
+    areas = [make(d) for d in area_in][:3]
+    if len(_DECKS) > 1000:
+        _DECKS.clear()
+    _DECKS[key] = (main_in, [*main_in, *area_in], main, areas)
+    return main, areas
+
+
+def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
+             seed: int) -> WarzoneState:
+    """Start a game: shuffle each ``main`` deck, place the three Areas, draw the opening hands.
+
+    Player 0 (deck A) takes the first turn; playtest runners swap seats to measure the
+    first-player effect. Side zones are ignored. Raises OptionError for unusable options.
+    """
+    state = WarzoneState(Config(options), seed)
+    for player, deck in enumerate((deck_a, deck_b)):
+        main, areas = _deck_cards(deck, player)
+        main = main[:]
+        state.rng.shuffle(main)
+        me = state.p[player]
+        me.deck = main
+        _set_areas(state, player, areas)
+        _note_unsimulated(state, main + areas)
+        state.draw(player, state.cfg.start_hand)
+        state.say(f"{PLAYER_NAMES[player]} places Areas "
+                  f"{', '.join(a.name for a in areas) or 'none'} and draws "
+                  f"{len(me.hand)} cards")
+    state.start_turn(0)
+    state._advance()
+    return state
+
+
+def _card(entry: Any, library: Mapping[str, Any], player: int, taken: set[str],
+          where: str) -> tuple[Card, Mapping[str, Any]]:
+    """One card of a setup zone: a library id, or a mapping with ``name`` and ``card``/fields."""
+    if isinstance(entry, str):
+        entry = {"card": entry}
+    if not isinstance(entry, Mapping):
+        raise SetupError(f"{where}: a card must be a library id or a mapping, got {entry!r}")
+    base = entry.get("card")
+    data: dict[str, Any] = {}
+    if base is not None:
+        if base not in library:
+            raise SetupError(f"{where}: card {base!r} is not in setup.cards")
+        data.update(library[base])
+        data.setdefault("id", str(base))
+    for key, value in entry.items():
+        if key not in ("name", "card", "position", "damage", "attacked", "position_changed",
+                       "used"):
+            data[key] = value
+    iid = entry.get("name")
+    if iid is None:
+        stem = str(data.get("id", "card"))
+        n = 1
+        while f"{SIDES[player]}-{stem}-{n}" in taken:
+            n += 1
+        iid = f"{SIDES[player]}-{stem}-{n}"
+    iid = str(iid)
+    if iid in taken:
+        raise SetupError(f"{where}: instance name {iid!r} is used twice")
+    taken.add(iid)
+    data.setdefault("id", iid)
+    if "name" not in (library.get(base) or {}):
+        data.setdefault("name", iid)
+    else:
+        data["name"] = library[base]["name"]
+    data.setdefault("kind", "creature")
+    return Card(iid, data, player), entry
+
+
+def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> State:
+    """Build a position from a scenario ``setup`` (keys in docs/engines/warzone.md).
+
+    Raises SetupError when the mapping is malformed.
+    """
+    if not isinstance(setup, Mapping):
+        raise SetupError("setup must be a mapping")
+    unknown = set(setup) - {"turn", "active", "phase", "cards", "players", "recruited"}
+    if unknown:
+        raise SetupError(f"unknown setup keys: {', '.join(sorted(unknown))}")
+    state = WarzoneState(Config(options), seed)
+    library = setup.get("cards") or {}
+    players = setup.get("players") or [{}, {}]
+    if not isinstance(players, Sequence) or len(players) != 2:
+        raise SetupError("setup.players must list two players")
+    taken: set[str] = set()
+    for player, spec in enumerate(players):
+        spec = spec or {}
+        unknown = set(spec) - {"life", "hand", "deck", "field", "damage_pile", "discard",
+                               "exiled", "areas"}
+        if unknown:
+            raise SetupError(f"players.{player}: unknown keys: {', '.join(sorted(unknown))}")
+        me = state.p[player]
+        me.life = int(spec.get("life", state.cfg.start_life))
+
+        def cards(key: str, player: int = player) -> list[Card]:
+            return [_card(e, library, player, taken, f"players.{player}.{key}")[0]
+                    for e in spec.get(key) or ()]
+
+        me.hand = cards("hand")
+        me.deck = list(reversed(cards("deck")))  # listed top first; the top is the list's end
+        me.pile = cards("damage_pile")
+        me.discard = cards("discard")
+        me.exiled = cards("exiled")
+        areas: list[Card | None] = []
+        for i, entry in enumerate(spec.get("areas") or ()):
+            areas.append(None if entry is None else
+                         _card(entry, library, player, taken, f"players.{player}.areas")[0])
+        _set_areas(state, player, areas)
+        for entry in spec.get("field") or ():
+            card, raw = _card(entry, library, player, taken, f"players.{player}.field")
+            if card.kind != "creature":
+                raise SetupError(f"players.{player}.field: {card.iid} is not a creature")
+            pos = raw.get("position", BATTLING)
+            if pos not in (BATTLING, GUARDING):
+                raise SetupError(f"players.{player}.field: position of {card.iid} must be "
+                                 f"battling or guarding")
+            u = Unit(card, pos)
+            u.damage = int(raw.get("damage", 0))
+            u.attacked = bool(raw.get("attacked", False))
+            u.pos_changed = bool(raw.get("position_changed", False))
+            u.used = bool(raw.get("used", False))
+            me.field.append(u)
+        _note_unsimulated(state, me.hand + me.deck + [u.card for u in me.field]
+                          + [a for a in me.areas if a])
+    state.turn = int(setup.get("turn", 2))
+    state.active = int(setup.get("active", 0))
+    if state.active not in (0, 1):
+        raise SetupError("setup.active must be 0 or 1")
+    phase = setup.get("phase", "recruit")
+    if phase not in PHASES:
+        raise SetupError(f"setup.phase must be one of {', '.join(PHASES)}")
+    state.phase = phase
+    recruited = setup.get("recruited") or {}
+    state.count = int(recruited.get("count", 0))
+    state.highest = int(recruited.get("highest", -1))
+    state.used = int(recruited.get("weight", 0))
+    state._aura = None
+    state._advance()
+    return state
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The observable position as plain data for scenario ``expect`` blocks."""
+    assert isinstance(state, WarzoneState)
+    players = []
+    for pl in state.p:
+        field = {}
+        rows: list[list[str]] = [[], [], []]
+        for u in pl.field:
+            rows[u.cls - 1].append(u.iid)
+            field[u.iid] = {
+                "name": u.card.name,
+                "class": u.cls,
+                "position": u.pos,
+                "damage": u.damage,
+                "strength": state.strength(u),
+                "resilience": state.resilience(u),
+                "left": state.left(u),
+                "attacked": u.attacked,
+            }
+        players.append({
+            "life": pl.life,
+            "hand": [c.iid for c in pl.hand],
+            "hand_count": len(pl.hand),
+            "deck": [c.iid for c in reversed(pl.deck)],
+            "deck_count": len(pl.deck),
+            "damage_pile": [c.iid for c in pl.pile],
+            "damage_pile_count": len(pl.pile),
+            "discard": [c.iid for c in pl.discard],
+            "exiled": [c.iid for c in pl.exiled],
+            "areas": [a.iid if a else None for a in pl.areas],
+            "field": field,
+            "rows": rows,
+        })
+    pend = state.pending
+    pending = None
+    if pend is not None:
+        if pend[0] == "defend":
+            pending = {"kind": "defend", "attacker": pend[1], "target": pend[2] or "direct",
+                       "interceptors": list(pend[3])}
+        elif pend[0] == "respond":
+            pending = {"kind": "respond", "card": pend[2].iid}
+        else:
+            pending = {"kind": "target", "card": pend[2].iid}
+    result = None
+    if state.over:
+        r = state.result()
+        result = {"winner": r.winner, "draw": r.draw, "reason": r.reason, "turns": r.turns}
+    return {
+        "to_act": list(state.to_act()),
+        "terminal": state.over,
+        "result": result,
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "pending": pending,
+        "recruited": {"count": state.count, "highest": state.highest},
+        "players": players,
+    }
