@@ -300,8 +300,8 @@ def check_scenario_shape(scenario: Any) -> None:
         extra = sorted(str(k) for k in step if k not in STEP_KEYS)
         if extra:
             raise ScenarioError(f"step {number}: unknown keys {', '.join(extra)}")
-        if not any(k in step for k in ("action", "joint", "expect", "expect_illegal")):
-            raise ScenarioError(f"step {number} needs action, joint, expect or expect_illegal")
+        if not any(k in step for k in ("action", "joint", "expect", "expect_illegal", "note")):
+            raise ScenarioError(f"step {number} needs action, joint, expect, expect_illegal or note")
     has_check = "expect" in scenario or "expect_illegal" in scenario or any(
         "expect" in s or "expect_illegal" in s for s in actions
     )
