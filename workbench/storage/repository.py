@@ -265,7 +265,8 @@ class Repository:
 
     def create_card(self, game_id: str, data: Mapping[str, Any], card_id: str | None = None) -> Stored:
         """Save a new card; without an id, one is made from its name."""
-        card_id = card_id or self.new_id(game_id, "cards", str(data.get("name", "card")))
+        if card_id is None:
+            card_id = self.new_id(game_id, "cards", str(data.get("name", "card")))
         return self._write(game_id, "cards", card_id, data, None, create=True)
 
     def update_card(self, game_id: str, card_id: str, data: Mapping[str, Any], expected_version: str | None) -> Stored:
@@ -297,7 +298,8 @@ class Repository:
 
     def create_deck(self, game_id: str, data: Mapping[str, Any], deck_id: str | None = None) -> Stored:
         """Save a new deck; without an id, one is made from its name."""
-        deck_id = deck_id or self.new_id(game_id, "decks", str(data.get("name", "deck")))
+        if deck_id is None:
+            deck_id = self.new_id(game_id, "decks", str(data.get("name", "deck")))
         return self._write(game_id, "decks", deck_id, data, None, create=True)
 
     def update_deck(self, game_id: str, deck_id: str, data: Mapping[str, Any], expected_version: str | None) -> Stored:

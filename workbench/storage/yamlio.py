@@ -78,6 +78,10 @@ def _round_trip() -> YAML:
 
 def _merge(target: Any, new: Any) -> Any:
     """Update ruamel containers in place so comments and order on kept keys survive."""
+    if not isinstance(target, (CommentedMap, CommentedSeq)) and type(new) in (str, int, float, bool):
+        # An unchanged scalar keeps its style (folded text, quotes); bool is not an int here.
+        if isinstance(target, bool) == isinstance(new, bool) and target == new:
+            return target
     if isinstance(new, Mapping) and isinstance(target, CommentedMap):
         for key in list(target.keys()):
             if key not in new:

@@ -105,8 +105,8 @@ def prepare(
         options=options,
         agents=(str(agents[0]), str(agents[1])),
         seed=int(seed),
-        label_a=a.name,
-        label_b=b.name,
+        label_a=a.id or a.name,
+        label_b=b.id or b.name,
         card_ids={"a": deck_ids(a.cards, zones), "b": deck_ids(b.cards, zones)},
         names=names,
     )
@@ -145,8 +145,8 @@ def run_gauntlet(
     rows = []
     label = None
     for i, opponent in enumerate(names):
-        matchup, _ = prepare(repo, game, deck, opponent, agents=agents, overrides=overrides, seed=seed)
-        label = matchup.label_a
+        matchup, facts = prepare(repo, game, deck, opponent, agents=agents, overrides=overrides, seed=seed)
+        label = facts["decks"]["a"]["name"]
 
         def step(done: int, total: int, i: int = i) -> None:
             if progress:
@@ -155,7 +155,7 @@ def run_gauntlet(
         report = run_matchup(matchup, games, workers, progress=step)
         rows.append({
             "opponent": opponent,
-            "opponent_name": matchup.label_b,
+            "opponent_name": facts["decks"]["b"]["name"],
             "games": report["games"],
             "wins": report["wins_a"],
             "losses": report["wins_b"],

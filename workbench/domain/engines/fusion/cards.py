@@ -85,7 +85,7 @@ class CardDef:
     __slots__ = (
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "on_destroyed", "continuous", "start", "end", "is_creature",
-        "play_speed", "simulated", "raw",
+        "play_speed", "simulated", "raw", "aimed",
     )
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
@@ -115,6 +115,8 @@ class CardDef:
         self.continuous = tuple(e for e in ok if e.trigger == "continuous")
         self.start = tuple(e for e in ok if e.trigger == "start_of_turn")
         self.end = tuple(e for e in ok if e.trigger == "end_of_turn")
+        # Playing it needs a target choice (or a chain link to negate).
+        self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         # The speed of playing the card itself: quick magic 2, an on_play effect may raise it.
         self.play_speed = max([card_speed] + [e.speed for e in self.on_play if "speed" in _keys(raw_effects, e)])
         text = str(raw.get("text", "") or "").strip()

@@ -75,11 +75,15 @@ class FusionState(State):
         self.owner = owner
         self.index = {n: i for i, n in enumerate(names)}
         self.opts = opts
-        self.has_cont = any(c.continuous for c in cards)
+        self.cont_ids = [i for i, c in enumerate(cards) if c.continuous]
+        self.act_ids = [i for i, c in enumerate(cards) if c.activated]
+        self.has_cont = bool(self.cont_ids)
+        self._cb: Any = None  # cached continuous bonuses, see _cont_bonuses
         self.rng = random.Random(seed)
         self.log = []
         self.stats = GameStats()
-        self.logging = opts.log
+        self.logging = opts.log  # log lines (a look-ahead clone turns this off)
+        self.texts = opts.log  # action descriptions, cached in acache and shared by clones
         self.deck: list[list[int]] = [[], []]  # top of the deck is the end of the list
         self.hand: list[list[int]] = [[], []]
         self.crea: list[list[int]] = [[], []]
@@ -116,10 +120,12 @@ class FusionState(State):
         self.wstage = ""
         self.pending: list[tuple[int, int, Effect]] = []
         self.tgt_opts: list[int] = []
+        self._saved_step = "main"
         self.winner: int | None = None
         self.reason = ""
         self.over = False
         self._legal: list[Action] | None = None
+        self.acache: dict[tuple[str, tuple[Any, ...]], Action] = {}  # shared by clones
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
@@ -166,7 +172,7 @@ class FusionState(State):
         kind, args = action.kind, tuple(action.args)
         chosen = None
         for candidate in legal:
-            if candidate.kind == kind and candidate.args == args:
+            if candidate is action or (candidate.kind == kind and candidate.args == args):
                 chosen = candidate
                 break
         if chosen is None:
@@ -218,6 +224,56 @@ class FusionState(State):
     def _targ_arg(self, t: int) -> str:
         return _PTOK[-1 - t] if t < 0 else self.names[t]
 
+    def _act(self, kind: str, args: tuple[Any, ...]) -> Action:
+        """The Action for (kind, args), built once per game: actions are immutable values."""
+        key = (kind, args)
+        action = self.acache.get(key)
+        if action is None:
+            # Descriptions cost time; batch playtests (no log) do without them.
+            text = self._describe(kind, args) if self.texts else ""
+            action = self.acache[key] = Action(kind, args, text)
+        return action
+
+    def _describe(self, kind: str, args: tuple[Any, ...]) -> str:
+        def card(arg: Any) -> str:
+            i = self.index.get(arg)
+            return str(arg) if i is None else f"{self.cards[i].name} ({arg})"
+
+        def target(arg: Any, attacker: Any = None) -> str:
+            if arg == PLAYER:
+                return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
+            if arg in _PTOK:
+                return f"P{_PTOK.index(arg) + 1}"
+            return card(arg)
+
+        fixed = {
+            "keep": "keep the hand", "mulligan": "mulligan", "battle": "go to battle", "end": "end the turn",
+            "go": "confirm the attack declaration", "end_battle": "end the battle phase",
+            "done": "no more blockers", "pass": "pass",
+        }
+        if kind in fixed:
+            return fixed[kind]
+        if kind in ("summon", "flip", "play"):
+            rest = f" → {', '.join(target(a) for a in args[1:])}" if len(args) > 1 else ""
+            return f"{kind} {card(args[0])}{rest}"
+        if kind == "activate":
+            rest = f" → {', '.join(target(a) for a in args[2:])}" if len(args) > 2 else ""
+            return f"activate {card(args[0])} (effect {args[1]}){rest}"
+        if kind == "set":
+            return f"set {card(args[0])} face down"
+        if kind in ("attack", "retarget"):
+            verb = "attack" if kind == "attack" else "turn the attack to"
+            return f"{verb} {target(args[1], args[0])} with {card(args[0])}"
+        if kind == "block":
+            return f"block {card(args[1])} with {card(args[0])}"
+        if kind == "order":
+            return f"{card(args[0])} deals damage to {card(args[1])} next"
+        if kind == "discard":
+            return f"discard {card(args[0])}"
+        if kind == "target":
+            return f"target {target(args[0])}"
+        return f"{kind} {args}"
+
     def atk(self, i: int) -> int:
         """Current ATK of creature ``i`` (base, permanent and end-of-turn changes, continuous)."""
         v = self.cards[i].atk
@@ -245,23 +301,39 @@ class FusionState(State):
         return v
 
     def _cont(self, i: int, stat: int) -> int:
-        total = 0
-        mine = self.owner[i]
-        for p in (0, 1):
-            for zone in (self.crea[p], self.magic[p], self.field[p]):
-                for j in zone:
-                    effects = self.cards[j].continuous
-                    if not effects or j in self.down:
-                        continue
-                    for e in effects:
-                        t = e.target
-                        if (
-                            (t == "own_creatures" and mine == p)
-                            or (t == "enemy_creatures" and mine != p)
-                            or (j == i and t in ("this", "self"))
-                        ):
-                            total += e.dfn if stat else e.atk
-        return total
+        cb = self._cb
+        if cb is None:
+            cb = self._cb = self._cont_bonuses()
+        own = cb[self.owner[i]]
+        extra = cb[2].get(i)
+        return own[stat] + (extra[stat] if extra else 0)
+
+    def _cont_bonuses(self) -> tuple[tuple[int, int], tuple[int, int], dict[int, tuple[int, int]]]:
+        """Continuous stat changes now in force: per player's creatures, and per creature itself.
+
+        Cached in ``_cb``; every move of a card onto or off the field resets the cache.
+        """
+        bonus = [[0, 0], [0, 0]]
+        this: dict[int, tuple[int, int]] = {}
+        down = self.down
+        for j in self.cont_ids:
+            if j in down:
+                continue
+            p = self.owner[j]
+            if j not in self.crea[p] and j not in self.magic[p] and j not in self.field[p]:
+                continue
+            for e in self.cards[j].continuous:
+                t = e.target
+                if t == "own_creatures":
+                    bonus[p][0] += e.atk
+                    bonus[p][1] += e.dfn
+                elif t == "enemy_creatures":
+                    bonus[1 - p][0] += e.atk
+                    bonus[1 - p][1] += e.dfn
+                elif self.cards[j].is_creature:
+                    old = this.get(j, (0, 0))
+                    this[j] = (old[0] + e.atk, old[1] + e.dfn)
+        return (bonus[0][0], bonus[0][1]), (bonus[1][0], bonus[1][1]), this
 
     def on_field(self, i: int) -> bool:
         """True while creature ``i`` is in its owner's creature zone."""
@@ -317,6 +389,7 @@ class FusionState(State):
 
     def _leave_field(self, i: int) -> None:
         """Remove creature ``i``'s per-instance state and drop what was attached to it."""
+        self._cb = None
         self.tapped.discard(i)
         self.down.discard(i)
         self.sick.discard(i)
@@ -359,13 +432,18 @@ class FusionState(State):
 
     def _check_creatures(self) -> None:
         """Destroy every creature whose damage this turn reaches its DEF (§3.5.6)."""
+        if self.mods or self.eot or self.has_cont:
+            candidates = self.crea[0] + self.crea[1]
+        elif self.damage:
+            candidates = list(self.damage)
+        else:
+            return
         doomed = []
-        for p in (0, 1):
-            for i in self.crea[p]:
-                d = self.dfn(i)
-                dmg = self.damage.get(i, 0)
-                if (dmg > 0 and dmg >= d) or (d <= 0 < self.cards[i].dfn):
-                    doomed.append(i)
+        for i in candidates:
+            d = self.dfn(i)
+            dmg = self.damage.get(i, 0)
+            if (dmg > 0 and dmg >= d) or (d <= 0 < self.cards[i].dfn):
+                doomed.append(i)
         for i in doomed:
             self._destroy(i, f" ({self.damage.get(i, 0)} damage, DEF {self.dfn(i)})")
 
@@ -463,7 +541,7 @@ class FusionState(State):
                     self._to_main2()
                     continue
                 if step == "retarget" and not self._needs_retarget():
-                    self.step = "block"
+                    self.step = "block" if self.attacks else "declare"
                     continue
                 return
             elif step == "respond":
@@ -547,12 +625,11 @@ class FusionState(State):
                 self.pending.pop(0)
                 return False
             if len(options) > 1:
-                self.step_before_target = self.step if self.step != "target" else getattr(self, "step_before_target", "main")
-                self.tgt_opts = options
-                self.actor = p
                 if self.step != "target":
                     self._saved_step = self.step
                 self.step = "target"
+                self.tgt_opts = options
+                self.actor = p
                 return True
             target = options[0]
         else:
@@ -590,6 +667,7 @@ class FusionState(State):
         self._after_resolution()
 
     def _card_to_grave(self, i: int) -> None:
+        self._cb = None
         p = self.owner[i]
         for zone in (self.magic[p], self.field[p]):
             if i in zone:
@@ -601,6 +679,7 @@ class FusionState(State):
 
     def _settle_card(self, i: int) -> None:
         """Where a magic card or item goes after it resolved (§3.4.3)."""
+        self._cb = None
         card = self.cards[i]
         p = self.owner[i]
         if card.kind == "magic":
@@ -719,16 +798,16 @@ class FusionState(State):
         if step == "discard":
             t = self.logging
             return [
-                Action("discard", (self.names[i],), f"discard {self.cards[i].name}" if t else "")
+                self._act("discard", (self.names[i],))
                 for i in self.hand[p]
             ]
         if step == "mulligan":
-            acts = [Action("keep", (), "keep")]
+            acts = [self._act("keep", ())]
             if self.mulls[p] < self.opts.max_mulligans:
-                acts.append(Action("mulligan", (), "mulligan"))
+                acts.append(self._act("mulligan", ()))
             return acts
         if step == "target":
-            return [Action("target", (self._targ_arg(t),), f"target {self._tname(t)}") for t in self.tgt_opts]
+            return [self._act("target", (self._targ_arg(t),)) for t in self.tgt_opts]
         return []
 
     def _cost_of(self, cost: int | str, p: int) -> int:
@@ -778,12 +857,12 @@ class FusionState(State):
                 if room and cost <= mana:
                     self._add_plays(acts, "summon", i, card, p, card.on_play, text, allow_no_target=True)
                 if room and card.kind == "creature" and card.stars <= opts.set_max_stars:
-                    acts.append(Action("set", (names[i],), f"set {card.name} face down" if text else ""))
+                    acts.append(self._act("set", (names[i],)))
             else:
                 if cost <= mana and self._once_free(p, card, card.on_play):
                     self._add_plays(acts, "play", i, card, p, card.on_play, text)
                 if card.kind == "magic" and sets < opts.max_set_magic:
-                    acts.append(Action("set", (names[i],), f"set {card.name} face down" if text else ""))
+                    acts.append(self._act("set", (names[i],)))
         for i in self.crea[p]:
             if i in self.down and self.set_turn.get(i, 0) < self.turn:
                 card = self.cards[i]
@@ -798,53 +877,54 @@ class FusionState(State):
                     self._add_plays(acts, "play", i, card, p, card.on_play, text)
         self._add_abilities(acts, p, 1)
         if self.phase == "main1" and any(self.can_attack(i) for i in self.crea[p]):
-            acts.append(Action("battle", (), "go to battle" if text else ""))
-        acts.append(Action("end", (), "end the turn" if text else ""))
+            acts.append(self._act("battle", ()))
+        acts.append(self._act("end", ()))
         return acts
 
     def _add_plays(
         self, acts: list[Action], kind: str, i: int, card: CardDef, p: int,
         effects: tuple[Effect, ...], text: bool, allow_no_target: bool = False,
     ) -> None:
+        if not card.aimed:
+            acts.append(self._act(kind, (self.names[i],)))
+            return
         combos = self._target_combos(effects, p, i)
         if combos is None:
             if not allow_no_target:
                 return
             combos = [tuple(None for _ in effects)]
-        label = {"summon": "summon", "flip": "flip", "play": "play"}[kind]
         for combo in combos:
             targs = self._targ_args(effects, combo)
-            desc = ""
-            if text:
-                desc = f"{label} {card.name}" + (f" → {', '.join(self._tname(t) for t in combo if t is not None and t >= -2 and not (len(self.chain) and effects and effects[0].action == 'negate'))}" if targs else "")
-            acts.append(Action(kind, (self.names[i],) + targs, desc))
+            acts.append(self._act(kind, (self.names[i],) + targs))
 
     def _add_abilities(self, acts: list[Action], p: int, min_speed: int) -> None:
-        if self.acts[p] >= ACTIVATION_LIMIT:
+        if not self.act_ids or self.acts[p] >= ACTIVATION_LIMIT:
             return
         own_turn = p == self.active
-        text = self.logging
-        for zone in (self.crea[p], self.magic[p], self.field[p]):
-            for i in zone:
-                card = self.cards[i]
-                if not card.activated or i in self.down:
+        for i in self.act_ids:
+            if self.owner[i] != p or i in self.down:
+                continue
+            if i not in self.crea[p] and i not in self.magic[p] and i not in self.field[p]:
+                continue
+            card = self.cards[i]
+            for e in card.activated:
+                if e.speed < min_speed or (e.speed < 2 and not own_turn):
                     continue
-                for e in card.activated:
-                    if e.speed < min_speed or (e.speed < 2 and not own_turn):
-                        continue
-                    if e.cost_tap and (i in self.tapped or i in self.sick):
-                        continue
-                    if self._cost_of(e.cost_mana, p) > self.mana[p]:
-                        continue
-                    if e.once and (p, card.id, e.index) in self.used:
-                        continue
-                    combos = self._target_combos((e,), p, i)
-                    if combos is None:
-                        continue
-                    for combo in combos:
-                        targs = self._targ_args((e,), combo)
-                        desc = f"activate {card.name} #{e.index}" if text else ""
-                        acts.append(Action("activate", (self.names[i], e.index) + targs, desc))
+                if e.cost_tap and (i in self.tapped or i in self.sick):
+                    continue
+                if self._cost_of(e.cost_mana, p) > self.mana[p]:
+                    continue
+                if e.once and (p, card.id, e.index) in self.used:
+                    continue
+                if not e.choice:
+                    acts.append(self._act("activate", (self.names[i], e.index)))
+                    continue
+                combos = self._target_combos((e,), p, i)
+                if combos is None:
+                    continue
+                for combo in combos:
+                    targs = self._targ_args((e,), combo)
+                    acts.append(self._act("activate", (self.names[i], e.index) + targs))
 
     def _instant_actions(self, p: int, min_speed: int) -> list[Action]:
         """Quick plays and abilities of ``p`` at least as fast as ``min_speed`` (§3.6.2)."""
@@ -885,13 +965,13 @@ class FusionState(State):
                 continue
             name = self.names[i]
             if player_ok:
-                acts.append(Action("attack", (name, PLAYER), f"attack P{2 - p} with {self.cards[i].name}" if text else ""))
+                acts.append(self._act("attack", (name, PLAYER)))
             for j in enemy:
-                acts.append(Action("attack", (name, self.names[j]), f"attack {self.cards[j].name} with {self.cards[i].name}" if text else ""))
+                acts.append(self._act("attack", (name, self.names[j])))
         if self.attacks:
-            acts.append(Action("go", (), "confirm the attack declaration" if text else ""))
+            acts.append(self._act("go", ()))
         else:
-            acts.append(Action("end_battle", (), "end the battle phase" if text else ""))
+            acts.append(self._act("end_battle", ()))
         return acts
 
     def _attack_targets(self, p: int) -> list[str]:
@@ -904,8 +984,6 @@ class FusionState(State):
             t = a[1]
             if t >= 0 and not self.on_field(t):
                 return True
-            if t < 0 and self.taunting(1 - self.active):
-                return False  # a declared target does not change (§3.5.2)
         return False
 
     def _retarget_actions(self) -> list[Action]:
@@ -914,8 +992,8 @@ class FusionState(State):
             t = a[1]
             if t >= 0 and not self.on_field(t):
                 name = self.names[a[0]]
-                return [Action("retarget", (name, tgt), f"{self.cards[a[0]].name} now attacks {tgt}") for tgt in self._attack_targets(p)] or [
-                    Action("retarget", (name, "none"), "the attack has no target left")
+                return [self._act("retarget", (name, tgt)) for tgt in self._attack_targets(p)] or [
+                    self._act("retarget", (name, "none"))
                 ]
         return []
 
@@ -935,8 +1013,8 @@ class FusionState(State):
             if i in blocking or not self.can_block(i):
                 continue
             for a in self.attacks:
-                acts.append(Action("block", (self.names[i], self.names[a[0]]), f"block {self.cards[a[0]].name} with {self.cards[i].name}" if text else ""))
-        acts.append(Action("done", (), "no more blockers" if text else ""))
+                acts.append(self._act("block", (self.names[i], self.names[a[0]])))
+        acts.append(self._act("done", ()))
         return acts
 
     def _next_to_order(self) -> list[Any] | None:
@@ -951,7 +1029,7 @@ class FusionState(State):
             return []
         text = self.logging
         return [
-            Action("order", (self.names[a[0]], self.names[b]), f"{self.cards[a[0]].name} deals damage to {self.cards[b].name} next" if text else "")
+            self._act("order", (self.names[a[0]], self.names[b]))
             for b in a[2][a[3]:]
         ]
 
@@ -1057,7 +1135,9 @@ class FusionState(State):
         self._after_resolution()
 
     def _do_set(self, p: int, i: int) -> None:
+        self._cb = None
         card = self.cards[i]
+        self.stats.played[p].add(card.id)
         self.hand[p].remove(i)
         self.down.add(i)
         self.set_turn[i] = self.turn
@@ -1087,6 +1167,7 @@ class FusionState(State):
         return tuple(out)
 
     def _do_play(self, kind: str, p: int, args: tuple[Any, ...]) -> None:
+        self._cb = None
         i = self.index[args[0]]
         card = self.cards[i]
         x = self._pay(p, card.cost)
@@ -1102,11 +1183,14 @@ class FusionState(State):
                 self.down.discard(i)
                 self.tapped.discard(i)  # flipped: untaps and may attack this turn (§3.4.2)
                 self.set_turn.pop(i, None)
-            live = [(e, t) for e, t in zip(effects, targets) if not e.once or (p, card.id, e.index) not in self.used]
+            live = [
+                (e, t) for e, t in zip(effects, targets)
+                if not (e.choice and t is None) and not (e.once and (p, card.id, e.index) in self.used)
+            ]
             for e, _t in live:
                 if e.once:
                     self.used.add((p, card.id, e.index))
-            if live and not any(e.choice and t is None for e, t in live):
+            if live:
                 self._push(p, i, "trigger", tuple(e for e, _ in live), tuple(t for _, t in live), x, 1)
             return
         # magic or item: into the magic zone (normal items straight to the graveyard) then the chain

@@ -81,18 +81,20 @@ class HeuristicAgent:
 
     def _split(self, state: SethState, player: int) -> Action:
         budget = dict(state.totals[player])
-        targets = sorted(state.targets[player], key=lambda t: -_value(t))
+        values = {t.name: _value(t) for t in state.targets[player]}
+        targets = sorted(state.targets[player], key=lambda t: -values[t.name])
         plan: dict[tuple[str, str], int] = {}
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
         for t in targets:
             cost = combat.kill_cost(state, player, t, budget)
             if cost is not None:
-                costs.append((_value(t) / max(1, sum(cost.values())), t, cost))
-        costs.sort(key=lambda vtc: -vtc[0])
+                costs.append((values[t.name] / max(1, sum(cost.values())), t, cost))
+        if len(costs) > 1:
+            costs.sort(key=lambda vtc: -vtc[0])
         killed = set()
         for _, t, cost in costs:
-            if any(budget.get(e, 0) < a for e, a in cost.items()):
+            if any(budget[e] < a for e, a in cost.items()):
                 cost = combat.kill_cost(state, player, t, budget)  # the budget shrank: price it again
                 if cost is None:
                     continue
@@ -100,13 +102,15 @@ class HeuristicAgent:
                 budget[e] -= a
                 plan[(t.name, e)] = plan.get((t.name, e), 0) + a
             killed.add(t.name)
-        rest = [t for t in targets if t.name not in killed]
         if any(budget.values()):
             # The rest on the most dangerous survivor (damage stays, §2.3), or the last target.
+            rest = [t for t in targets if t.name not in killed]
             dump = rest[0] if rest else targets[0]
             for e, a in budget.items():
                 if a:
                     plan[(dump.name, e)] = plan.get((dump.name, e), 0) + a
+        if len({t for t, _ in plan}) == 1:
+            return combat.focus_action(state.by_name[next(iter(plan))[0]])
         return combat._split_action(state, plan)
 
 

@@ -78,10 +78,11 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
     if action.kind != "split":
         raise IllegalAction(f"P{player + 1} must split damage now (focus or split), not {action.kind!r}")
     merged: dict[tuple[str, str], int] = {}
+    single = next(iter(total)) if len(total) == 1 else None
     for part in action.args:
         part = tuple(part) if isinstance(part, (list, tuple)) else (part,)
-        if len(part) == 2 and len(total) == 1:
-            part = (part[0], next(iter(total)), part[1])
+        if len(part) == 2 and single is not None:
+            part = (part[0], single, part[1])
         if len(part) != 3:
             raise IllegalAction(f"a split part is (target, element, amount), got {part!r}")
         target, element, amount = part
@@ -89,22 +90,30 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
             raise IllegalAction(f"{target} is not a legal target (targets: {', '.join(sorted(targets))})")
         if element not in total:
             raise IllegalAction(f"P{player + 1} has no {element} damage to split")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        if amount.__class__ is not int or amount < 0:
             raise IllegalAction(f"split amounts are whole numbers ≥ 0, got {amount!r}")
-        merged[(str(target), str(element))] = merged.get((str(target), str(element)), 0) + amount
+        key = (target, element)
+        merged[key] = merged.get(key, 0) + amount
+    given: dict[str, int] = {}
+    for (_, element), amount in merged.items():
+        given[element] = given.get(element, 0) + amount
     for element, amount in total.items():
-        given = sum(a for (_, e), a in merged.items() if e == element)
-        if given != amount:
-            raise IllegalAction(f"the split gives {given} {element} damage; the total is {amount}")
-    return _split_action(state, merged)
+        if given.get(element, 0) != amount:
+            raise IllegalAction(f"the split gives {given.get(element, 0)} {element} damage; the total is {amount}")
+    canonical = _split_action(state, merged, text=False)
+    # Keep the caller's action (and its text) when it is already in canonical form.
+    return action if canonical.args == action.args else _split_action(state, merged)
 
 
-def _split_action(state: SethState, merged: dict[tuple[str, str], int]) -> Action:
+def _split_action(state: SethState, merged: dict[tuple[str, str], int], text: bool = True) -> Action:
     order = state.order
-    parts = tuple(sorted(((t, e, a) for (t, e), a in merged.items() if a > 0),
-                         key=lambda x: (order[x[0]], ELEMENT_ORDER.get(x[1], 9))))
-    text = "; ".join(f"{a} {e} on {t}" for t, e, a in parts)
-    return Action("split", parts, text)
+    parts = [(t, e, a) for (t, e), a in merged.items() if a > 0]
+    if len(parts) > 1:
+        parts.sort(key=lambda x: (order[x[0]], ELEMENT_ORDER.get(x[1], 9)))
+    args = tuple(parts)
+    if not text:
+        return Action("split", args)
+    return Action("split", args, "; ".join(f"{a} {e} on {t}" for t, e, a in args))
 
 
 def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, int]) -> dict[str, int] | None:
@@ -120,22 +129,22 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
         x.card.flight for x in state.now[player]
     ) and not (state.flight_once and target.name in state.flight_used):
         cut = state.flight_reduction
+    if len(budget) == 1:
+        # The common case: one element, priced directly.
+        for element, available in budget.items():
+            a = _units_for(state, element, target, need + cut)
+            return {element: a} if a is not None and a <= available else None
     spent: dict[str, int] = {}
-    ranked = list(budget.items())
-    if len(ranked) > 1:
-        ranked.sort(key=lambda ea: -factor(state, ea[0], target))
+    ranked = sorted(budget.items(), key=lambda ea: -factor(state, ea[0], target))
     for element, available in ranked:
         if available <= 0:
             continue
-        f = factor(state, element, target)
-        if f <= 0:
-            continue
-        a = max(1, math.ceil((need + cut) / f - 1e-9))
-        while a <= available and element_damage(state, a, element, target) - cut < need:
-            a += 1
-        if a <= available:
+        a = _units_for(state, element, target, need + cut)
+        if a is not None and a <= available:
             spent[element] = a
             return spent
+        if a is None:
+            continue
         spent[element] = available
         need -= max(0, element_damage(state, available, element, target) - cut)
         if state.flight_once:
@@ -143,6 +152,20 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
         if need <= 0:
             return spent
     return None
+
+
+def _units_for(state: SethState, element: str, target: Monster, effective: int) -> int | None:
+    """The fewest units of ``element`` that deal at least ``effective`` to ``target`` (None: never)."""
+    card = target.card
+    if element not in card.resist and element not in card.vulnerable:
+        return max(1, effective)
+    f = factor(state, element, target)
+    if f <= 0:
+        return None
+    a = max(1, math.ceil(effective / f - 1e-9))
+    while element_damage(state, a, element, target) < effective:
+        a += 1
+    return a
 
 
 def split_candidates(state: SethState, player: int) -> list[Action]:

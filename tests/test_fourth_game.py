@@ -1,0 +1,70 @@
+"""A fourth game is a new folder: no core code changes. A made-up game in a temp folder is
+listed, its cards and decks are validated by the CLI and the API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.storage.repository import Repository
+from workbench.web import create_app
+
+GAME_YAML = """\
+id: pebbles
+name: Pebble Toss
+kinds:
+  pebble:
+    label: Pebble
+    fields:
+      weight: {type: integer, required: true, minimum: 1, maximum: {option: max_weight}}
+      colour: {type: string, enum: [grey, red]}
+fields:
+  name: {type: string, required: true}
+zones:
+  bag: {label: Bag, kinds: [pebble], min: 3, max: 4, rule: "P1"}
+deck_rules:
+  - {check: total_below, field: weight, zones: [bag], limit: {option: weight_limit}, strict: false, label: Total weight, rule: "P2"}
+options:
+  max_weight: {default: 5, type: integer}
+  weight_limit: {default: 10, type: integer}
+"""
+
+
+@pytest.fixture
+def pebble_data(tmp_path: Path) -> Path:
+    root = tmp_path / "data"
+    (root / "pebbles" / "cards").mkdir(parents=True)
+    (root / "pebbles" / "decks").mkdir()
+    (root / "pebbles" / "game.yaml").write_text(GAME_YAML)
+    for i, (weight, colour) in enumerate([(2, "grey"), (3, "red"), (4, "grey"), (9, "blue")]):
+        (root / "pebbles" / "cards" / f"p{i}.yaml").write_text(f"name: P{i}\nkind: pebble\nweight: {weight}\ncolour: {colour}\n")
+    (root / "pebbles" / "decks" / "light.yaml").write_text("name: Light\nzones:\n  bag: {p0: 1, p1: 1, p2: 1}\n")
+    (root / "pebbles" / "decks" / "heavy.yaml").write_text("name: Heavy\nzones:\n  bag: {p0: 2, p1: 1, p2: 1}\n")
+    return root
+
+
+def test_fourth_game_is_listed_and_validated_by_the_cli(pebble_data, capsys):
+    assert Repository(pebble_data).list_games() == ["pebbles"]
+    assert main(["validate", "pebbles", "--data", str(pebble_data), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)["games"]["pebbles"]
+    p3 = {(p["code"], p["field"]) for p in report["cards"]["p3"]}
+    assert p3 == {("card.maximum", "weight"), ("card.enum", "colour")}
+    assert report["cards"]["p0"] == []
+    assert report["decks"]["light"]["legal"] is True
+    heavy = report["decks"]["heavy"]["problems"]
+    assert [p["message"] for p in heavy] == ["Total weight is 11; the maximum is 10 (P2)"]
+
+
+def test_fourth_game_through_the_api(pebble_data, tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(pebble_data), "SECRET_KEY": "t"})
+    client = app.test_client()
+    assert [g["id"] for g in client.get("/api/games").json] == ["pebbles"]
+    answer = client.post("/api/games/pebbles/validate", json={"deck": {"zones": {"bag": {"p0": 2}}}}).json
+    assert answer["legal"] is False
+    assert answer["problems"][0]["message"] == "Bag has 2 cards; the minimum is 3 (P1)"
+    created = client.post("/api/games/pebbles/cards", json={"name": "Tiny", "kind": "pebble", "weight": 1})
+    assert created.status_code == 201 and created.json["problems"] == []
+    assert (pebble_data / "pebbles" / "cards" / "tiny.yaml").is_file()

@@ -1,0 +1,24 @@
+"""Fusion Duel rules engine (RULES.md §3, two players); see docs/engines/fusion.md.
+
+Modules: ``cards`` (card definitions and the effect vocabulary), ``state`` (zones, turn flow,
+chain, battle), ``setup`` (new games, scenario positions, snapshots), ``agents`` (AI players).
+"""
+
+from __future__ import annotations
+
+from workbench.domain.engines.base import Engine, RandomAgent
+from workbench.domain.engines.fusion.agents import HeuristicAgent, MonteCarloAgent
+from workbench.domain.engines.fusion.cards import ACTIONS
+from workbench.domain.engines.fusion.setup import from_setup, new_game, snapshot
+from workbench.domain.engines.fusion.state import FusionState
+
+ENGINE = Engine(
+    game="fusion",
+    new_game=new_game,
+    agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent},
+    supported_actions=ACTIONS,
+    from_setup=from_setup,
+    snapshot=snapshot,
+)
+
+__all__ = ["ENGINE", "FusionState", "HeuristicAgent", "MonteCarloAgent"]

@@ -1,0 +1,325 @@
+"""AI players for Fusion Duel: a cheap rule-of-thumb player and a flat Monte Carlo player.
+
+The heuristic player scores each legal action with simple, fast estimates (no look-ahead): it
+spends its mana on the best creatures and effects it can afford, attacks where the fight favours
+it or the opponent cannot block profitably, blocks to kill or to survive, orders blockers so as
+to kill as many as possible, and answers the chain when negating or a quick effect pays.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from workbench.domain.engines.base import Action, State
+from workbench.domain.engines.fusion.cards import Effect
+from workbench.domain.engines.fusion.state import PLAYER, FusionState
+
+_PTOK = {"p0": -1, "p1": -2}
+
+
+def _value(s: FusionState, i: int) -> float:
+    """What a creature on the field is worth: its current stats."""
+    return s.atk(i) + s.dfn(i) + 1.0
+
+
+def _left(s: FusionState, i: int) -> int:
+    """Damage still needed to destroy creature ``i`` this turn."""
+    return s.dfn(i) - s.damage.get(i, 0)
+
+
+def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
+    """A rough worth of one effect for player ``p`` (positive is good for ``p``)."""
+    act = e.action
+    amount = x if e.amount == "X" else int(e.amount)
+    if act == "negate":
+        if not s.chain:
+            return 0.0
+        link = s.chain[-1]
+        if link[0] == p:
+            return -5.0
+        return 1.0 + sum(
+            _effect_value(s, link[0], link[1], le, lt, link[5]) for le, lt in zip(link[3], link[4])
+        )
+    if act == "add_mana":
+        return 0.3 * amount
+    targets = s._effect_targets(e, p, src, t)
+    total = 0.0
+    for target in targets:
+        if target < 0:
+            q = -1 - target
+            sign = 1.0 if q == p else -1.0
+            if act == "draw":
+                total += sign * (2.0 * amount if len(s.deck[q]) > amount + 2 else -8.0)
+            elif act == "gain_life":
+                total += sign * 0.5 * amount
+            elif act == "damage":
+                lethal = s.life[q] <= amount
+                total -= sign * (amount + (100.0 if lethal else 0.0))
+            continue
+        mine = s.owner[target] == p
+        sign = 1.0 if mine else -1.0
+        if act == "damage":
+            if amount >= _left(s, target):
+                total -= sign * _value(s, target)
+            else:
+                total -= sign * 0.2
+        elif act == "destroy":
+            total -= sign * _value(s, target)
+        elif act == "return_to_hand":
+            total -= sign * 0.6 * _value(s, target)
+        elif act == "heal":
+            total += sign * 0.3 * min(amount, s.damage.get(target, 0))
+        elif act == "modify_stats":
+            if e.duration == "permanent":
+                total += sign * (e.atk + e.dfn)
+            else:
+                if e.dfn < 0 and -e.dfn >= _left(s, target):
+                    total -= sign * _value(s, target)
+                elif s.phase == "battle" and _in_fight(s, target):
+                    total += sign * 1.5 * (max(e.atk, 0) + max(e.dfn, 0))
+                else:
+                    total += sign * 0.1 * (e.atk + e.dfn)
+    return total
+
+
+def _in_fight(s: FusionState, i: int) -> bool:
+    for a in s.attacks:
+        if a[0] == i or a[1] == i or i in a[2]:
+            return True
+    return False
+
+
+class HeuristicAgent:
+    """Plays sensibly without look-ahead; see the module docstring."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        """Pick the best-scoring legal action for ``player``."""
+        assert isinstance(state, FusionState)
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        step = state.step
+        if step == "mulligan":
+            return self._mulligan(state, player, acts)
+        if step == "block":
+            return self._block(state, player, acts)
+        if step == "order":
+            return min(acts, key=lambda a: _left(state, state.index[a.args[1]]))
+        if step == "declare":
+            return self._declare(state, player, acts)
+        if step == "discard":
+            return min(acts, key=lambda a: self._card_worth(state, state.index[a.args[0]]))
+        best, best_score = acts[0], float("-inf")
+        threshold = 0.5 if step in ("respond", "window") else 0.0
+        for a in acts:
+            score = self._score(state, player, a)
+            if score > best_score:
+                best, best_score = a, score
+        if best_score <= threshold and step in ("respond", "window"):
+            return acts[0]  # pass
+        return best
+
+    # ------------------------------------------------------------------ scoring
+
+    @staticmethod
+    def _card_worth(s: FusionState, i: int) -> float:
+        c = s.cards[i]
+        if c.is_creature:
+            return c.atk + c.dfn - (2.0 if c.cost != "X" and int(c.cost) > s.mana_max[s.owner[i]] + 2 else 0.0)
+        return 3.0 + len(c.on_play)
+
+    def _mulligan(self, s: FusionState, p: int, acts: list[Action]) -> Action:
+        cheap = sum(1 for i in s.hand[p] if s.cards[i].cost != "X" and int(s.cards[i].cost) <= 3)
+        if cheap >= 2 or s.mulls[p] >= 2:
+            return acts[0]
+        return acts[1]
+
+    def _targets_of(self, s: FusionState, effects: tuple[Effect, ...], args: tuple[Any, ...]) -> list[int | None]:
+        out: list[int | None] = []
+        k = 0
+        for e in effects:
+            if e.action == "negate":
+                out.append(len(s.chain) - 1)
+            elif e.choice:
+                if k < len(args):
+                    a = args[k]
+                    out.append(_PTOK[a] if a in _PTOK else s.index[a])
+                else:
+                    out.append(None)
+                k += 1
+            else:
+                out.append(None)
+        return out
+
+    def _score(self, s: FusionState, p: int, a: Action) -> float:
+        kind = a.kind
+        if kind in ("pass", "end"):
+            return 0.0
+        if kind == "battle":
+            return 0.4
+        i = s.index[a.args[0]] if a.args else -1
+        if kind == "activate":
+            card = s.cards[i]
+            e = next(e for e in card.activated if e.index == int(a.args[1]))
+            x = s.mana[p] if e.cost_mana == "X" else int(e.cost_mana)
+            t = self._targets_of(s, (e,), a.args[2:])
+            score = _effect_value(s, p, i, e, t[0], x) - 0.1 * x
+            if e.cost_tap and card.is_creature and s.phase == "main1" and s.can_attack(i):
+                score -= 0.5 * s.atk(i)
+            return score
+        card = s.cards[i]
+        cost = s.mana[p] if card.cost == "X" else int(card.cost)
+        if kind == "set":
+            if card.is_creature:
+                return 1.0 if cost > s.mana[p] else -1.0
+            if card.subtype == "quick" or card.play_speed >= 2:
+                return 0.6
+            return -1.0
+        targets = self._targets_of(s, card.on_play, a.args[1:])
+        gain = 0.0
+        for e, t in zip(card.on_play, targets):
+            if e.choice and t is None:
+                continue
+            if e.once and (p, card.id, e.index) in s.used:
+                continue
+            gain += _effect_value(s, p, i, e, t, cost)
+        if kind in ("summon", "flip"):
+            return 2.0 + cost + 0.5 * (card.atk + card.dfn) + gain + (1.0 if kind == "flip" else 0.0)
+        if card.kind == "magic" and card.subtype in ("continuous", "field", "equip", "aura"):
+            gain += 1.0 + sum(e.atk + e.dfn for e in card.continuous if e.target == "own_creatures") * len(s.crea[p])
+        if card.kind == "item" and card.subtype == "artifact":
+            gain += 0.5 * len(card.activated)
+        if s.step == "main" and card.play_speed >= 2 and gain < 3.0:
+            return gain - 1.0  # hold quick cards for the battle or the opponent's turn
+        return gain
+
+    # ------------------------------------------------------------------ battle
+
+    def _declare(self, s: FusionState, p: int, acts: list[Action]) -> Action:
+        q = 1 - p
+        atk = {i: s.atk(i) for i in s.crea[0] + s.crea[1]}
+        left = {i: s.dfn(i) - s.damage.get(i, 0) for i in atk}
+        blockers = [b for b in s.crea[q] if s.can_block(b)]
+        committed_power = sum(atk[a[0]] for a in s.attacks if a[1] < 0)
+        strike_back = s.opts.strike_back
+        best, best_score = None, 0.0
+        index = s.index
+        for a in acts:
+            if a.kind != "attack":
+                continue
+            i = index[a.args[0]]
+            power = atk[i]
+            value_i = power + left[i] + 1.0
+            if a.args[1] == PLAYER:
+                if not blockers and s.life[q] <= power + committed_power:
+                    score = 100.0
+                else:
+                    score = 0.6 * power
+                    for b in blockers:
+                        kills = atk[b] >= left[i]
+                        if kills and power < left[b]:
+                            score = -value_i
+                            break
+                        if kills:
+                            score = min(score, atk[b] + left[b] - value_i + 1.0)
+            else:
+                t = index[a.args[1]]
+                score = 0.0
+                if power >= left[t]:
+                    score += atk[t] + left[t] + 1.0
+                if strike_back and t not in s.down and atk[t] >= left[i]:
+                    score -= value_i
+                if score > 0:
+                    for b in blockers:
+                        if b != t and atk[b] >= left[i] and power < left[b]:
+                            score -= 0.5 * value_i
+                            break
+            if score > best_score:
+                best, best_score = a, score
+        if best is not None:
+            return best
+        return acts[-1]  # go, or end the battle phase
+
+    def _block(self, s: FusionState, p: int, acts: list[Action]) -> Action:
+        atk = {i: s.atk(i) for i in s.crea[0] + s.crea[1]}
+        left = {i: s.dfn(i) - s.damage.get(i, 0) for i in atk}
+        incoming = 0
+        blocked = {a[0] for a in s.attacks if a[2]}
+        entries = {a[0]: a for a in s.attacks}
+        for a in s.attacks:
+            if a[1] < 0 and not a[2]:
+                incoming += max(0, atk[a[0]])
+        lethal = incoming >= s.life[p]
+        best, best_score = None, 0.0
+        index = s.index
+        for a in acts:
+            if a.kind != "block":
+                continue
+            b, att = index[a.args[0]], index[a.args[1]]
+            entry = entries[att]
+            already = sum(atk[x] for x in entry[2])
+            kills = atk[b] + already >= left[att]
+            survives = atk[att] < left[b] or bool(entry[2] and atk[att] < sum(left[x] for x in entry[2]))
+            score = 0.0
+            if kills:
+                score += atk[att] + left[att] + 1.0
+            if not survives:
+                score -= atk[b] + left[b] + 1.0
+            elif entry[1] < 0:
+                score += 0.3 * atk[att]
+            if att in blocked and not kills:
+                score -= 1.0
+            if lethal and entry[1] < 0 and att not in blocked:
+                score += 50.0 + atk[att]
+            if score > best_score:
+                best, best_score = a, score
+        return best if best is not None else acts[-1]
+
+
+class MonteCarloAgent:
+    """Flat Monte Carlo: tries each action on clones and plays out with heuristic players.
+
+    Only used where there is a real choice; ``rollouts`` playouts per action, each cut off after
+    ``horizon`` decisions and scored by life difference when unfinished.
+    """
+
+    def __init__(self, seed: int = 0, rollouts: int = 4, horizon: int = 150) -> None:
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.horizon = horizon
+        self.policy = HeuristicAgent(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        """Pick the action whose playouts score best for ``player``."""
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        best, best_score = acts[0], float("-inf")
+        for a in acts[:12]:
+            total = 0.0
+            for _ in range(self.rollouts):
+                sim = state.clone()
+                assert isinstance(sim, FusionState)
+                sim.logging = False
+                sim.rng.seed(self.rng.random())
+                sim.apply(a)
+                total += self._playout(sim, player)
+            if total > best_score:
+                best, best_score = a, total
+        return best
+
+    def _playout(self, sim: FusionState, player: int) -> float:
+        policy = self.policy
+        for _ in range(self.horizon):
+            if sim.over:
+                if sim.winner is None:
+                    return 0.0
+                return 1.0 if sim.winner == player else -1.0
+            p = sim.actor
+            sim.apply(policy.choose(sim, p))
+        diff = sim.life[player] - sim.life[1 - player]
+        return max(-0.9, min(0.9, diff / 20.0))

@@ -1,0 +1,271 @@
+"""Building Fusion Duel states: a new game from two decks, a scenario position, and the snapshot.
+
+``new_game`` deals a real game (shuffle, opening hands, mulligans). ``from_setup`` builds any
+position a rule scenario describes (docs/engines/fusion.md lists its keys) and ``snapshot``
+returns the observable state as plain data for scenario ``expect`` blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.domain.engines.base import CardData, DeckCards, State
+from workbench.domain.engines.fusion.cards import CardDef, card_def
+from workbench.domain.engines.fusion.state import PLAYER, FusionState, Options
+from workbench.domain.errors import WorkbenchError
+
+PHASES = ("mulligan", "ready", "main1", "battle", "main2", "end")
+
+
+class SetupError(WorkbenchError):
+    """A scenario ``setup`` mapping for fusion is malformed."""
+
+
+def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> FusionState:
+    """Shuffle both main decks, toss for the first player, deal opening hands (§3.1.5).
+
+    The extra deck is ignored (no special creatures exist yet, §3.2). Option ``_first_player``
+    (0 or 1) fixes the first player instead of the toss. Never raises for odd card values.
+    """
+    opts = Options(options)
+    cards: list[CardDef] = []
+    names: list[str] = []
+    owner: list[int] = []
+    for p, deck in enumerate((deck_a, deck_b)):
+        for n, raw in enumerate(deck.get("main", ()), 1):
+            cards.append(card_def(raw))
+            names.append(f"{'ab'[p]}{n}")
+            owner.append(p)
+    state = FusionState(cards, names, owner, opts, seed)
+    for i, p in enumerate(owner):
+        state.deck[p].append(i)
+    _mark_unsimulated(state)
+    for p in (0, 1):
+        state.rng.shuffle(state.deck[p])
+    forced = options.get("_first_player")
+    state.first = int(forced) if forced in (0, 1) else state.rng.randrange(2)
+    state.active = state.actor = state.first
+    if state.logging:
+        state.log.append(f"Setup — P{state.first + 1} goes first (coin toss)")
+    for p in (0, 1):
+        state._draw(p, opts.start_hand)
+    state.step = "mulligan" if opts.max_mulligans > 0 else "turn"
+    state._advance()
+    return state
+
+
+def _mark_unsimulated(state: FusionState) -> None:
+    seen: set[str] = set()
+    for card in state.cards:
+        if card.id not in seen:
+            seen.add(card.id)
+            if not card.simulated:
+                state.stats.unsimulated.add(card.id)
+
+
+# ---------------------------------------------------------------------------- scenarios
+
+
+def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> State:
+    """Build a position from a scenario ``setup`` mapping (docs/engines/fusion.md).
+
+    Raises SetupError when a key, card or instance name is wrong.
+    """
+    if not isinstance(setup, Mapping):
+        raise SetupError("setup must be a mapping")
+    unknown = set(setup) - {"turn", "active", "first_player", "phase", "cards", "players"}
+    if unknown:
+        raise SetupError(f"unknown setup keys: {', '.join(sorted(map(str, unknown)))}")
+    library = setup.get("cards") or {}
+    if not isinstance(library, Mapping):
+        raise SetupError("setup.cards must map card ids to card mappings")
+    players = setup.get("players") or [{}, {}]
+    if not isinstance(players, Sequence) or len(players) != 2:
+        raise SetupError("setup.players must list two players")
+    cards: list[CardDef] = []
+    names: list[str] = []
+    owner: list[int] = []
+    placed: list[tuple[int, str, Mapping[str, Any]]] = []
+    zones = ("deck", "hand", "creatures", "magic", "field", "graveyard", "exile")
+    for p, spec in enumerate(players):
+        if not isinstance(spec, Mapping):
+            raise SetupError(f"setup.players.{p} must be a mapping")
+        extra = set(spec) - set(zones) - {"life", "mana", "mana_max", "mulligans"}
+        if extra:
+            raise SetupError(f"setup.players.{p}: unknown keys {', '.join(sorted(map(str, extra)))}")
+        for zone in zones:
+            for entry in spec.get(zone) or []:
+                name, raw, flags = _instance(entry, library, f"players.{p}.{zone}")
+                if name in names or name in ("p0", "p1", PLAYER, "none"):
+                    raise SetupError(f"instance name {name!r} is used twice or reserved")
+                cards.append(card_def(raw))
+                names.append(name)
+                owner.append(p)
+                placed.append((p, zone, flags))
+    opts = Options(options)
+    state = FusionState(cards, names, owner, opts, seed)
+    _mark_unsimulated(state)
+    turn = int(setup.get("turn", 1))
+    active = int(setup.get("active", 0))
+    phase = str(setup.get("phase", "main1"))
+    if phase not in PHASES:
+        raise SetupError(f"setup.phase must be one of {', '.join(PHASES)}, got {phase!r}")
+    state.first = int(setup.get("first_player", active if turn % 2 else 1 - active))
+    for p, spec in enumerate(players):
+        state.life[p] = int(spec.get("life", opts.start_life))
+        state.mana_max[p] = int(spec.get("mana_max", min(opts.mana_cap, (turn + 1) // 2)))
+        state.mana[p] = int(spec.get("mana", state.mana_max[p]))
+        state.mulls[p] = int(spec.get("mulligans", 0))
+    for i, (p, zone, flags) in enumerate(placed):
+        _place(state, i, p, zone, flags, turn)
+    state._cb = None
+    state.turn = turn
+    state.active = active
+    if phase == "mulligan":
+        state.step, state.actor, state.phase = "mulligan", state.first, "mulligan"
+    elif phase == "ready":
+        # Start the turn from its ready phase: mana growth, untap, start-of-turn effects, draw.
+        state.turn = turn - 1
+        state.active = 1 - active
+        if turn == 1:
+            state.first = active
+        state.step = "turn"
+    elif phase == "battle":
+        state.phase, state.step = "battle", "declare"
+    elif phase == "end":
+        state.phase, state.step = "end", "end"
+    else:
+        state.phase, state.step = phase, "main"
+    state.actor = state.active if phase != "mulligan" else state.first
+    if state.logging:
+        state.log.append(f"Setup — scenario position, turn {turn}, P{active + 1} to act, {phase}")
+    state._advance()
+    return state
+
+
+def _instance(entry: Any, library: Mapping[str, Any], where: str) -> tuple[str, CardData, Mapping[str, Any]]:
+    if isinstance(entry, Mapping) and "name" in entry:
+        name = str(entry["name"])
+        card = entry.get("card")
+        flags = entry
+    elif isinstance(entry, Mapping) and len(entry) == 1:
+        name, card = next(iter(entry.items()))
+        name = str(name)
+        flags = {}
+    else:
+        raise SetupError(f"{where}: each card is {{name: NAME, card: ID or mapping, ...}} or {{NAME: ID}}")
+    if isinstance(card, str):
+        if card not in library:
+            raise SetupError(f"{where}: card {card!r} is not in setup.cards")
+        raw = dict(library[card])
+        raw.setdefault("id", card)
+    elif isinstance(card, Mapping):
+        raw = dict(card)
+        raw.setdefault("id", name)
+    else:
+        raise SetupError(f"{where}: instance {name!r} needs a card (an id from setup.cards or a mapping)")
+    raw.setdefault("name", raw["id"])
+    return name, raw, flags
+
+
+def _place(state: FusionState, i: int, p: int, zone: str, flags: Mapping[str, Any], turn: int) -> None:
+    face_down = bool(flags.get("face_down", False))
+    if zone == "deck":
+        state.deck[p].insert(0, i)  # listed top first; the top is the end of the list
+    elif zone == "hand":
+        state.hand[p].append(i)
+    elif zone == "graveyard":
+        state.grave[p].append(i)
+    elif zone == "exile":
+        state.exile[p].append(i)
+    elif zone == "field":
+        state.field[p].append(i)
+    elif zone == "magic":
+        state.magic[p].append(i)
+        if face_down:
+            state.down.add(i)
+            state.set_turn[i] = turn if flags.get("set_this_turn") else turn - 1
+        if "attached_to" in flags:
+            state.attached[i] = state.index[str(flags["attached_to"])]
+    elif zone == "creatures":
+        state.crea[p].append(i)
+        if face_down:
+            state.down.add(i)
+            state.tapped.add(i)
+            state.set_turn[i] = turn if flags.get("set_this_turn") else turn - 1
+        if flags.get("tapped"):
+            state.tapped.add(i)
+        if flags.get("sick"):
+            state.sick.add(i)
+        if flags.get("damage"):
+            state.damage[i] = int(flags["damage"])
+        if flags.get("atk_mod") or flags.get("def_mod"):
+            state.mods[i] = (int(flags.get("atk_mod", 0)), int(flags.get("def_mod", 0)))
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The observable position as plain data (life, zones by instance name, chain, result)."""
+    assert isinstance(state, FusionState)
+    s = state
+    names = s.names
+    players = []
+    for p in (0, 1):
+        players.append({
+            "life": s.life[p],
+            "mana": s.mana[p],
+            "mana_max": s.mana_max[p],
+            "mulligans": s.mulls[p],
+            "hand": [names[i] for i in s.hand[p]],
+            "hand_count": len(s.hand[p]),
+            "deck": [names[i] for i in reversed(s.deck[p])],
+            "deck_count": len(s.deck[p]),
+            "creatures": {
+                names[i]: {
+                    "card": s.cards[i].id,
+                    "atk": s.atk(i),
+                    "def": s.dfn(i),
+                    "damage": s.damage.get(i, 0),
+                    "tapped": i in s.tapped,
+                    "face_down": i in s.down,
+                    "sick": i in s.sick,
+                }
+                for i in s.crea[p]
+            },
+            "creature_count": len(s.crea[p]),
+            "magic": {
+                names[i]: {
+                    "card": s.cards[i].id,
+                    "face_down": i in s.down,
+                    "attached_to": names[s.attached[i]] if i in s.attached else None,
+                }
+                for i in s.magic[p]
+            },
+            "field": [names[i] for i in s.field[p]],
+            "graveyard": [names[i] for i in s.grave[p]],
+            "exile": [names[i] for i in s.exile[p]],
+        })
+    result = None
+    if s.over:
+        result = {"winner": s.winner, "reason": s.reason, "draw": s.winner is None}
+    return {
+        "turn": s.turn,
+        "active": s.active,
+        "first_player": s.first,
+        "phase": s.phase,
+        "step": s.step,
+        "to_act": list(s.to_act()),
+        "players": players,
+        "chain": [
+            {"player": link[0], "card": s.cards[link[1]].id, "instance": names[link[1]], "speed": link[6],
+             "negated": link[7]}
+            for link in s.chain
+        ],
+        "attacks": [
+            {"attacker": names[a[0]], "target": PLAYER if a[1] < 0 else names[a[1]],
+             "blockers": [names[b] for b in a[2]]}
+            for a in s.attacks
+        ],
+        "terminal": s.over,
+        "result": result,
+    }

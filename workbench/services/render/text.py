@@ -1,0 +1,158 @@
+"""Wrapping and shrink-to-fit for card text, with line breaks between CJK characters.
+
+Latin text breaks at spaces (a word longer than the line breaks between letters). Chinese,
+Japanese and Korean text may break between any two characters, except that closing
+punctuation (，。」…) never starts a line and opening punctuation (「（…) never ends one.
+:func:`fit_paragraphs` tries sizes from the largest down to the smallest and reports how many
+lines still overflow at the smallest size, so a card that cannot fit becomes a validation
+warning instead of silently clipped text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from workbench.services.render.fonts import face_for, text_width
+
+# Closing marks that may not begin a line, opening marks that may not end one (kinsoku).
+NO_LINE_START = set("，。、；：？！）」』】〉》〕｝…‥・ー!),.:;?]}%’”、")
+NO_LINE_END = set("（「『【〈《〔｛([{‘“")
+LINE_HEIGHT = 1.28  # line pitch as a multiple of the font size
+
+
+def is_cjk(char: str) -> bool:
+    """True for characters that may break a line on either side (Han, kana, Hangul, fullwidth)."""
+    code = ord(char)
+    return (
+        0x2E80 <= code <= 0x9FFF  # radicals, kana, CJK symbols, Han
+        or 0xAC00 <= code <= 0xD7AF  # Hangul syllables
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF  # fullwidth forms
+        or 0x20000 <= code <= 0x3FFFF
+    )
+
+
+def segments(text: str) -> list[str]:
+    """Split one paragraph into unbreakable pieces; a line may break after any piece.
+
+    Spaces stay attached to the end of the piece before them.
+    """
+    pieces: list[str] = []
+    current = ""
+    for char in text:
+        if char == " ":
+            current += char
+            continue
+        breakable = bool(current) and (
+            current.endswith(" ")
+            or (is_cjk(char) and char not in NO_LINE_START and current[-1] not in NO_LINE_END)
+            or (is_cjk(current[-1]) and char not in NO_LINE_START and current[-1] not in NO_LINE_END)
+        )
+        if breakable:
+            pieces.append(current)
+            current = char
+        else:
+            current += char
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def wrap(text: str, font_key: str, size_px: float, max_width: float) -> list[str]:
+    """Greedy-wrap one paragraph (no newlines) to lines no wider than ``max_width`` pixels."""
+    lines: list[str] = []
+    line = ""
+    for piece in segments(text):
+        candidate = line + piece
+        if text_width(font_key, candidate.rstrip(" "), size_px) <= max_width or not line.strip():
+            line = candidate
+        else:
+            lines.append(line.rstrip(" "))
+            line = piece
+        # A single piece wider than the line (a very long word): break between its characters.
+        while text_width(font_key, line.rstrip(" "), size_px) > max_width and len(line.rstrip(" ")) > 1:
+            cut = len(line)
+            while cut > 1 and text_width(font_key, line[:cut], size_px) > max_width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line.strip() or not lines:
+        lines.append(line.rstrip(" "))
+    return lines
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A block of text in a role (``sans``, ``italic`` …) at ``scale`` times the fitted size."""
+
+    text: str
+    role: str = "sans"
+    scale: float = 1.0
+    space_before: float = 0.35  # in lines, added when it is not the first paragraph
+    color: str = ""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One laid-out line: its text, font and size, and its top in pixels from the box top."""
+
+    text: str
+    font_key: str
+    size_px: float
+    top: float
+    color: str
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The result of fitting text in a box."""
+
+    size_px: float
+    lines: tuple[Line, ...]
+    height: float
+    overflow_lines: int  # lines that do not fit at the smallest size (0 when it fits)
+
+    @property
+    def fits(self) -> bool:
+        return self.overflow_lines == 0
+
+
+def layout(paragraphs: list[Paragraph], size_px: float, width: float) -> tuple[list[Line], float, float]:
+    """Lay out paragraphs at a size; return (lines, total height, pitch of a base line)."""
+    lines: list[Line] = []
+    top = 0.0
+    pitch = size_px * LINE_HEIGHT
+    first = True
+    for para in paragraphs:
+        px = size_px * para.scale
+        for number, block in enumerate(para.text.splitlines() or [""]):
+            if not first:
+                top += pitch * (para.space_before if number == 0 else 0.15)
+            first = False
+            key = face_for(para.role, block)
+            for text in wrap(block, key, px, width):
+                lines.append(Line(text, key, px, top, para.color))
+                top += px * LINE_HEIGHT
+    return lines, top, pitch
+
+
+def fit_paragraphs(
+    paragraphs: list[Paragraph], width: float, height: float, max_px: float, min_px: float, step_px: float = 1.0
+) -> Fit:
+    """Find the largest size (from ``max_px`` down to ``min_px``) at which the text fits the box.
+
+    At the smallest size, ``overflow_lines`` counts the base lines of text below the box.
+    """
+    paragraphs = [p for p in paragraphs if p.text.strip()]
+    if not paragraphs:
+        return Fit(max_px, (), 0.0, 0)
+    size = max_px
+    while True:
+        lines, total, pitch = layout(paragraphs, size, width)
+        if total <= height + 0.5:
+            return Fit(size, tuple(lines), total, 0)
+        if size - step_px < min_px - 1e-9:
+            overflow = max(1, math.ceil((total - height) / pitch - 0.05))
+            return Fit(size, tuple(lines), total, overflow)
+        size -= step_px

@@ -1,0 +1,228 @@
+"""The card gallery: every card of a game as a thumbnail, filtered, searched, sorted and paged.
+
+Filtering, search and sorting happen on the server and only one page of thumbnails is sent, so
+a game of thousands of cards stays quick (see ``benchmarks/gallery.py``). Problem counts are
+cached per card version: editing a card invalidates only that card.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.services.checks import card_problems
+from workbench.storage.repository import Stored
+from workbench.web import get_repo
+from workbench.web.ui import (
+    all_fields,
+    card_summary,
+    face_url,
+    install_error_page,
+    matches,
+    search_text,
+    sort_value_key,
+    unique,
+    value_label,
+)
+
+bp = Blueprint("gallery", __name__)
+install_error_page(bp)
+
+PAGE_SIZES = (24, 48, 96, 192)
+DEFAULT_PAGE_SIZE = 48
+_CACHE_LIMIT = 50_000
+_problem_cache: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+_search_cache: dict[tuple[str, str, str], str] = {}
+_cache_lock = threading.Lock()
+
+
+def problem_summary(game: str, definition: GameDefinition, item: Stored) -> dict[str, Any]:
+    """Error and warning counts of a card plus its first messages, cached per card version."""
+    key = (game, item.id, item.version, id(definition))
+    with _cache_lock:
+        hit = _problem_cache.get(key)
+    if hit is not None:
+        return hit
+    problems = card_problems(definition, item.data, item.id, with_layout=False)
+    summary = {
+        "errors": sum(p.is_error for p in problems),
+        "warnings": sum(not p.is_error for p in problems),
+        "messages": [p.message for p in problems[:6]],
+    }
+    with _cache_lock:
+        if len(_problem_cache) > _CACHE_LIMIT:
+            _problem_cache.clear()
+        _problem_cache[key] = summary
+    return summary
+
+
+def _haystack(game: str, item: Stored) -> str:
+    key = (game, item.id, item.version)
+    with _cache_lock:
+        hit = _search_cache.get(key)
+    if hit is None:
+        hit = search_text(item.id, item.data)
+        with _cache_lock:
+            if len(_search_cache) > _CACHE_LIMIT:
+                _search_cache.clear()
+            _search_cache[key] = hit
+    return hit
+
+
+def filter_fields(definition: GameDefinition) -> list[FieldDef]:
+    """Fields the gallery filters by: enumerations, lists of enumerated values, flags, and whole
+    numbers that are not combat stats (Degree, mana cost, Power, stars)."""
+    out = []
+    for fdef in all_fields(definition):
+        if fdef.name in {"name", "kind"}:
+            continue
+        if fdef.enum is not None or fdef.type == "boolean" or (
+            fdef.type == "integer" and not fdef.spec.get("stat")
+        ):
+            out.append(fdef)
+    return out
+
+
+def sort_fields(definition: GameDefinition) -> list[tuple[str, str]]:
+    """(key, label) of every sort order: name, id, kind, then every number field."""
+    fields = [("name", "Name"), ("id", "Id"), ("kind", "Kind")]
+    fields += [(f.name, f.label) for f in all_fields(definition) if f.type in {"integer", "number"}]
+    return fields
+
+
+def _field_matches(value: Any, wanted: str) -> bool:
+    if isinstance(value, list):
+        return any(str(v) == wanted for v in value)
+    if isinstance(value, bool):
+        return wanted == ("true" if value else "false")
+    return value is not None and str(value) == wanted
+
+
+def _filter_options(definition: GameDefinition, cards: list[Stored], fields: list[FieldDef]) -> list[dict[str, Any]]:
+    out = []
+    for fdef in fields:
+        values: list[Any] = []
+        for item in cards:
+            value = item.data.get(fdef.name)
+            if isinstance(value, list):
+                values.extend(v for v in value if isinstance(v, (str, int)))
+            elif isinstance(value, (str, int, float, bool)):
+                values.append(value)
+        if not values:
+            continue
+        choices = []
+        for value in unique(values):
+            key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            choices.append({"value": key, "label": value_label(fdef, value)})
+        out.append({"name": fdef.name, "label": fdef.label, "choices": choices,
+                    "selected": request.args.get(f"f_{fdef.name}", "")})
+    return out
+
+
+def query_cards(
+    game: str, definition: GameDefinition, cards: list[Stored], args: Mapping[str, str]
+) -> list[tuple[Stored, dict[str, Any]]]:
+    """The cards matching the gallery's query string, sorted, each with its problem summary.
+
+    Query keys: ``kind``, ``q`` (words, CJK included), ``f_<field>`` (value), ``problems``
+    (``errors``, ``warnings``, ``clean``), ``sort`` (a field), ``order`` (``asc``/``desc``).
+    """
+    kind = args.get("kind", "")
+    query = args.get("q", "").strip()
+    wanted = {key[2:]: value for key, value in args.items() if key.startswith("f_") and value != ""}
+    problems = args.get("problems", "")
+    out = []
+    for item in cards:
+        data = item.data
+        if kind and data.get("kind") != kind:
+            continue
+        if any(not _field_matches(data.get(name), value) for name, value in wanted.items()):
+            continue
+        if query and not matches(_haystack(game, item), query):
+            continue
+        summary = problem_summary(game, definition, item)
+        if problems == "errors" and not summary["errors"]:
+            continue
+        if problems == "warnings" and not summary["warnings"]:
+            continue
+        if problems == "clean" and (summary["errors"] or summary["warnings"]):
+            continue
+        out.append((item, summary))
+    sort = args.get("sort", "name")
+    valid = {key for key, _ in sort_fields(definition)}
+    sort = sort if sort in valid else "name"
+    reverse = args.get("order") == "desc"
+
+    def key(entry: tuple[Stored, dict[str, Any]]) -> tuple[Any, ...]:
+        item = entry[0]
+        value = item.id if sort == "id" else item.data.get(sort)
+        primary = sort_value_key(value)
+        return (primary, sort_value_key(item.data.get("name")), item.id)
+
+    present, missing = [], []
+    for entry in out:
+        value = entry[0].id if sort == "id" else entry[0].data.get(sort)
+        (missing if sort_value_key(value)[0] == 2 else present).append(entry)
+    present.sort(key=key, reverse=reverse)
+    missing.sort(key=lambda e: (sort_value_key(e[0].data.get("name")), e[0].id))
+    return present + missing  # cards without the sorted stat stay last in either order
+
+
+@bp.get("/games/<game>/cards")
+def gallery(game: str) -> str:
+    """The card gallery page of a game."""
+    repo = get_repo()
+    definition = repo.game(game)
+    cards, unreadable = repo.list_cards_tolerant(game)
+    results = query_cards(game, definition, cards, request.args)
+    try:
+        per_page = int(request.args.get("per", DEFAULT_PAGE_SIZE))
+    except ValueError:
+        per_page = DEFAULT_PAGE_SIZE
+    per_page = per_page if per_page in PAGE_SIZES else DEFAULT_PAGE_SIZE
+    pages = max(1, math.ceil(len(results) / per_page))
+    try:
+        page = min(max(1, int(request.args.get("page", 1))), pages)
+    except ValueError:
+        page = 1
+    shown = results[(page - 1) * per_page: page * per_page]
+    thumbs = []
+    for item, summary in shown:
+        kind = str(item.data.get("kind", ""))
+        kind_def = definition.kinds.get(kind)
+        thumbs.append({
+            "id": item.id,
+            "name": str(item.data.get("name") or item.id),
+            "kind": kind,
+            "kind_label": kind_def.label if kind_def else kind or "no kind",
+            "stats": card_summary(definition, item.data),
+            "text": str(item.data.get("text") or ""),
+            "face": face_url(game, item.id),
+            "version": item.version,
+            **summary,
+        })
+    base_args = {k: v for k, v in request.args.items() if k != "page"}
+    return render_template(
+        "gallery.html",
+        game=definition,
+        game_id=game,
+        thumbs=thumbs,
+        total=len(cards),
+        matched=len(results),
+        page=page,
+        pages=pages,
+        per_page=per_page,
+        page_sizes=PAGE_SIZES,
+        base_args=base_args,
+        kinds=[{"id": k, "label": kd.label} for k, kd in definition.kinds.items()],
+        filters=_filter_options(definition, cards, filter_fields(definition)),
+        sorts=sort_fields(definition),
+        args=request.args,
+        unreadable=unreadable,
+        errors_total=sum(1 for _, s in results if s["errors"]),
+    )

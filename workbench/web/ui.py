@@ -1,0 +1,279 @@
+"""Helpers the HTML pages share: links to optional routes, field metadata, card summaries, search.
+
+Pages of other features (render, print, export, playtest) may or may not be installed; links to
+them are built only when their route exists, so the UI never points at a 404.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, url_for
+
+from workbench.domain.errors import (
+    AlreadyExists,
+    Conflict,
+    DataError,
+    DefinitionError,
+    InvalidId,
+    NotFound,
+    WorkbenchError,
+)
+
+from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.domain.validation import resolve_bound
+
+# Per-game navigation: (label, candidate endpoints, candidate URL rules). The first that exists wins.
+NAV_ITEMS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
+    ("Gallery", ("gallery.gallery",), ("/games/<game>/cards",)),
+    ("Decks", ("decks.deck_list",), ("/games/<game>/decks",)),
+    ("Print", ("render.print_page", "render_views.print_page", "render.print_form"), ("/games/<game>/print",)),
+    ("Export", ("transfer.export_page", "transfer_views.export_page"), ("/games/<game>/export",)),
+    ("Playtest", ("playtest.index", "playtest_views.index", "playtest.playtest_page"),
+     ("/games/<game>/playtest", "/games/<game>/playtests")),
+]
+FACE_RULE = "/games/<game>/cards/<card_id>/face.png"
+PREVIEW_RULE = "/games/<game>/preview.png"
+
+
+def endpoint_exists(endpoint: str) -> bool:
+    """True when the app has a view function for ``endpoint``."""
+    return endpoint in current_app.view_functions
+
+
+def rule_url(rule: str, method: str = "GET", **values: Any) -> str | None:
+    """The URL of the route written ``rule`` (e.g. ``/games/<game>/print``), or None when absent.
+
+    Route arguments are matched by name, so another feature's converter choice does not matter.
+    """
+    for candidate in current_app.url_map.iter_rules():
+        if _plain_rule(candidate.rule) == rule and method in (candidate.methods or ()):
+            try:
+                return url_for(candidate.endpoint, **values)
+            except Exception:  # noqa: BLE001 - a route we cannot build is treated as absent
+                return None
+    return None
+
+
+def _plain_rule(rule: str) -> str:
+    # "/games/<string:game>/x" -> "/games/<game>/x"
+    parts = []
+    for piece in rule.split("/"):
+        if piece.startswith("<") and ":" in piece:
+            piece = "<" + piece[1:-1].split(":", 1)[1] + ">"
+        parts.append(piece)
+    return "/".join(parts)
+
+
+def game_nav(game: str) -> list[dict[str, str]]:
+    """The per-game links (Gallery · Decks · Print · Export · Playtest) whose pages exist."""
+    links = []
+    for label, endpoints, rules in NAV_ITEMS:
+        url = None
+        for endpoint in endpoints:
+            if endpoint_exists(endpoint):
+                try:
+                    url = url_for(endpoint, game=game)
+                    break
+                except Exception:  # noqa: BLE001 - endpoint needs other arguments: try the rules
+                    url = None
+        if url is None:
+            for rule in rules:
+                url = rule_url(rule, game=game)
+                if url:
+                    break
+        if url:
+            links.append({"label": label, "url": url})
+    return links
+
+
+def face_url(game: str, card_id: str) -> str | None:
+    """URL of the rendered card face PNG when the render feature is installed."""
+    return rule_url(FACE_RULE, game=game, card_id=card_id)
+
+
+def preview_url(game: str) -> str | None:
+    """URL of the live preview PNG route (POST) when the render feature is installed."""
+    return rule_url(PREVIEW_RULE, method="POST", game=game)
+
+
+# ------------------------------------------------------------------ error pages
+
+ERROR_STATUS: list[tuple[type[WorkbenchError], int, str]] = [
+    (NotFound, 404, "Not found"),
+    (InvalidId, 400, "Not a valid id"),
+    (AlreadyExists, 409, "Already exists"),
+    (Conflict, 412, "Changed elsewhere"),
+    (DataError, 400, "Unreadable data"),
+    (DefinitionError, 500, "Broken game definition"),
+]
+
+
+def error_page(exc: WorkbenchError) -> tuple[str, int]:
+    """An HTML page naming what went wrong (the error's own message), with its HTTP status."""
+    status, title = next(((code, t) for cls, code, t in ERROR_STATUS if isinstance(exc, cls)), (400, "Error"))
+    return render_template("error.html", title=title, message=str(exc), status=status), status
+
+
+def install_error_page(bp: Blueprint) -> None:
+    """Show domain errors raised in ``bp``'s pages as an HTML error page instead of a 500."""
+    bp.register_error_handler(WorkbenchError, error_page)
+
+
+# ------------------------------------------------------------------ fields
+
+
+def all_fields(definition: GameDefinition) -> list[FieldDef]:
+    """Every field of the game, once (the first definition of a name wins), common fields first."""
+    seen: dict[str, FieldDef] = {}
+    for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
+        seen.setdefault(fdef.name, fdef)
+    return list(seen.values())
+
+
+def value_label(fdef: FieldDef | None, value: Any) -> str:
+    """A value as the designer reads it: the field's ``labels`` entry, else the value itself."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    labels = (fdef.spec.get("labels") or {}) if fdef else {}
+    if value in labels:
+        return str(labels[value])
+    if str(value) in labels:
+        return str(labels[str(value)])
+    for key, label in labels.items():
+        if str(key) == str(value):
+            return str(label)
+    return str(value)
+
+
+def field_meta(fdef: FieldDef, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The editor's description of one field: control type, label, help, bounds resolved."""
+    spec = fdef.spec
+    items = spec.get("items") or {}
+    enum = spec.get("enum")
+    labels = spec.get("labels") or {}
+    meta: dict[str, Any] = {
+        "name": fdef.name,
+        "type": fdef.type,
+        "label": fdef.label,
+        "help": fdef.help,
+        "rule": str(spec.get("rule", "")),
+        "required": fdef.required,
+        "minimum": resolve_bound(spec.get("minimum"), options),
+        "maximum": resolve_bound(spec.get("maximum"), options),
+        "max_length": spec.get("max_length"),
+        "also_allowed": list(spec.get("also_allowed") or []),
+        "default": spec.get("default"),
+        "min_items": spec.get("min_items"),
+        "max_items": spec.get("max_items"),
+    }
+    values = enum if enum is not None else items.get("enum")
+    if values is not None:
+        meta["choices"] = [{"value": v, "label": value_label(fdef, v)} for v in values]
+    if labels and values is None:
+        meta["choices"] = [{"value": k, "label": str(v)} for k, v in labels.items()]
+    step = spec.get("multiple_of")
+    if isinstance(step, Mapping):
+        meta["step_hint"] = resolve_bound(step, options) if "option" in step else step.get("value")
+    elif isinstance(step, (int, float)):
+        meta["step_hint"] = step
+    if spec.get("required_when"):
+        meta["required_when"] = dict(spec["required_when"])
+    if spec.get("forbidden_when"):
+        meta["forbidden_when"] = dict(spec["forbidden_when"])
+    return meta
+
+
+def editor_schema(definition: GameDefinition) -> dict[str, Any]:
+    """Kinds with their labels, colours and field metadata, for the card editor's script."""
+    options = definition.default_options()
+    return {
+        "id": definition.id,
+        "name": definition.name,
+        "kinds": {
+            kid: {"label": kd.label, "color": kd.color,
+                  "fields": [field_meta(f, options) for f in definition.fields_for(kid) if f.name != "name"]}
+            for kid, kd in definition.kinds.items()
+        },
+    }
+
+
+def key_fields(definition: GameDefinition, kind: str) -> list[FieldDef]:
+    """The fields a thumbnail shows for a kind: numbers, flags and enumerations, not text."""
+    if kind not in definition.kinds:
+        return []
+    out = []
+    for fdef in definition.fields_for(kind):
+        if fdef.name in {"name", "number", "art"} or fdef.type in {"text", "effects"}:
+            continue
+        if fdef.type in {"integer", "number", "boolean"} or fdef.enum is not None:
+            out.append(fdef)
+        elif fdef.type == "string" and fdef.name in {f.name for f in definition.kinds[kind].fields}:
+            out.append(fdef)  # a kind's own short text fields (race, type) identify the card
+    return out
+
+
+def card_summary(definition: GameDefinition, card: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Label/value pairs of a card's key stats, as shown on thumbnails and in the deck builder."""
+    kind = str(card.get("kind", ""))
+    out = []
+    for fdef in key_fields(definition, kind):
+        value = card.get(fdef.name)
+        if value is None or value == [] or (fdef.type == "boolean" and value is False):
+            continue
+        if isinstance(value, list):
+            shown = ", ".join(value_label(fdef, v) for v in value)
+        elif fdef.type == "boolean":
+            shown = "✓"
+        else:
+            shown = value_label(fdef, value)
+        short = fdef.label if len(fdef.label) <= 14 else fdef.label.split(" ")[0]
+        out.append({"field": fdef.name, "label": short, "value": shown})
+    return out
+
+
+# ------------------------------------------------------------------ search
+
+
+def fold(text: str) -> str:
+    """Text folded for searching: NFKC (full-width to normal width) and case-folded."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def search_text(card_id: str, card: Mapping[str, Any]) -> str:
+    """Everything a search may match in a card: id, name, every text and list-of-text value."""
+    parts: list[str] = [card_id]
+    for value in card.values():
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, list):
+            parts.extend(str(v) for v in value if isinstance(v, (str, int)))
+    return fold("\n".join(parts))
+
+
+def matches(haystack: str, query: str) -> bool:
+    """True when every word of ``query`` occurs in ``haystack`` (both folded)."""
+    return all(word in haystack for word in fold(query).split())
+
+
+def sort_value_key(value: Any) -> tuple[int, Any]:
+    """A key ordering numbers numerically, then text; missing values go last."""
+    if value is None or value == "" or value == []:
+        return (2, "")
+    if isinstance(value, bool):
+        return (0, int(value))
+    if isinstance(value, (int, float)):
+        return (0, value)
+    if isinstance(value, list):
+        return (1, fold(", ".join(str(v) for v in value)))
+    return (1, fold(str(value)))
+
+
+def unique(values: Iterable[Any]) -> list[Any]:
+    """Distinct values in a stable, human order (numbers ascending, then text)."""
+    seen: dict[str, Any] = {}
+    for value in values:
+        seen.setdefault(f"{type(value).__name__}:{value}", value)
+    return sorted(seen.values(), key=sort_value_key)
