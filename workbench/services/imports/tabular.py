@@ -107,10 +107,16 @@ def read_csv(data: bytes) -> Table:
     text = decode_text(data)
     first = text.split("\n", 1)[0]
     delimiter = max([",", ";", "\t"], key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    lines: list[list[str]] = []
     try:
-        lines = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True))
+        for cells in reader:
+            lines.append(cells)
+            if len(lines) > MAX_ROWS + 1:
+                raise ImportFileError(f"the file has more than {MAX_ROWS:,} rows")
     except csv.Error as exc:
-        raise ImportFileError(f"the CSV file cannot be read: {exc}") from None
+        raise ImportFileError(f"line {reader.line_num}: the CSV file cannot be read: {exc} "
+                              "(check for an unclosed quote)") from None
     return _table(lines, "CSV")
 
 
