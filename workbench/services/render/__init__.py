@@ -1,0 +1,1 @@
+"""Card faces (Pillow) and print sheets (reportlab); see ``service`` for the entry points."""
