@@ -66,8 +66,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(_blueprint("gallery_views"))
+    app.register_blueprint(_blueprint("editor_views"))
+    app.register_blueprint(_blueprint("deck_views"))
     app.register_error_handler(HTTPException, _http_error)
     return app
+
+
+def _blueprint(module: str) -> Any:
+    """The ``bp`` of ``workbench.web.<module>`` (feature pages register with one line each)."""
+    import importlib
+
+    return importlib.import_module(f"workbench.web.{module}").bp
 
 
 def _http_error(exc: HTTPException) -> Any:
