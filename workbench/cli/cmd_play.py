@@ -1,0 +1,99 @@
+"""``workbench play GAME DECK_A DECK_B --seed S``: play one engine game and write its readable log.
+
+The same decks, options, agents and seed always give the same log: agents get seeds derived
+from ``--seed`` and the engine's only randomness is the state's own seeded generator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from workbench.cli import add_data_option
+from workbench.domain.engines import load_engine
+from workbench.domain.engines.base import play_game
+from workbench.domain.errors import WorkbenchError
+from workbench.storage.repository import Repository
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``play`` sub-command."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play one engine game between two decks and print or save the turn-by-turn log",
+        description="Play one game with AI players and write a readable log. Same seed, same log.",
+    )
+    parser.add_argument("game", help="game id, e.g. seth")
+    parser.add_argument("deck_a", help="deck id of player 1")
+    parser.add_argument("deck_b", help="deck id of player 2")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--agents", default="heuristic,heuristic", metavar="A,B",
+                        help="AI players for P1,P2 (e.g. heuristic,random; default heuristic,heuristic)")
+    parser.add_argument("--format", dest="format_id", default=None, help="a format of game.yaml")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a rule option (repeatable), e.g. --option max_rounds=10")
+    parser.add_argument("--log", metavar="FILE", help="write the log to FILE instead of standard output")
+    add_data_option(parser)
+    parser.set_defaults(func=run)
+
+
+def _overrides(pairs: list[str]) -> dict[str, str]:
+    result = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise WorkbenchError(f"--option wants NAME=VALUE, got {pair!r}")
+        result[name.strip()] = value.strip()
+    return result
+
+
+def play_log(repo: Repository, game: str, deck_a: str, deck_b: str, seed: int, agents: list[str],
+             format_id: str | None = None, overrides: dict[str, str] | None = None) -> tuple[list[str], int]:
+    """Play one game; return the log lines and the winner code (0/1 for P1/P2, 2 for a draw).
+
+    Raises NotFound (game, deck), EngineNotFound, DefinitionError (format, option) and
+    WorkbenchError for an unknown agent name.
+    """
+    definition = repo.game(game)
+    engine = load_engine(definition.engine or game)
+    options = definition.resolve_options(format_id, overrides)
+    options["_log"] = True
+    for name in agents:
+        if name not in engine.agents:
+            raise WorkbenchError(f"unknown agent {name!r}; {game} has: {', '.join(sorted(engine.agents))}")
+    decks = repo.deck_cards(game, deck_a), repo.deck_cards(game, deck_b)
+    state = engine.new_game(decks[0], decks[1], options, seed)
+    players = [engine.agents[name](seed * 2 + i + 1) for i, name in enumerate(agents)]
+    result = play_game(state, players)
+    lines = [
+        f"{definition.name} — P1 {deck_a} ({agents[0]}) vs P2 {deck_b} ({agents[1]}), seed {seed}",
+        *state.log,
+    ]
+    winner = "a draw" if result.winner is None else f"P{result.winner + 1} wins"
+    lines.append(f"Result: {winner} after {result.turns} turns — {result.reason}")
+    if state.stats.unsimulated:
+        lines.append("Cards played without their effect text (unsimulated): "
+                     + ", ".join(sorted(state.stats.unsimulated)))
+    return lines, 2 if result.winner is None else result.winner
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the game and write the log; exit 0 after a game, 1/2 on errors (see workbench.cli)."""
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(agents) == 1:
+        agents = agents * 2
+    if len(agents) != 2:
+        print("error: --agents wants two names, e.g. heuristic,random", file=sys.stderr)
+        return 2
+    repo = Repository(args.data)
+    lines, _ = play_log(repo, args.game, args.deck_a, args.deck_b, args.seed, agents,
+                        args.format_id, _overrides(args.option))
+    text = "\n".join(lines) + "\n"
+    if args.log:
+        Path(args.log).write_text(text, encoding="utf-8")
+        print(lines[-1] if not lines[-1].startswith("Cards") else lines[-2])
+        print(f"log written to {args.log}")
+    else:
+        sys.stdout.write(text)
+    return 0
