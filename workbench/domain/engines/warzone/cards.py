@@ -213,7 +213,7 @@ def parse_effects(kind: str, entries: Any) -> tuple[list[Effect], bool]:
         action = entry.get("action")
         target = entry.get("target") or ("self" if action in _PLAYER_ACTIONS else "")
         if action == "negate":
-            target = target or "attacker"
+            target = "activation"  # whatever it answers: a spell, or an attack declaration
         if trigger not in triggers or action not in SUPPORTED_ACTIONS:
             unsupported = True
             continue

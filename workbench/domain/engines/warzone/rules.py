@@ -88,21 +88,27 @@ def band_limit(degree: int) -> int:
 
 
 def band_weight(degree: int) -> int:
-    """Share of a turn's recruiting (out of 6) one creature uses under the per-card reading."""
-    return 6 // band_limit(degree)
+    """A packed counter unit for the creature's Degree band (0-1, 2-3, 4+), see can_recruit."""
+    if degree <= 1:
+        return 1
+    if degree <= 3:
+        return 16
+    return 256
 
 
 def can_recruit(cfg: Config, count: int, highest: int, used: int, degree: int) -> bool:
     """Whether one more creature of ``degree`` may be recruited this turn.
 
-    ``count`` creatures were recruited so far this turn, ``highest`` is their highest Degree
-    (-1 when none) and ``used`` the sum of their band weights. Default (Decision §1.6.2): the
-    limit is set by the highest Degree across Recruitment and Return. Option off: each creature
-    uses its own band's share (1/3, 1/2 or all of the turn's recruiting).
+    ``count`` creatures were recruited so far this turn (Recruitment and Return together),
+    ``highest`` is their highest Degree (-1 when none) and ``used`` packs how many came from
+    each band (sum of :func:`band_weight`). Default (Decision §1.6.2): the limit is set by the
+    highest Degree recruited this turn, so mixing bands never exceeds the lower limit. Option
+    off: each band keeps its own quota (up to 3 of Degree 0-1, 2 of Degree 2-3 and 1 of 4+).
     """
     if cfg.limit_by_highest:
         return count + 1 <= band_limit(max(highest, degree))
-    return used + band_weight(degree) <= 6
+    weight = band_weight(degree)
+    return (used // weight) % 16 < band_limit(degree)
 
 
 def damage_split(cfg: Config, amount: int) -> tuple[int, int]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from workbench.domain.engines.base import DeckCards, State
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, make_card
-from workbench.domain.engines.warzone.rules import Config
+from workbench.domain.engines.warzone.rules import Config, band_weight
 from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
 from workbench.domain.engines.warzone.units import Unit
 from workbench.domain.errors import WorkbenchError
@@ -197,10 +197,11 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     if phase not in PHASES:
         raise SetupError(f"setup.phase must be one of {', '.join(PHASES)}")
     state.phase = phase
-    recruited = setup.get("recruited") or {}
-    state.count = int(recruited.get("count", 0))
-    state.highest = int(recruited.get("highest", -1))
-    state.used = int(recruited.get("weight", 0))
+    # The Degrees of the creatures already recruited this turn (for the limit of §1.6.2).
+    for degree in setup.get("recruited") or ():
+        state.count += 1
+        state.highest = max(state.highest, int(degree))
+        state.used += band_weight(int(degree))
     state._aura = None
     state._advance()
     return state

@@ -69,7 +69,7 @@ class WarzoneState(State):
         self.phase = "wake"
         self.count = 0      # creatures recruited this turn
         self.highest = -1   # their highest Degree
-        self.used = 0       # their band weights (per-card reading of §1.6.2)
+        self.used = 0       # how many came from each Degree band (rules.band_weight)
         self.pending: tuple | None = None
         self.queue: list[tuple[int, Card, Effect, str | None]] = []
         self.over = False
