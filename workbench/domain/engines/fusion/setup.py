@@ -124,6 +124,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     state.active = active
     if phase == "mulligan":
         state.step, state.actor, state.phase = "mulligan", state.first, "mulligan"
+        state.turn = 0  # the first turn starts after the mulligans
     elif phase == "ready":
         # Start the turn from its ready phase: mana growth, untap, start-of-turn effects, draw.
         state.turn = turn - 1

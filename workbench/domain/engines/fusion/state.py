@@ -412,8 +412,8 @@ class FusionState(State):
             return
         face_up = i not in self.down
         self.crea[p].remove(i)
-        self._leave_field(i)
         self.grave[p].append(i)
+        self._leave_field(i)  # after the creature, so an equip card lands on top of it
         if self.logging:
             self._say(f"{self.cards[i].name} ({self.names[i]}) of P{p + 1} is destroyed{why}")
         if face_up:
