@@ -21,6 +21,7 @@ from workbench.domain.errors import AlreadyExists, Conflict, DataError, InvalidI
 from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import check_id, is_valid_id, slugify
 from workbench.storage.atomic import atomic_write, file_lock, fsync_dir, sweep_temp_files
+from workbench.storage.audit import AuditLog
 from workbench.storage.yamlio import dump_yaml, parse_yaml
 
 DEFINITION_FILE = "game.yaml"
@@ -63,6 +64,7 @@ class Repository:
         self._cache: dict[Path, tuple[tuple[int, int, int], Stored]] = {}
         self._defs: dict[str, tuple[tuple[int, int, int], GameDefinition]] = {}
         self._cache_lock = threading.Lock()
+        self.audit = AuditLog(self.root)
 
     # ------------------------------------------------------------ paths
 
@@ -175,6 +177,7 @@ class Repository:
         data: Mapping[str, Any],
         expected_version: str | None,
         create: bool,
+        actor: str | None = None,
     ) -> Stored:
         path = self._file(game_id, collection, item_id)
         ordered = self._ordered(game_id, collection, data)
@@ -204,9 +207,14 @@ class Repository:
             if parse_yaml(encoded, COLLECTIONS[collection]) != _plain(ordered):
                 raise DataError(f"{collection[:-1]} {item_id!r} does not survive a YAML round trip")
             atomic_write(path, encoded)
-            return Stored(item_id, _plain(ordered), content_version(encoded))
+            new_version = content_version(encoded)
+            # Recorded under the lock, so the log's order is the order the file changed in.
+            self.audit.record("create" if create else "update", game_id, collection, item_id,
+                              None if create else current, new_version, actor)
+            return Stored(item_id, _plain(ordered), new_version)
 
-    def _delete(self, game_id: str, collection: str, item_id: str, expected_version: str | None) -> None:
+    def _delete(self, game_id: str, collection: str, item_id: str, expected_version: str | None,
+                actor: str | None = None) -> None:
         path = self._file(game_id, collection, item_id)
         with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
             if not path.exists():
@@ -220,6 +228,7 @@ class Repository:
                 )
             path.unlink()
             fsync_dir(path.parent)
+            self.audit.record("delete", game_id, collection, item_id, current, None, actor)
         with self._cache_lock:
             self._cache.pop(path, None)
 
@@ -263,19 +272,22 @@ class Repository:
         """One card with its version."""
         return self._read(self._file(game_id, "cards", card_id), "cards", card_id)
 
-    def create_card(self, game_id: str, data: Mapping[str, Any], card_id: str | None = None) -> Stored:
-        """Save a new card; without an id, one is made from its name."""
+    def create_card(self, game_id: str, data: Mapping[str, Any], card_id: str | None = None,
+                    actor: str | None = None) -> Stored:
+        """Save a new card; without an id, one is made from its name. ``actor`` names who (for the audit log)."""
         if card_id is None:
             card_id = self.new_id(game_id, "cards", str(data.get("name", "card")))
-        return self._write(game_id, "cards", card_id, data, None, create=True)
+        return self._write(game_id, "cards", card_id, data, None, create=True, actor=actor)
 
-    def update_card(self, game_id: str, card_id: str, data: Mapping[str, Any], expected_version: str | None) -> Stored:
+    def update_card(self, game_id: str, card_id: str, data: Mapping[str, Any], expected_version: str | None,
+                    actor: str | None = None) -> Stored:
         """Replace a card's data, if ``expected_version`` is still current."""
-        return self._write(game_id, "cards", card_id, data, expected_version, create=False)
+        return self._write(game_id, "cards", card_id, data, expected_version, create=False, actor=actor)
 
-    def delete_card(self, game_id: str, card_id: str, expected_version: str | None) -> None:
+    def delete_card(self, game_id: str, card_id: str, expected_version: str | None,
+                    actor: str | None = None) -> None:
         """Delete a card, if ``expected_version`` is still current."""
-        self._delete(game_id, "cards", card_id, expected_version)
+        self._delete(game_id, "cards", card_id, expected_version, actor)
 
     def card_index(self, game_id: str) -> dict[str, dict[str, Any]]:
         """Card id -> card data, for deck validation (unreadable files are left out)."""
@@ -296,19 +308,22 @@ class Repository:
         """One deck with its version."""
         return self._read(self._file(game_id, "decks", deck_id), "decks", deck_id)
 
-    def create_deck(self, game_id: str, data: Mapping[str, Any], deck_id: str | None = None) -> Stored:
-        """Save a new deck; without an id, one is made from its name."""
+    def create_deck(self, game_id: str, data: Mapping[str, Any], deck_id: str | None = None,
+                    actor: str | None = None) -> Stored:
+        """Save a new deck; without an id, one is made from its name. ``actor`` names who (for the audit log)."""
         if deck_id is None:
             deck_id = self.new_id(game_id, "decks", str(data.get("name", "deck")))
-        return self._write(game_id, "decks", deck_id, data, None, create=True)
+        return self._write(game_id, "decks", deck_id, data, None, create=True, actor=actor)
 
-    def update_deck(self, game_id: str, deck_id: str, data: Mapping[str, Any], expected_version: str | None) -> Stored:
+    def update_deck(self, game_id: str, deck_id: str, data: Mapping[str, Any], expected_version: str | None,
+                    actor: str | None = None) -> Stored:
         """Replace a deck's data, if ``expected_version`` is still current."""
-        return self._write(game_id, "decks", deck_id, data, expected_version, create=False)
+        return self._write(game_id, "decks", deck_id, data, expected_version, create=False, actor=actor)
 
-    def delete_deck(self, game_id: str, deck_id: str, expected_version: str | None) -> None:
+    def delete_deck(self, game_id: str, deck_id: str, expected_version: str | None,
+                    actor: str | None = None) -> None:
         """Delete a deck, if ``expected_version`` is still current."""
-        self._delete(game_id, "decks", deck_id, expected_version)
+        self._delete(game_id, "decks", deck_id, expected_version, actor)
 
     def deck_cards(self, game_id: str, deck_id: str) -> dict[str, list[dict[str, Any]]]:
         """A deck resolved for play: zone -> card data (with ``id``), one entry per copy.
