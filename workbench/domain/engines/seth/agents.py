@@ -115,56 +115,63 @@ class HeuristicAgent:
 
 
 class MonteCarloAgent:
-    """Flat Monte Carlo: tries each legal action in ``samples`` heuristic playouts of cloned states.
+    """Flat Monte Carlo over cloned states: each legal action is scored by ``samples`` playouts.
 
-    The opponent's simultaneous choice is sampled from a heuristic player with a random twist,
-    so the search does not assume it knows the hidden choice.
+    Playouts use the heuristic player for itself; the opponent's hidden simultaneous choices are
+    modelled as the heuristic player's with probability ½ and a random legal action otherwise,
+    so the search neither assumes it knows the hidden choice nor an opponent that never errs.
+    The heuristic player's own choice gets a small head start: the search deviates from it only
+    when the playouts say so clearly.
     """
 
-    def __init__(self, seed: int = 0, samples: int = 6) -> None:
+    def __init__(self, seed: int = 0, samples: int = 16, margin: float = 0.2) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
+        self.margin = margin
         self.fast = HeuristicAgent(seed)
 
     def choose(self, state: State, player: int) -> Action:
         assert isinstance(state, SethState)
+        default = self.fast.choose(state, player)
         actions = state.legal_actions(player)
-        if state.step == SPLIT or len(actions) == 1:
-            return self.fast.choose(state, player)
-        if state.step == ASSIGN and len(actions) > 16:
-            # Large teams: compare the heuristic choice with a few random subsets only.
-            actions = [self.fast.choose(state, player)] + self.rng.sample(actions, 12)
-        best, best_score = actions[0], -1.0
+        if len(actions) <= 1:
+            return default
+        if len(actions) > 16:
+            actions = self.rng.sample(actions, 16)
+        best, best_score = default, self._score(state, player, default) + self.margin
         for action in actions:
-            score = 0.0
-            for _ in range(self.samples):
-                trial = state.clone()
-                trial.logging = False
-                self._step(trial, player, action)
-                score += self._playout(trial, player)
+            if action.kind == default.kind and action.args == default.args:
+                continue
+            score = self._score(state, player, action)
             if score > best_score:
                 best, best_score = action, score
         return best
 
-    def _step(self, trial: SethState, player: int, action: Action) -> None:
-        acting = trial.to_act()
-        joint = {}
-        for p in acting:
-            if p == player:
-                joint[p] = action
-            else:
-                legal = trial.legal_actions(p)
-                joint[p] = legal[self.rng.randrange(len(legal))] if self.rng.random() < 0.3 else self.fast.choose(trial, p)
-        trial.apply_joint(joint)
+    def _score(self, state: SethState, player: int, action: Action) -> float:
+        total = 0.0
+        for _ in range(self.samples):
+            trial = state.clone()
+            trial.logging = False
+            joint = {p: action if p == player else self._opponent(trial, p) for p in trial.to_act()}
+            trial.apply_joint(joint)
+            total += self._playout(trial, player)
+        return total / self.samples
+
+    def _opponent(self, trial: SethState, p: int) -> Action:
+        if self.rng.random() < 0.5:
+            legal = trial.legal_actions(p)
+            return legal[self.rng.randrange(len(legal))]
+        return self.fast.choose(trial, p)
 
     def _playout(self, trial: SethState, player: int) -> float:
         for _ in range(2000):
             if trial.over:
                 break
-            trial.apply_joint({p: self.fast.choose(trial, p) for p in trial.to_act()})
-        if not trial.over:
+            trial.apply_joint({p: self.fast.choose(trial, p) if p == player else self._opponent(trial, p)
+                               for p in trial.to_act()})
+        if not trial.over or trial.winner is None:
             return 0.5
-        return 0.5 if trial.winner is None else (1.0 if trial.winner == player else 0.0)
+        return 1.0 if trial.winner == player else 0.0
 
 
 __all__ = ["HeuristicAgent", "MonteCarloAgent", "DONE"]
