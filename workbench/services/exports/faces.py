@@ -54,7 +54,11 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[s
     for paragraph in text.splitlines() or [""]:
         line = ""
         for char in paragraph:
-            if draw.textlength(line + char, font=font) > width:
+            try:
+                too_wide = draw.textlength(line + char, font=font) > width
+            except Exception:  # a character the shaper rejects counts as wide
+                too_wide = len(line) > width // 12
+            if too_wide:
                 # Break at the last space when there is one; CJK text breaks anywhere.
                 cut = line.rfind(" ")
                 if cut > 0:
@@ -69,21 +73,34 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[s
     return lines
 
 
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: str, font: Any) -> None:
+    """Draw text; text the font's shaper cannot lay out (rare emoji sequences) loses the odd
+    characters rather than the whole face."""
+    try:
+        draw.text(xy, text, fill=fill, font=font)
+    except Exception:
+        plain = "".join(c if ord(c) < 0x2000 or 0x3000 <= ord(c) < 0xFFFF else "?" for c in text)
+        try:
+            draw.text(xy, plain, fill=fill, font=font)
+        except Exception:
+            draw.text(xy, plain.encode("ascii", "replace").decode("ascii"), fill=fill)
+
+
 def placeholder_face(definition: GameDefinition, card: Card) -> Image.Image:
     """A plain RGB face: frame in the kind's colour, name, kind, stats and text. Never raises."""
     kind = definition.kinds.get(str(card.get("kind")))
     image = Image.new("RGB", FACE_SIZE, _colour(kind.color if kind else ""))
     draw = ImageDraw.Draw(image)
     draw.rectangle((24, 24, FACE_SIZE[0] - 25, FACE_SIZE[1] - 25), fill="#f4efe4")
-    draw.text((40, 40), str(card.get("name", ""))[:40], fill="#111111", font=_font(30))
-    draw.text((40, 90), kind_label(definition, card), fill="#333333", font=_font(22))
+    _text(draw, (40, 40), str(card.get("name", ""))[:40], "#111111", _font(30))
+    _text(draw, (40, 90), kind_label(definition, card), "#333333", _font(22))
     stats = " / ".join(cell_text(card.get(f.name)) for f in stat_fields(definition, card))
     if stats:
-        draw.text((40, FACE_SIZE[1] - 80), stats, fill="#111111", font=_font(30))
-    body = str(card.get("text") or "")
+        _text(draw, (40, FACE_SIZE[1] - 80), stats, "#111111", _font(30))
+    body = str(card.get("text") or "")[:600]  # 18 lines show at most; wrapping more is wasted time
     y = 140
     for line in _wrap(draw, body, _font(20), FACE_SIZE[0] - 80)[:18]:
-        draw.text((40, y), line, fill="#222222", font=_font(20))
+        _text(draw, (40, y), line, "#222222", _font(20))
         y += 28
     return image
 
@@ -97,7 +114,7 @@ def card_back(definition: GameDefinition) -> Image.Image:
     draw.rectangle((30, 30, FACE_SIZE[0] - 31, FACE_SIZE[1] - 31), outline=accent, width=6)
     y = FACE_SIZE[1] // 2 - 40
     for line in _wrap(draw, definition.name, _font(34), FACE_SIZE[0] - 100)[:4]:
-        draw.text((50, y), line, fill=accent, font=_font(34))
+        _text(draw, (50, y), line, accent, _font(34))
         y += 44
     return image
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from workbench.domain.errors import DataError
 from workbench.domain.gamedef import GameDefinition
 from workbench.services.exports.common import (
     KIND_COLUMN,
@@ -115,6 +116,10 @@ def xml_text(text: Any) -> str:
 def checksum(data: bytes) -> int:
     """Lackey's updatelist checksum: the sum of the bytes as signed chars, skipping CR and LF,
     kept modulo 10^8 with C truncation, minus 1 at the end (reference formats.md §1.6)."""
+    if len(data) * 128 < 100_000_000:
+        # No running sum can reach 10^8, so the modulo never applies: sum in C, not byte by byte.
+        high = len(data) - len(data.translate(None, bytes(range(128, 256))))
+        return sum(data) - 256 * high - 10 * data.count(10) - 13 * data.count(13) - 1
     total = 0
     for byte in data:
         if byte in (10, 13):
@@ -122,7 +127,8 @@ def checksum(data: bytes) -> int:
         total += byte - 256 if byte > 127 else byte
         # C's % truncates towards zero, so a negative running sum stays negative.
         total = total - int(total / 100_000_000) * 100_000_000
-    return total - 1
+    total -= 1
+    return total - int(total / 100_000_000) * 100_000_000
 
 
 # ------------------------------------------------------------------ plugininfo.txt
@@ -319,5 +325,5 @@ def export_plugin(
     for path in bundle.files:
         for part in path.split("/"):
             if not _NAME_OK.match(part):  # ids and set codes guarantee this; a guard for future edits
-                raise ValueError(f"Lackey file name {path!r} must not contain spaces or odd characters")
+                raise DataError(f"Lackey file name {path!r} must not contain spaces or odd characters")
     return bundle
