@@ -105,8 +105,9 @@ def gauge(title: str, total: float, limit: float | None, strict: bool) -> Markup
     ]
     if limit is not None:
         lx = 10 + inner * limit / top
+        anchor = "end" if lx > width * 0.65 else "middle"
         parts.append(f'<line class="limit" x1="{_num(lx)}" y1="6" x2="{_num(lx)}" y2="34"/>'
-                     f'<text class="label" x="{_num(lx)}" y="48" text-anchor="middle">'
+                     f'<text class="label" x="{_num(lx)}" y="48" text-anchor="{anchor}">'
                      f'{"limit (must be less) " if strict else "limit "}{_num(limit)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

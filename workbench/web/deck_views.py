@@ -18,6 +18,7 @@ from workbench.domain.deckstats import (
     deck_counts,
     deck_options,
     deck_statistics,
+    draw_plan,
     odds_table,
     wanted_count,
 )
@@ -96,7 +97,7 @@ def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str 
         card_rows.append({
             "id": item.id, "name": str(item.data.get("name") or item.id), "kind": kind,
             "kind_label": definition.kinds[kind].label if kind in definition.kinds else kind,
-            "summary": " · ".join(f"{s['label']} {s['value']}" for s in summary),
+            "summary": " · ".join(f"{s['label']} {s['value']}".strip() for s in summary),
             "search": search_text(item.id, item.data),
         })
     data = {
@@ -121,7 +122,7 @@ def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str 
         "deck_builder.html", game=definition, game_id=game, deck_id=deck_id, deck=deck, data=data,
         zones=data["zones"], formats=[{"id": f, "label": str(v.get("label", f))} for f, v in definition.formats.items()],
         kinds=[{"id": k, "label": kd.label} for k, kd in definition.kinds.items()],
-        stats_html=stats_html, nav_active="Decks",
+        stats_html=stats_html, nav_active="Decks", has_draws=draw_plan(definition).draws,
     )
 
 

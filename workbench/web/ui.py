@@ -168,6 +168,7 @@ def field_meta(fdef: FieldDef, options: Mapping[str, Any]) -> dict[str, Any]:
         "default": spec.get("default"),
         "min_items": spec.get("min_items"),
         "max_items": spec.get("max_items"),
+        "stat": bool(spec.get("stat")),
     }
     values = enum if enum is not None else items.get("enum")
     if values is not None:
@@ -194,10 +195,26 @@ def editor_schema(definition: GameDefinition) -> dict[str, Any]:
         "name": definition.name,
         "kinds": {
             kid: {"label": kd.label, "color": kd.color,
-                  "fields": [field_meta(f, options) for f in definition.fields_for(kid) if f.name != "name"]}
+                  "fields": [field_meta(f, options) for f in _editor_order(definition, kid) if f.name != "name"]}
             for kid, kd in definition.kinds.items()
         },
     }
+
+
+def _editor_order(definition: GameDefinition, kind: str) -> list[FieldDef]:
+    """Fields in the order a designer fills them: identity and stats, then text, then the rest."""
+    own = {f.name for f in definition.kinds[kind].fields}
+
+    def group(fdef: FieldDef) -> int:
+        if fdef.type in {"integer", "number", "boolean"} or fdef.enum is not None:
+            return 0 if fdef.type != "list" or fdef.name in own else 2
+        if fdef.type == "string" and (fdef.name in own or fdef.name.startswith("name")):
+            return 0
+        if fdef.type == "text":
+            return 1
+        return 2
+
+    return sorted(definition.fields_for(kind), key=group)  # sorted() is stable: game.yaml order within a group
 
 
 def key_fields(definition: GameDefinition, kind: str) -> list[FieldDef]:
@@ -230,6 +247,8 @@ def card_summary(definition: GameDefinition, card: Mapping[str, Any]) -> list[di
         else:
             shown = value_label(fdef, value)
         short = fdef.label if len(fdef.label) <= 14 else fdef.label.split(" ")[0]
+        if shown.casefold().startswith(fdef.label.casefold()):
+            short = ""  # "Class 3 (long range)" needs no "Class" in front
         out.append({"field": fdef.name, "label": short, "value": shown})
     return out
 

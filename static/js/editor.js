@@ -1,0 +1,519 @@
+/* Card editor: builds the form from the game definition, validates and previews as you type,
+   saves with If-Match and, when the card changed elsewhere, shows both versions to choose from. */
+"use strict";
+(function () {
+  const W = window.Workbench;
+  const el = W.el;
+  const data = W.readJSON("editor-data");
+  if (!data) return;
+  const schema = data.schema;
+  const urls = data.urls;
+  let cardId = data.card_id;
+  let version = data.version;
+  let original = Object.assign({}, data.card || {});
+  let values = Object.assign({}, original);
+  let dirty = false;
+  let saving = false;
+  let validateSeq = 0;
+  let previewSeq = 0;
+  let localProblems = {};
+  let controls = {};
+
+  const form = document.getElementById("card-form");
+  const nameInput = document.getElementById("field-name");
+  const idInput = document.getElementById("field-id");
+  const kindSelect = document.getElementById("field-kind");
+  const container = document.getElementById("kind-fields");
+  const statusLine = document.getElementById("save-status");
+  const title = document.getElementById("editor-title");
+  const panel = document.getElementById("conflict-panel");
+  const preview = document.getElementById("preview");
+  const previewImg = document.getElementById("preview-img");
+  const previewNote = document.getElementById("preview-note");
+
+  const knownFields = new Set(["name", "kind"]);
+  Object.values(schema.kinds).forEach(function (k) { k.fields.forEach(function (f) { knownFields.add(f.name); }); });
+
+  function cardUrl(id) { return urls.card.replace("__ID__", encodeURIComponent(id)); }
+  function editUrl(id) { return urls.edit.replace("__ID__", encodeURIComponent(id)); }
+  function setStatus(text, kind) {
+    statusLine.textContent = text;
+    statusLine.className = "save-status" + (kind ? " status-" + kind : "");
+  }
+  function show(value) {
+    if (value === undefined || value === null || value === "") return "—";
+    if (typeof value === "object") return JSON.stringify(value, null, 1);
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    return String(value);
+  }
+  function same(a, b) { return JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b); }
+
+  /* ------------------------------------------------------------ controls */
+
+  function hints(meta) {
+    const parts = [];
+    if (meta.minimum !== null && meta.minimum !== undefined && meta.maximum !== null && meta.maximum !== undefined) {
+      parts.push(meta.minimum + "–" + meta.maximum);
+    } else if (meta.minimum !== null && meta.minimum !== undefined) {
+      parts.push("at least " + meta.minimum);
+    } else if (meta.maximum !== null && meta.maximum !== undefined) {
+      parts.push("at most " + meta.maximum);
+    }
+    if (meta.also_allowed && meta.also_allowed.length) parts.push("or " + meta.also_allowed.join(", "));
+    if (meta.step_hint) parts.push("steps of " + meta.step_hint);
+    if (meta.max_length) parts.push("up to " + meta.max_length + " characters");
+    if (meta.min_items || meta.max_items) {
+      parts.push("choose " + (meta.min_items || 0) + (meta.max_items ? "–" + meta.max_items : "+"));
+    }
+    if (meta.rule) parts.push(meta.rule);
+    return parts.join(" · ");
+  }
+
+  function wrap(meta, control, useFieldset) {
+    const helpId = "help-" + meta.name;
+    const problemsId = "problems-" + meta.name;
+    const helpText = [meta.help, hints(meta)].filter(Boolean).join(" — ");
+    const label = useFieldset
+      ? el("legend", {}, [meta.label, meta.required ? el("span", { class: "req", "aria-hidden": "true", text: " *" }) : null])
+      : el("label", { for: "field-" + meta.name }, [meta.label, meta.required ? el("span", { class: "req", "aria-hidden": "true", text: " *" }) : null]);
+    const help = helpText ? el("p", { class: "help", id: helpId, text: helpText }) : null;
+    const problems = el("ul", { class: "field-problems", id: problemsId, "aria-live": "polite" });
+    const box = el(useFieldset ? "fieldset" : "div", { class: "field field-" + meta.type, "data-field": meta.name },
+                   [label, control, help, problems]);
+    if (useFieldset) {
+      box.setAttribute("aria-describedby", [help ? helpId : "", problemsId].filter(Boolean).join(" "));
+    } else {
+      control.setAttribute("aria-describedby", [help ? helpId : "", problemsId].filter(Boolean).join(" "));
+    }
+    return box;
+  }
+
+  function makeControl(meta) {
+    const id = "field-" + meta.name;
+    const choices = meta.choices || null;
+    if (meta.type === "list" && choices) {
+      const boxes = choices.map(function (choice, i) {
+        const input = el("input", { type: "checkbox", id: id + "-" + i, name: meta.name, value: String(choice.value) });
+        return { input: input, choice: choice, node: el("label", { class: "check", for: id + "-" + i }, [input, " " + choice.label]) };
+      });
+      const group = el("div", { class: "check-group", role: "group" }, boxes.map(function (b) { return b.node; }));
+      return {
+        node: wrap(meta, group, true),
+        focus: boxes.length ? boxes[0].input : null,
+        get: function () {
+          const picked = boxes.filter(function (b) { return b.input.checked; }).map(function (b) { return b.choice.value; });
+          return picked.length ? picked : undefined;
+        },
+        set: function (value) {
+          const list = Array.isArray(value) ? value.map(String) : [];
+          boxes.forEach(function (b) { b.input.checked = list.indexOf(String(b.choice.value)) !== -1; });
+        },
+      };
+    }
+    if (choices) {
+      const select = el("select", { id: id, name: meta.name }, [el("option", { value: "", text: "—" })].concat(
+        choices.map(function (choice, i) { return el("option", { value: String(i), text: choice.label }); })));
+      return {
+        node: wrap(meta, select), focus: select,
+        get: function () { return select.value === "" ? undefined : choices[Number(select.value)].value; },
+        set: function (value) {
+          const i = choices.findIndex(function (c) { return String(c.value) === String(value); });
+          select.value = i === -1 ? "" : String(i);
+        },
+      };
+    }
+    if (meta.type === "boolean") {
+      const input = el("input", { type: "checkbox", id: id, name: meta.name });
+      const node = wrap(meta, input);
+      node.classList.add("field-check");
+      return {
+        node: node, focus: input,
+        get: function () { return input.checked ? true : (values[meta.name] !== undefined || meta.default !== null ? false : undefined); },
+        set: function (value) { input.checked = value === true; },
+      };
+    }
+    if (meta.type === "integer" || meta.type === "number") {
+      const loose = meta.also_allowed && meta.also_allowed.length;
+      const input = el("input", loose
+        ? { type: "text", id: id, name: meta.name, inputmode: "numeric", autocomplete: "off", class: "narrow" }
+        : { type: "number", id: id, name: meta.name, class: "narrow", step: meta.type === "integer" ? (meta.step_hint || 1) : "any",
+            min: meta.minimum, max: meta.maximum });
+      return {
+        node: wrap(meta, input), focus: input,
+        get: function () {
+          const raw = input.value.trim();
+          if (raw === "") return undefined;
+          if (/^-?\d+$/.test(raw)) return parseInt(raw, 10);
+          if (meta.type === "number" && !isNaN(Number(raw))) return Number(raw);
+          return raw;
+        },
+        set: function (value) { input.value = value === undefined || value === null ? "" : String(value); },
+      };
+    }
+    if (meta.type === "list") {
+      const input = el("input", { type: "text", id: id, name: meta.name, autocomplete: "off", placeholder: "comma, separated" });
+      return {
+        node: wrap(meta, input), focus: input,
+        get: function () {
+          const items = input.value.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
+          return items.length ? items : undefined;
+        },
+        set: function (value) { input.value = Array.isArray(value) ? value.join(", ") : (value ? String(value) : ""); },
+      };
+    }
+    if (meta.type === "effects") {
+      const area = el("textarea", { id: id, name: meta.name, rows: 6, class: "code", spellcheck: "false" });
+      let last;
+      return {
+        node: wrap(Object.assign({}, meta, { help: (meta.help || "") + " Written as a JSON list." }), area), focus: area,
+        get: function () {
+          const raw = area.value.trim();
+          delete localProblems[meta.name];
+          if (raw === "") return undefined;
+          try {
+            last = JSON.parse(raw);
+            return last;
+          } catch (e) {
+            localProblems[meta.name] = "Effects are not valid JSON: " + e.message;
+            return values[meta.name];
+          }
+        },
+        set: function (value) { area.value = value === undefined || value === null ? "" : JSON.stringify(value, null, 2); },
+      };
+    }
+    const multi = meta.type === "text";
+    const input = multi
+      ? el("textarea", { id: id, name: meta.name, rows: 3 })
+      : el("input", { type: "text", id: id, name: meta.name, autocomplete: "off" });
+    if (/[\u3000-\u9fff]/.test(meta.label)) input.setAttribute("lang", "zh");
+    return {
+      node: wrap(meta, input), focus: input,
+      get: function () { return input.value === "" ? undefined : input.value; },
+      set: function (value) { input.value = value === undefined || value === null ? "" : String(value); },
+    };
+  }
+
+  function buildFields(kind) {
+    const kindDef = schema.kinds[kind];
+    container.textContent = "";
+    controls = {};
+    if (!kindDef) {
+      container.appendChild(el("p", { class: "help", text: "Choose a kind to see its fields." }));
+      return;
+    }
+    kindDef.fields.forEach(function (meta) {
+      const control = makeControl(meta);
+      control.meta = meta;
+      let value = values[meta.name];
+      if (value === undefined && meta.default !== null && meta.default !== undefined && !cardId) value = meta.default;
+      control.set(value);
+      controls[meta.name] = control;
+      container.appendChild(control.node);
+    });
+    preview.className = "preview-card kind-" + kind;
+  }
+
+  function remember() {
+    Object.keys(controls).forEach(function (name) { values[name] = controls[name].get(); });
+  }
+
+  function collect() {
+    localProblems = {};
+    const card = { name: nameInput.value, kind: kindSelect.value };
+    Object.keys(controls).forEach(function (name) {
+      const value = controls[name].get();
+      if (value !== undefined) card[name] = value;
+    });
+    /* Keys no kind of this game knows are kept as they were (the file may hold notes of other tools). */
+    Object.keys(original).forEach(function (key) {
+      if (!knownFields.has(key) && key !== "id" && !(key in card)) card[key] = original[key];
+    });
+    return card;
+  }
+
+  function loadCard(card) {
+    original = Object.assign({}, card);
+    values = Object.assign({}, card);
+    nameInput.value = card.name || "";
+    if (card.kind && schema.kinds[card.kind]) kindSelect.value = card.kind;
+    buildFields(kindSelect.value);
+    title.textContent = card.name || cardId || "New card";
+  }
+
+  /* ------------------------------------------------------------ problems */
+
+  function fieldLabel(name) {
+    if (name === "name") return "Name";
+    if (name === "kind") return "Kind";
+    const control = controls[name];
+    return control ? control.meta.label : name;
+  }
+
+  function renderProblems(problems) {
+    document.querySelectorAll(".field-problems").forEach(function (list) { list.textContent = ""; });
+    document.querySelectorAll("[aria-invalid]").forEach(function (node) { node.removeAttribute("aria-invalid"); });
+    document.querySelectorAll(".field.invalid").forEach(function (node) { node.classList.remove("invalid", "warned"); });
+    const all = problems.slice();
+    Object.keys(localProblems).forEach(function (name) {
+      all.unshift({ severity: "error", field: name, message: localProblems[name], code: "editor.json" });
+    });
+    const general = document.getElementById("problem-list");
+    general.textContent = "";
+    let errors = 0;
+    let warnings = 0;
+    all.forEach(function (p) {
+      if (p.severity === "error") errors += 1; else warnings += 1;
+      const target = p.field ? document.getElementById("problems-" + p.field) : null;
+      if (target) {
+        target.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.message }));
+        const box = target.closest(".field");
+        if (box) {
+          box.classList.add(p.severity === "error" ? "invalid" : "warned");
+          const input = box.querySelector("input, select, textarea");
+          if (input && p.severity === "error") input.setAttribute("aria-invalid", "true");
+        }
+      }
+      general.appendChild(el("li", { class: "problem problem-" + p.severity }, [
+        p.field ? el("strong", { text: fieldLabel(p.field) + ": " }) : null, p.message]));
+    });
+    const summary = document.getElementById("problem-summary");
+    if (!all.length) {
+      summary.textContent = "No problems";
+      summary.className = "problem-summary ok";
+    } else {
+      summary.textContent = errors + " error" + (errors === 1 ? "" : "s") + ", " + warnings + " warning" + (warnings === 1 ? "" : "s");
+      summary.className = "problem-summary " + (errors ? "bad" : "warn");
+    }
+  }
+
+  async function validate() {
+    const card = collect();
+    const seq = ++validateSeq;
+    const answer = await W.api("POST", urls.validate, { card: card, id: cardId || undefined });
+    if (seq !== validateSeq) return; /* a newer keystroke already asked */
+    if (answer.ok && answer.body) renderProblems(answer.body.problems || []);
+    else if (answer.body && answer.body.error) renderProblems([{ severity: "error", message: answer.body.error }]);
+  }
+
+  /* ------------------------------------------------------------ preview */
+
+  function htmlPreview(card) {
+    preview.className = "preview-card kind-" + card.kind;
+    preview.querySelector(".pc-name").textContent = card.name || "(no name)";
+    const cost = card.cost !== undefined ? card.cost : (card.power !== undefined ? card.power : card.degree);
+    preview.querySelector(".pc-cost").textContent = cost === undefined ? "" : String(cost);
+    const kindDef = schema.kinds[card.kind];
+    const extra = ["subtype", "race", "element", "attribute", "class"].filter(function (k) { return card[k] !== undefined; })
+      .map(function (k) {
+        const control = controls[k];
+        const choice = control && control.meta.choices ? control.meta.choices.find(function (c) { return String(c.value) === String(card[k]); }) : null;
+        return choice ? choice.label : String(card[k]);
+      });
+    preview.querySelector(".pc-type").textContent = [kindDef ? kindDef.label : card.kind].concat(extra).join(" · ");
+    preview.querySelector(".pc-text").textContent = card.text || "";
+    preview.querySelector(".pc-flavor").textContent = card.flavor || "";
+    const stats = preview.querySelector(".pc-stats");
+    stats.textContent = "";
+    Object.keys(controls).forEach(function (name) {
+      const meta = controls[name].meta;
+      if (meta.stat && card[name] !== undefined) stats.appendChild(el("span", { class: "pc-stat" }, [el("b", { text: meta.label }), " " + card[name]]));
+    });
+  }
+
+  async function pngPreview(card) {
+    const seq = ++previewSeq;
+    try {
+      const response = await fetch(urls.preview, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": W.csrfToken(), "Accept": "image/png" },
+        body: JSON.stringify({ card: card, id: cardId || undefined }),
+      });
+      if (seq !== previewSeq) return;
+      if (!response.ok || (response.headers.get("Content-Type") || "").indexOf("image/") !== 0) throw new Error(String(response.status));
+      const blob = await response.blob();
+      const old = previewImg.src;
+      previewImg.src = URL.createObjectURL(blob);
+      if (old && old.startsWith("blob:")) URL.revokeObjectURL(old);
+      previewImg.hidden = false;
+      preview.hidden = true;
+      previewNote.textContent = "Rendered as it will print.";
+    } catch (e) {
+      previewImg.hidden = true;
+      preview.hidden = false;
+      previewNote.textContent = "Rendered preview unavailable; showing a simple preview.";
+    }
+  }
+
+  const refreshPreview = W.debounce(function () { if (urls.preview) pngPreview(collect()); }, 450);
+  const refreshChecks = W.debounce(validate, 220);
+
+  function changed() {
+    dirty = true;
+    title.textContent = nameInput.value || (cardId ? cardId : "New card");
+    setStatus("Unsaved changes", "dirty");
+    htmlPreview(collect());
+    refreshChecks();
+    refreshPreview();
+  }
+
+  /* ------------------------------------------------------------ saving and conflicts */
+
+  async function save() {
+    if (saving) return;
+    const card = collect();
+    if (Object.keys(localProblems).length) {
+      renderProblems([]);
+      setStatus("Fix the marked field before saving.", "error");
+      return;
+    }
+    saving = true;
+    setStatus("Saving…", "busy");
+    try {
+      let answer;
+      if (!cardId) {
+        const body = Object.assign({}, card);
+        if (idInput && idInput.value.trim()) body.id = idInput.value.trim();
+        answer = await W.api("POST", urls.cards, body);
+        if (answer.status === 201) {
+          dirty = false;
+          setStatus("Created", "ok");
+          window.location.assign(editUrl(answer.body.id));
+          return;
+        }
+      } else {
+        answer = await W.api("PUT", cardUrl(cardId), card, { "If-Match": '"' + version + '"' });
+        if (answer.ok) {
+          version = answer.body.version;
+          original = Object.assign({}, answer.body.card);
+          dirty = false;
+          renderProblems(answer.body.problems || []);
+          setStatus("Saved " + new Date().toLocaleTimeString(), "ok");
+          return;
+        }
+        if (answer.status === 412 || answer.status === 404) {
+          setStatus("Not saved: the card changed elsewhere", "error");
+          await showConflict(card);
+          return;
+        }
+      }
+      const message = answer.body && answer.body.error ? answer.body.error : "Save failed (HTTP " + answer.status + ")";
+      if (answer.status === 409 || answer.status === 400) {
+        const target = document.getElementById(answer.status === 409 || /id/.test(message) ? "problems-id" : "problems-name");
+        if (target) { target.textContent = ""; target.appendChild(el("li", { class: "problem problem-error", text: message })); }
+      }
+      setStatus(message, "error");
+    } catch (e) {
+      setStatus("Save failed: " + e.message + ". Your edits are still here.", "error");
+    } finally {
+      saving = false;
+    }
+  }
+
+  async function showConflict(mine) {
+    const answer = await W.api("GET", cardUrl(cardId));
+    const theirs = answer.ok ? answer.body.card : null;
+    const theirsVersion = answer.ok ? answer.body.version : null;
+    panel.textContent = "";
+    panel.hidden = false;
+    panel.appendChild(el("h2", { id: "conflict-title", text: theirs
+      ? "This card was changed in another tab or by someone else"
+      : "This card was deleted in another tab or by someone else" }));
+    panel.appendChild(el("p", { text: "Your save was refused, so nothing was overwritten and your edits are still in the form. " +
+      (theirs ? "Compare the saved version with yours, then keep either or pick field by field and finish the merge by hand."
+              : "Save yours again as a new card, or discard it.") }));
+    const buttons = el("div", { class: "conflict-actions" });
+    if (theirs) {
+      const keys = [];
+      ["name", "kind"].concat(Object.keys(theirs), Object.keys(mine)).forEach(function (k) { if (keys.indexOf(k) === -1) keys.push(k); });
+      const differing = keys.filter(function (k) { return !same(theirs[k], mine[k]); });
+      const rows = differing.map(function (k) {
+        const pickTheirs = el("input", { type: "radio", name: "pick-" + k, value: "theirs", id: "pick-" + k + "-theirs" });
+        const pickMine = el("input", { type: "radio", name: "pick-" + k, value: "mine", id: "pick-" + k + "-mine", checked: true });
+        return el("tr", { "data-field": k }, [
+          el("th", { scope: "row", text: fieldLabel(k) }),
+          el("td", { class: "theirs" }, [el("pre", { text: show(theirs[k]) })]),
+          el("td", { class: "mine" }, [el("pre", { text: show(mine[k]) })]),
+          el("td", { class: "pick" }, [
+            el("label", { for: "pick-" + k + "-theirs" }, [pickTheirs, " saved"]),
+            el("label", { for: "pick-" + k + "-mine" }, [pickMine, " mine"]),
+          ]),
+        ]);
+      });
+      panel.appendChild(el("table", { class: "data-table conflict-table" }, [
+        el("caption", { text: differing.length + " field" + (differing.length === 1 ? "" : "s") + " differ" }),
+        el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: "Field" }), el("th", { scope: "col", text: "Saved version (theirs)" }),
+          el("th", { scope: "col", text: "Your version" }), el("th", { scope: "col", text: "Use" })])]),
+        el("tbody", {}, rows),
+      ]));
+      buttons.appendChild(el("button", { type: "button", class: "button button-primary", id: "conflict-merge", text: "Merge the chosen fields into the editor",
+        onclick: function () {
+          const merged = Object.assign({}, theirs);
+          differing.forEach(function (k) {
+            const picked = panel.querySelector('input[name="pick-' + k + '"]:checked');
+            if (picked && picked.value === "mine") {
+              if (mine[k] === undefined) delete merged[k]; else merged[k] = mine[k];
+            }
+          });
+          version = theirsVersion;
+          loadCard(merged);
+          closeConflict("Merged into the editor: check it, edit by hand if needed, then save.");
+          dirty = true;
+          changed();
+        } }));
+      buttons.appendChild(el("button", { type: "button", class: "button", id: "conflict-keep-mine", text: "Keep mine (replace the saved version)",
+        onclick: function () { version = theirsVersion; closeConflict("Saving your version…"); save(); } }));
+      buttons.appendChild(el("button", { type: "button", class: "button", id: "conflict-keep-theirs", text: "Keep theirs (drop my edits)",
+        onclick: function () {
+          version = theirsVersion;
+          loadCard(theirs);
+          dirty = false;
+          closeConflict("Showing the saved version; your edits were dropped.");
+          validate();
+          htmlPreview(collect());
+        } }));
+    } else {
+      buttons.appendChild(el("button", { type: "button", class: "button button-primary", id: "conflict-recreate", text: "Save mine as a new card",
+        onclick: async function () {
+          const body = Object.assign({}, mine, { id: cardId });
+          const created = await W.api("POST", urls.cards, body);
+          if (created.status === 201) { dirty = false; window.location.assign(editUrl(created.body.id)); }
+          else setStatus(created.body && created.body.error ? created.body.error : "Could not save", "error");
+        } }));
+      buttons.appendChild(el("a", { class: "button", href: urls.gallery, text: "Discard mine" }));
+    }
+    panel.appendChild(buttons);
+    panel.focus();
+    panel.scrollIntoView({ block: "start" });
+  }
+
+  function closeConflict(message) {
+    panel.hidden = true;
+    panel.textContent = "";
+    setStatus(message, "info");
+  }
+
+  /* ------------------------------------------------------------ wiring */
+
+  kindSelect.addEventListener("change", function () {
+    remember();
+    buildFields(kindSelect.value);
+    changed();
+  });
+  form.addEventListener("input", changed);
+  form.addEventListener("change", function (event) { if (event.target !== kindSelect) changed(); });
+  form.addEventListener("submit", function (event) { event.preventDefault(); save(); });
+  document.addEventListener("keydown", function (event) {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+      event.preventDefault();
+      save();
+    }
+  });
+  W.guardUnsaved(function () { return dirty; });
+  window.WorkbenchEditor = { isDirty: function () { return dirty; } };
+
+  buildFields(kindSelect.value);
+  htmlPreview(collect());
+  validate();
+  if (urls.preview) pngPreview(collect());
+})();
