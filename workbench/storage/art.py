@@ -6,14 +6,15 @@ only writes and reads files, under names it checks itself (never a path from a r
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from workbench.domain.errors import InvalidId, NotFound
+from workbench.storage.atomic import atomic_write
 
 ART_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\.png$")
+# Names designers may have typed into a card's ``art`` field: one plain file in art/.
+READABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,118}\.(?:png|jpe?g|webp)$", re.IGNORECASE)
 
 
 def check_art_name(name: str) -> str:
@@ -29,7 +30,7 @@ def art_dir(game_dir: Path) -> Path:
 
 
 def write_art(game_dir: Path, name: str, png: bytes) -> Path:
-    """Write cleaned PNG bytes as ``art/<name>`` atomically (fsynced); return the path.
+    """Write cleaned PNG bytes as ``art/<name>`` atomically (fsynced, via storage.atomic); return the path.
 
     Raises InvalidId for a bad name, NotFound when the game folder does not exist.
     """
@@ -37,23 +38,8 @@ def write_art(game_dir: Path, name: str, png: bytes) -> Path:
     game_dir = Path(game_dir)
     if not game_dir.is_dir():
         raise NotFound(f"game folder {game_dir.name!r} does not exist")
-    folder = art_dir(game_dir)
-    folder.mkdir(exist_ok=True)
-    target = folder / name
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".tmp-{name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(png)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    target = art_dir(game_dir) / name
+    atomic_write(target, png)
     return target
 
 
@@ -62,9 +48,7 @@ def read_art(game_dir: Path, name: str) -> bytes | None:
 
     Symlinks are refused so art cannot point outside the game folder.
     """
-    try:
-        check_art_name(name)
-    except InvalidId:
+    if not isinstance(name, str) or not READABLE_NAME.fullmatch(name) or ".." in name:
         return None
     path = art_dir(Path(game_dir)) / name
     if path.is_symlink() or not path.is_file():

@@ -63,8 +63,9 @@ class Face:
 def encode_face(image: Image.Image, overflow_lines: int = 0) -> bytes:
     """Serialize a face image for the cache."""
     rgb = image.convert("RGB")
-    # Level 3: nearly level 6's size at a third of the time; the PDF embeds these bytes as-is.
-    return _HEADER.pack(MAGIC, rgb.width, rgb.height, overflow_lines) + zlib.compress(rgb.tobytes(), 3)
+    # Level 1: faces are flat colour and text, so level 6 saves little and costs 3x the time;
+    # the PDF embeds these bytes as they are.
+    return _HEADER.pack(MAGIC, rgb.width, rgb.height, overflow_lines) + zlib.compress(rgb.tobytes(), 1)
 
 
 def decode_face(data: bytes) -> Face:

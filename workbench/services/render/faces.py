@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -24,7 +25,7 @@ from workbench.services.render.sizes import DPI, CardSize, mm_to_px
 from workbench.services.render.text import Fit, Paragraph, fit_paragraphs
 
 # Bump when a template's drawing changes: it is part of every render-cache key.
-TEMPLATE_VERSION = "faces-3"
+TEMPLATE_VERSION = "faces-4"
 
 SAFE_MM = 3.0  # text and symbols stay this far inside the trim
 MIN_TEXT_PT = 6.0  # effect text never shrinks below this
@@ -286,11 +287,18 @@ class Template:
         plan.items.append(TextItem(type_left, ty + th / 2, plan.values["type"], key, size, INK, "lm"))
         # Body text: fit inside the text box, within the safe zone on both sides.
         bx, by, bw, bh = geo["text"]
-        inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0 - self.stats_reserve(plan))
         paras = self.body_paragraphs(card, fields)
         max_px = 3.4 * self.u
         min_px = min(max_px, MIN_TEXT_PT / 72 * self.dpi)
+        # First try the whole box; the stat plate sits in its bottom-right corner, so the text
+        # only has to stop above the plate when its last lines would run into it.
+        inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0)
         fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px, step_px=self.u * 0.1)
+        reserve = self.stats_reserve(plan)
+        if reserve and self._hits_plate(fit, inner, reserve, self.stats_width(plan.values["stats"])):
+            inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0 - reserve)
+            fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px,
+                                 step_px=self.u * 0.1)
         plan.body = fit
         plan.body_box = inner
         plan.overflow_lines = fit.overflow_lines
@@ -300,6 +308,23 @@ class Template:
 
     def type_right_reserve(self, card: Mapping[str, Any]) -> float:
         return 0.0
+
+    def _hits_plate(self, fit: Fit, box: tuple[float, float, float, float], reserve: float, plate_w: float) -> bool:
+        if not fit.fits:
+            return True
+        x, y, w, h = box
+        band_top = (h - reserve + 0.6) * self.u  # the plate's top, in pixels from the box top
+        limit = (w - plate_w - 0.8) * self.u
+        return any(line.top + line.size_px > band_top and text_width(line.font_key, line.text, line.size_px) > limit
+                   for line in fit.lines)
+
+    def stats_text(self, stats: list[tuple[str, str]]) -> str:
+        return "   ".join(f"{label} {value}" for label, value in stats)
+
+    def stats_width(self, stats: list[tuple[str, str]]) -> float:
+        """Width of the stat plate in design units."""
+        text = self.stats_text(stats)
+        return text_width(face_for("bold", text), text, 2.8 * self.u) / self.u + 3.0
 
     def stats_reserve(self, plan: Plan) -> float:
         """Design units at the bottom of the text box kept free for the stat plates."""
@@ -367,10 +392,7 @@ class Template:
         else:
             # No art yet: a soft gradient in the kind colour with the kind's shape, so a
             # playtest print still reads at a glance.
-            gradient = Image.linear_gradient("L").resize((width, height))
-            top_color = Image.new("RGB", (width, height), mix(color, WHITE, 0.55))
-            bottom_color = Image.new("RGB", (width, height), mix(color, WHITE, 0.15))
-            image.paste(Image.composite(bottom_color, top_color, gradient), (left, top))
+            image.paste(placeholder(color, width, height), (left, top))
             self.icon(draw, kind, x + w / 2, y + h / 2, min(w, h) * 0.28, mix(color, WHITE, 0.7))
         draw.rectangle((left, top, left + width - 1, top + height - 1), outline=mix(color, BLACK, 0.45),
                        width=max(1, self.P(0.35)))
@@ -387,10 +409,8 @@ class Template:
     def draw_stats(self, draw: ImageDraw.ImageDraw, stats: list[tuple[str, str]], kind: str) -> None:
         if not stats:
             return
-        text = "   ".join(f"{label} {value}" for label, value in stats)
-        key = face_for("bold", text)
-        size = 2.8 * self.u
-        width = text_width(key, text, size) / self.u + 3.0
+        text = self.stats_text(stats)
+        width = self.stats_width(stats)
         x = self.W - self.c - width + 1.0
         y = self.geometry({})["footer"][1] - 4.9
         self.box(draw, x, y, width, 4.4, fill=self.accent, outline=mix(self.accent, BLACK, 0.5), width=0.3,
@@ -477,6 +497,19 @@ class Template:
         key, size, _ = self.fit_line(name, "serif", self.W - 2 * (self.c + 4), 4.6, 2.0)
         self.text(draw, TextItem(cx, cy, name, key, size, self.accent, "mm"))
         return image
+
+
+@lru_cache(maxsize=64)
+def placeholder(color: tuple[int, int, int], width: int, height: int) -> Image.Image:
+    """Art placeholder: a few flat bands from light to the kind colour (flat bands keep the
+    face fast to compress, unlike a smooth gradient)."""
+    image = Image.new("RGB", (width, height))
+    draw = ImageDraw.Draw(image)
+    bands = 6
+    for i in range(bands):
+        shade = mix(color, WHITE, 0.6 - 0.45 * i / (bands - 1))
+        draw.rectangle((0, height * i // bands, width, height * (i + 1) // bands), fill=shade)
+    return image
 
 
 def star_points(x: float, y: float, outer: float, inner: float, n: int) -> list[tuple[float, float]]:
@@ -626,6 +659,7 @@ class FusionTemplate(Template):
     text_panel = (246, 242, 232)
     badge_fields = ("cost",)
     badge_label = "费 MANA"
+    art_ratio = 1.8  # bilingual text needs the room
     symbol_fields = frozenset({"attribute", "stars", "subtype"})
 
     def top_extra_height(self, card: Mapping[str, Any]) -> float:

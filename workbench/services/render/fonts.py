@@ -144,15 +144,26 @@ def covers(key: str, char: str) -> bool:
 def face_for(role: str, text: str) -> str:
     """The font key to draw ``text`` in a role: the Latin face when it covers every character,
     else the CJK face (which covers Latin too)."""
-    if role not in CJK_FOR or all(covers(role, ch) for ch in text):
-        return role
-    return CJK_FOR[role]
+    if text.isascii() or role not in CJK_FOR:
+        return role  # DejaVu covers all of ASCII
+    hit = _face_memo.get((role, text))
+    if hit is None:
+        hit = role if all(covers(role, ch) for ch in set(text)) else CJK_FOR[role]
+        if len(_face_memo) > 50_000:
+            _face_memo.clear()
+        _face_memo[(role, text)] = hit
+    return hit
+
+
+_face_memo: dict[tuple[str, str], str] = {}
 
 
 def missing_glyphs(text: str, role: str = "sans") -> list[str]:
     """Characters of ``text`` that no installed face of a role can show (they would be tofu)."""
+    if text.isascii():
+        return []
     key = face_for(role, text)
-    return sorted({ch for ch in text if not covers(key, ch)})
+    return sorted({ch for ch in set(text) if not covers(key, ch)})
 
 
 _width_cache: dict[tuple[str, str], float] = {}

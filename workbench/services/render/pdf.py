@@ -24,6 +24,7 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -406,6 +407,16 @@ def build_pdf(cards: Sequence[SheetCard], faces: dict[str, Face], back: Face | N
     options.check()
     grid = plan_grid(options.paper, options.size, options.bleed_mm, options.crop_marks)
     _text_fonts()
+    # ASCII85 makes font streams 25 % larger and costs time; PDF readers need no 7-bit safety.
+    saved_a85, rl_config.useA85 = rl_config.useA85, 0
+    try:
+        return _build(cards, faces, back, options, grid, game_name, progress)
+    finally:
+        rl_config.useA85 = saved_a85
+
+
+def _build(cards: Sequence[SheetCard], faces: dict[str, Face], back: Face | None, options: SheetOptions,
+           grid: Grid, game_name: str, progress: Callable[[int, int], None] | None) -> bytes:
     sheet = _Sheet(options, grid)
     if options.calibration:
         sheet.calibration()

@@ -11,6 +11,7 @@ warning instead of silently clipped text.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from workbench.services.render.fonts import face_for, text_width
@@ -18,7 +19,8 @@ from workbench.services.render.fonts import face_for, text_width
 # Closing marks that may not begin a line, opening marks that may not end one (kinsoku).
 NO_LINE_START = set("，。、；：？！）」』】〉》〕｝…‥・ー!),.:;?]}%’”、")
 NO_LINE_END = set("（「『【〈《〔｛([{‘“")
-LINE_HEIGHT = 1.28  # line pitch as a multiple of the font size
+LINE_HEIGHT = 1.28
+_ASCII_PIECES = re.compile(r"[^ ]* *")  # line pitch as a multiple of the font size
 
 
 def is_cjk(char: str) -> bool:
@@ -38,6 +40,9 @@ def segments(text: str) -> list[str]:
 
     Spaces stay attached to the end of the piece before them.
     """
+    if text.isascii():
+        # Latin fast path: break only after spaces.
+        return [m for m in _ASCII_PIECES.findall(text) if m]
     pieces: list[str] = []
     current = ""
     for char in text:
