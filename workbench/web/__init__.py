@@ -16,6 +16,7 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 
 from workbench.storage.repository import Repository
+from workbench.web.auth import init_auth
 from workbench.web.security import LOCAL_HOSTS, init_security, load_or_create_secret_key
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["workbench.repo"] = repo
 
     init_security(app)
+    init_auth(app)  # team mode: login, roles, who changed what (workbench/web/auth.py)
 
     from workbench.web import api, pages
 

@@ -27,6 +27,7 @@ from workbench.domain.problems import Problem, has_errors
 from workbench.services.checks import card_problems, deck_problems
 from workbench.storage.repository import Stored
 from workbench.web import get_repo
+from workbench.web.auth import current_user_name
 from workbench.web.security import csrf_token
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -214,7 +215,7 @@ def create_card(game: str) -> tuple[Response, int]:
     """Save a new card (drafts with errors are saved; the answer lists their problems)."""
     body = _check_payload(_json_body(), "card")
     item_id = _new_item_id(body)
-    item = get_repo().create_card(game, body, item_id)
+    item = get_repo().create_card(game, body, item_id, actor=current_user_name())
     response = _with_etag(jsonify(_card_body(game, item)), item.version)
     response.headers["Location"] = url_for("api.get_card", game=game, card_id=item.id)
     return response, 201
@@ -233,7 +234,7 @@ def put_card(game: str, card_id: str) -> Response:
     version = _if_match()
     body = _check_payload(_json_body(), "card")
     body.pop("id", None)
-    item = get_repo().update_card(game, card_id, body, version)
+    item = get_repo().update_card(game, card_id, body, version, actor=current_user_name())
     return _with_etag(jsonify(_card_body(game, item)), item.version)
 
 
@@ -241,7 +242,7 @@ def put_card(game: str, card_id: str) -> Response:
 def delete_card(game: str, card_id: str) -> tuple[str, int]:
     """Delete a card; needs If-Match."""
     version = _if_match()
-    get_repo().delete_card(game, card_id, version)
+    get_repo().delete_card(game, card_id, version, actor=current_user_name())
     return "", 204
 
 
@@ -277,7 +278,7 @@ def create_deck(game: str) -> tuple[Response, int]:
     """Save a new deck (illegal drafts are saved; the answer says why they are illegal)."""
     body = _deck_payload()
     item_id = _new_item_id(body)
-    item = get_repo().create_deck(game, body, item_id)
+    item = get_repo().create_deck(game, body, item_id, actor=current_user_name())
     response = _with_etag(jsonify(_deck_body(game, item)), item.version)
     response.headers["Location"] = url_for("api.get_deck", game=game, deck_id=item.id)
     return response, 201
@@ -296,7 +297,7 @@ def put_deck(game: str, deck_id: str) -> Response:
     version = _if_match()
     body = _deck_payload()
     body.pop("id", None)
-    item = get_repo().update_deck(game, deck_id, body, version)
+    item = get_repo().update_deck(game, deck_id, body, version, actor=current_user_name())
     return _with_etag(jsonify(_deck_body(game, item)), item.version)
 
 
@@ -304,7 +305,7 @@ def put_deck(game: str, deck_id: str) -> Response:
 def delete_deck(game: str, deck_id: str) -> tuple[str, int]:
     """Delete a deck; needs If-Match."""
     version = _if_match()
-    get_repo().delete_deck(game, deck_id, version)
+    get_repo().delete_deck(game, deck_id, version, actor=current_user_name())
     return "", 204
 
 
