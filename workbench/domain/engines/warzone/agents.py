@@ -30,6 +30,7 @@ from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
 from workbench.domain.engines.warzone.units import Unit
 
 LETHAL = 100_000
+_EXPECT = 0.6  # weight of the defender's best interception; the rest: it lets the attack through
 _NEVER = -1e9
 
 
@@ -44,11 +45,12 @@ def damage_value(state: WarzoneState, player: int, amount: int) -> float:
         return 0.0
     cards, rest = damage_split(state.cfg, amount)
     pl = state.p[player]
-    if rest >= pl.life or (cards and len(pl.pile) + cards >= state.cfg.pile_limit) \
-            or cards > len(pl.deck):
+    room = state.cfg.pile_limit - len(pl.pile)
+    if rest >= pl.life or cards >= room or cards > len(pl.deck):
         return LETHAL
-    # Life Points are scarcer than Damage Pile room (2500 LP vs 10 cards of 500).
-    return rest * (1.0 + 600.0 / max(pl.life, 100)) + cards * 350.0
+    # Both resources run out: weigh each hit by the share of what is left of it, so the
+    # tenth Damage Card or the last Life Points matter far more than the first.
+    return 3000.0 * (rest / pl.life + cards / room)
 
 
 def battle_value(state: WarzoneState, u: Unit, v: Unit) -> float:
@@ -97,16 +99,20 @@ def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dic
     for v, val in per_unit:
         if can_reach(cls, master, v.cls, rows):
             if may_intercept:
+                worst = val
                 for w, wval in per_unit:
-                    if w.cls < v.cls and wval < val:
-                        val = wval
+                    if w.cls < v.cls and wval < worst:
+                        worst = wval
+                val = _EXPECT * worst + (1 - _EXPECT) * val
             out[v.iid] = val
     if can_direct(cls, master, rows):
         val = damage_value(state, d, us[0])
         if may_intercept:
+            worst = val
             for _, wval in per_unit:
-                if wval < val:
-                    val = wval
+                if wval < worst:
+                    worst = wval
+            val = _EXPECT * worst + (1 - _EXPECT) * val
         out["direct"] = val
     return out
 
@@ -158,7 +164,7 @@ def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
         sign = 1 if u.owner == c else -1
         if a == "damage":
             left = state.left(u)
-            val -= sign * (unit_value(state, u) if e.amount >= left else 0.25 * e.amount)
+            val -= sign * (unit_value(state, u) if e.amount >= left else 0.1 * e.amount)
         elif a == "destroy":
             val -= sign * unit_value(state, u)
         elif a == "return_to_hand":
