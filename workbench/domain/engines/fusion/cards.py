@@ -32,7 +32,7 @@ _TARGETS_FOR: dict[str, frozenset[str]] = {
 }
 _DEFAULT_TARGET = {"draw": "self", "gain_life": "self", "add_mana": "self", "negate": "chain"}
 _STAT_KEYS = {"atk": 0, "def": 1}
-_NO_TEXT = frozenset({"", "通常生物", "【通常生物】", "normal creature"})
+_NO_TEXT = frozenset({"", "通常生物", "normal creature"})
 
 
 class Effect:
@@ -119,7 +119,8 @@ class CardDef:
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         # The speed of playing the card itself: quick magic 2, an on_play effect may raise it.
         self.play_speed = max([card_speed] + [e.speed for e in self.on_play if "speed" in _keys(raw_effects, e)])
-        text = str(raw.get("text", "") or "").strip()
+        # "【通常生物】" / "通常生物。" (normal creature) is no effect text at all.
+        text = str(raw.get("text", "") or "").strip().strip("。.【】[] ").lower()
         self.simulated = text in _NO_TEXT or bool(ok) or self.taunt
 
     @property
