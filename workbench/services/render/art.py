@@ -47,8 +47,10 @@ def _open_checked(data: bytes) -> Image.Image:
             image.load()
     except ArtRejected:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ArtRejected(f"the art is not an allowed picture (PNG, JPEG or WebP): {exc}") from None
+    except UnidentifiedImageError:
+        raise ArtRejected("the file is not a PNG, JPEG or WebP picture") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtRejected(f"the picture has too many pixels; the limit is {MAX_ART_PIXELS // 1_000_000} megapixels") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ArtRejected(f"the picture is damaged: {exc}") from None
     return image

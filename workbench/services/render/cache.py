@@ -111,12 +111,11 @@ def _render_job(job: tuple[dict[str, Any], bytes | None]) -> bytes:
     return encode_face(result.image, result.overflow_lines)
 
 
-def _pool_context() -> multiprocessing.context.BaseContext:
-    # Forking a process that runs other threads (the web server) can deadlock the child;
-    # the forkserver starts clean. A single-threaded CLI forks, which starts fastest.
-    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("forkserver")
+def _can_fork() -> bool:
+    # A pool forks this process. Forking while other threads run (the web server) can deadlock
+    # the child on a lock another thread held, and forkserver/spawn re-import the main script,
+    # which a WSGI server or test runner does not expect; so threaded callers draw in-process.
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
 class FaceRenderer:
@@ -183,9 +182,10 @@ class FaceRenderer:
         jobs = [({k: v for k, v in wanted[key].items() if k != "id"}, self._art_for(wanted[key])[1])
                 for key in missing]
         args = (dict(self.definition.raw), self.size, self.bleed_mm, self.dpi)
-        if len(missing) >= POOL_THRESHOLD and self.workers > 1:
+        if len(missing) >= POOL_THRESHOLD and self.workers > 1 and _can_fork():
             with concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=_pool_context(), initializer=_init_worker, initargs=args
+                max_workers=self.workers, mp_context=multiprocessing.get_context("fork"),
+                initializer=_init_worker, initargs=args
             ) as pool:
                 results = pool.map(_render_job, jobs, chunksize=4)
                 for key, data in zip(missing, results):

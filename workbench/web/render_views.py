@@ -1,0 +1,353 @@
+"""Rendered faces, the live editor preview, art upload and the print page with PDF downloads.
+
+Routes (blueprint ``render``):
+
+* ``GET  /games/<game>/cards/<id>/face.png`` — the card's face (cached; ETag = render key).
+* ``POST /games/<game>/preview.png`` — JSON ``{"card": {...}}`` to PNG, nothing saved.
+* ``GET  /games/<game>/print`` — the print form (set, deck or selection; every option).
+* ``GET  /games/<game>/print.pdf?...`` — the PDF, rendered while the browser waits (no script needed).
+* ``POST /games/<game>/print/jobs`` — start a PDF in the background; ``GET .../jobs/<job>`` reports
+  progress as JSON and ``GET .../jobs/<job>/download`` gives the file (the page's progress bar).
+* ``POST /games/<game>/cards/<id>/art`` — upload art (PNG/JPEG/WebP; checked and re-encoded).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+
+from workbench.domain.errors import WorkbenchError
+from workbench.domain.ids import check_id
+from workbench.services.render.art import clean_art
+from workbench.services.render.cache import FaceRenderer
+from workbench.services.render.jobs import art_loader, cache_for, select_cards
+from workbench.services.render.pdf import BACKS, SheetOptions, plan_grid
+from workbench.services.render.service import default_size, render_pdf
+from workbench.services.render.sizes import CARD_SIZES, PAPER_SIZES, check_bleed, parse_card_size
+from workbench.storage.art import write_art
+from workbench.storage.atomic import atomic_write
+from workbench.web import get_repo
+from workbench.web.ui import ERROR_STATUS, error_page
+
+bp = Blueprint("render", __name__)
+
+MAX_JOBS_KEPT = 20
+MAX_RUNNING_JOBS = 2
+JOB_ID = re.compile(r"^[0-9a-f]{16}$")
+
+
+def _cache():  # type: ignore[no-untyped-def]
+    return cache_for(current_app.config["EXPORT_DIR"])
+
+
+def _actor() -> str | None:
+    try:
+        from workbench.web.auth import current_user_name
+    except ImportError:  # pragma: no cover - auth is optional
+        return None
+    return current_user_name()
+
+
+# ------------------------------------------------------------------ faces and preview
+
+
+@bp.get("/games/<game>/cards/<card_id>/face.png")
+def face(game: str, card_id: str) -> Response:
+    """The rendered face of a saved card, revalidated by ETag so the gallery stays fast."""
+    repo = get_repo()
+    definition = repo.game(game)
+    stored = repo.get_card(game, check_id(card_id, "card id"))
+    card = dict(stored.data, id=stored.id)
+    renderer = FaceRenderer(definition, default_size(definition), cache=_cache(), art_loader=art_loader(repo, game),
+                            workers=1)
+    key = renderer.key(card)
+    if request.if_none_match.contains(key):
+        response = Response(status=304)
+    else:
+        cache = _cache()
+        png = cache.get(key, "png")
+        if png is None:
+            png = renderer.face(card).png()
+            cache.put(key, png, "png")
+        response = Response(png, mimetype="image/png")
+    response.set_etag(key)
+    response.headers["Cache-Control"] = "no-cache"  # always revalidate: an edit changes the key
+    return response
+
+
+@bp.post("/games/<game>/preview.png")
+def preview(game: str) -> Response:
+    """Render an unsaved card (JSON body ``{"card": {...}}``) for the editor's live preview."""
+    repo = get_repo()
+    definition = repo.game(game)
+    body = request.get_json(silent=True)
+    card = body.get("card") if isinstance(body, Mapping) else None
+    if not isinstance(card, Mapping) or not all(isinstance(k, str) for k in card):
+        return _json_error("send JSON {\"card\": {...}} with the card's fields", 400)
+    if len(card) > 200:
+        return _json_error("too many fields", 400)
+    renderer = FaceRenderer(definition, default_size(definition), art_loader=art_loader(repo, game), workers=1)
+    image = renderer.face(dict(card)).image()
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=1)  # speed over size: it is shown once and thrown away
+    response = Response(out.getvalue(), mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/games/<game>/cards/<card_id>/art")
+def upload_art(game: str, card_id: str) -> Any:
+    """Store an uploaded picture as the card's art (``art/<card-id>.png``) and point the card at it."""
+    repo = get_repo()
+    repo.game(game)
+    stored = repo.get_card(game, check_id(card_id, "card id"))
+    upload = request.files.get("art")
+    wants_json = request.accept_mimetypes.best == "application/json"
+    if upload is None or not upload.filename:
+        if wants_json:
+            return _json_error("choose a picture file (field 'art')", 400)
+        flash("Choose a picture file first.", "error")
+        return redirect(_editor_url(game, card_id))
+    data = upload.read()
+    png = clean_art(data)  # ArtRejected (a WorkbenchError) becomes an error page or JSON below
+    name = f"{stored.id}.png"
+    write_art(repo.game_dir(game), name, png)
+    version = request.form.get("version") or stored.version
+    if stored.data.get("art") != name:
+        stored = repo.update_card(game, card_id, dict(stored.data, art=name), version, actor=_actor())
+    if wants_json:
+        return jsonify({"art": name, "version": stored.version,
+                        "face": url_for("render.face", game=game, card_id=card_id)})
+    flash(f"Art saved as {name}.", "success")
+    return redirect(_editor_url(game, card_id))
+
+
+def _editor_url(game: str, card_id: str) -> str:
+    try:
+        return url_for("editor.edit_card", game=game, card_id=card_id)
+    except Exception:  # noqa: BLE001 - the editor may not be installed
+        return url_for("render.print_page", game=game, cards=card_id)
+
+
+# ------------------------------------------------------------------ print form and PDFs
+
+
+@dataclass
+class PrintRequest:
+    """What to print and how, parsed from a form or query string."""
+
+    deck: str | None
+    cards: list[str] | None
+    all_cards: bool
+    options: SheetOptions
+
+    def filename(self, game: str) -> str:
+        what = self.deck or ("set" if self.all_cards else "selection")
+        return f"{game}-{what}-{self.options.size.name}-{self.options.paper}.pdf"
+
+
+def _flag(values: Mapping[str, Any], name: str, default: bool) -> bool:
+    if name not in values:
+        return default
+    return str(values.get(name)).lower() in {"1", "true", "on", "yes"}
+
+
+def _number(values: Mapping[str, Any], name: str, default: float = 0.0) -> float:
+    raw = str(values.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise WorkbenchError(f"{name.replace('_', ' ')} must be a number of millimetres, not {raw!r}") from None
+
+
+def parse_print_request(values: Any, definition: Any) -> PrintRequest:
+    """Read the print form. Raises WorkbenchError (SizeError, PrintError) for impossible options."""
+    what = values.get("what") or ("deck" if values.get("deck") else "cards" if values.get("cards") else "all")
+    deck = values.get("deck") if what == "deck" else None
+    cards: list[str] | None = None
+    if what == "cards":
+        listed = values.getlist("card") if hasattr(values, "getlist") else []
+        text = values.get("cards") or ""
+        cards = [c.strip() for c in listed + text.split(",") if c.strip()]
+        if not cards:
+            raise WorkbenchError("choose at least one card to print")
+    size_text = values.get("card_size") or ""
+    if size_text == "custom":
+        size_text = f"{values.get('custom_w', '')}x{values.get('custom_h', '')}mm"
+    size = parse_card_size(size_text) if size_text else default_size(definition)
+    backs = values.get("backs") or "long"
+    options = SheetOptions(
+        size=size, paper=(values.get("paper") or "a4").lower(), bleed_mm=check_bleed(_number(values, "bleed")),
+        backs=backs, crop_marks=_flag(values, "crop_marks", True),
+        back_offset_x_mm=_number(values, "back_offset_x"), back_offset_y_mm=_number(values, "back_offset_y"),
+        calibration=_flag(values, "calibration", False), title=f"{definition.name}: print sheets",
+    )
+    options.check()
+    plan_grid(options.paper, options.size, options.bleed_mm, options.crop_marks)
+    return PrintRequest(deck, cards, what == "all", options)
+
+
+@bp.get("/games/<game>/print")
+def print_page(game: str) -> str:
+    """The print form, prefilled from ``?deck=`` or ``?cards=a,b`` (links from card and deck pages)."""
+    repo = get_repo()
+    definition = repo.game(game)
+    cards = sorted(((c.id, str(c.data.get("name", c.id)), str(c.data.get("number") or ""))
+                    for c in repo.list_cards_tolerant(game)[0]), key=lambda c: (c[2] or "~", c[0]))
+    decks = [(d.id, str(d.data.get("name", d.id))) for d in repo.list_decks_tolerant(game)[0]]
+    chosen = [c for c in (request.args.get("cards") or "").split(",") if c]
+    what = "deck" if request.args.get("deck") else "cards" if chosen else "all"
+    return render_template(
+        "render/print.html", game_id=game, game=definition, nav_active="Print", cards=cards, decks=decks,
+        chosen=set(chosen), deck=request.args.get("deck", ""), what=what, sizes=CARD_SIZES, papers=PAPER_SIZES,
+        backs=BACKS, default_size=default_size(definition).name,
+    )
+
+
+@bp.route("/games/<game>/print.pdf", methods=["GET", "POST"])
+def print_pdf(game: str) -> Response:
+    """Render and send the PDF in this request (the form's fallback without JavaScript)."""
+    repo = get_repo()
+    definition = repo.game(game)
+    values = request.values
+    job = parse_print_request(values, definition)
+    cards = select_cards(repo, game, deck_id=job.deck, card_ids=job.cards, all_cards=job.all_cards)
+    pdf = render_pdf(definition, cards, job.options, cache=_cache(), art_loader=art_loader(repo, game))
+    return _pdf_response(pdf, job.filename(game))
+
+
+def _pdf_response(pdf: bytes, filename: str) -> Response:
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@dataclass
+class Job:
+    """A background PDF render and its progress."""
+
+    id: str
+    game: str
+    filename: str
+    state: str = "running"  # running | done | error
+    stage: str = "faces"
+    done: int = 0
+    total: int = 0
+    message: str = ""
+    path: Path | None = None
+    started: float = field(default_factory=time.time)
+    finished: float | None = None
+
+
+_jobs: dict[str, Job] = {}
+_jobs_lock = threading.Lock()
+
+
+def _run_job(job: Job, repo: Any, definition: Any, request_: PrintRequest, cache: Any, out: Path) -> None:
+    def progress(stage: str, done: int, total: int) -> None:
+        job.stage, job.done, job.total = stage, done, total
+
+    try:
+        cards = select_cards(repo, job.game, deck_id=request_.deck, card_ids=request_.cards,
+                             all_cards=request_.all_cards)
+        pdf = render_pdf(definition, cards, request_.options, cache=cache, art_loader=art_loader(repo, job.game),
+                         progress=progress)
+        atomic_write(out, pdf)
+        job.path = out
+        job.state = "done"
+    except WorkbenchError as exc:
+        job.state, job.message = "error", str(exc)
+    except Exception as exc:  # noqa: BLE001 - reported to the page; the server keeps running
+        current = f"{type(exc).__name__}: {exc}"
+        job.state, job.message = "error", f"the render failed ({current})"
+    finally:
+        job.finished = time.time()
+
+
+@bp.post("/games/<game>/print/jobs")
+def pdf_job(game: str) -> tuple[Response, int]:
+    """Start rendering a PDF in the background; answer the job's status URL."""
+    repo = get_repo()
+    definition = repo.game(game)
+    request_ = parse_print_request(request.values, definition)
+    # Fail now, not in the thread, when the deck or a card does not exist.
+    select_cards(repo, game, deck_id=request_.deck, card_ids=request_.cards, all_cards=request_.all_cards)
+    with _jobs_lock:
+        running = sum(1 for j in _jobs.values() if j.state == "running")
+        if running >= MAX_RUNNING_JOBS:
+            return _json_error("two print jobs are already running; wait for one to finish", 429), 429
+        for old in sorted(_jobs.values(), key=lambda j: j.started)[:-MAX_JOBS_KEPT or None]:
+            if old.state != "running":
+                _jobs.pop(old.id, None)
+                if old.path:
+                    old.path.unlink(missing_ok=True)
+        job = Job(secrets.token_hex(8), game, request_.filename(game))
+        _jobs[job.id] = job
+    out = Path(current_app.config["EXPORT_DIR"]) / "prints" / f"{job.id}.pdf"
+    thread = threading.Thread(target=_run_job, args=(job, repo, definition, request_, _cache(), out),
+                              name=f"print-{job.id}", daemon=True)
+    thread.start()
+    return jsonify(_job_json(job)), 202
+
+
+def _job(game: str, job_id: str) -> Job:
+    if not JOB_ID.fullmatch(job_id):
+        abort(404)
+    job = _jobs.get(job_id)
+    if job is None or job.game != game:
+        abort(404, description="no such print job (jobs are kept until the server restarts)")
+    return job
+
+
+def _job_json(job: Job) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": job.id, "state": job.state, "stage": job.stage, "done": job.done, "total": job.total,
+        "message": job.message, "status_url": url_for("render.pdf_job_status", game=job.game, job_id=job.id),
+    }
+    if job.state == "done":
+        data["download_url"] = url_for("render.download_job", game=job.game, job_id=job.id)
+        data["seconds"] = round((job.finished or time.time()) - job.started, 2)
+    return data
+
+
+@bp.get("/games/<game>/print/jobs/<job_id>")
+def pdf_job_status(game: str, job_id: str) -> Response:
+    """Progress of a background PDF as JSON (stage, done, total, state, download_url)."""
+    return jsonify(_job_json(_job(game, job_id)))
+
+
+@bp.get("/games/<game>/print/jobs/<job_id>/download")
+def download_job(game: str, job_id: str) -> Response:
+    """The finished PDF of a background job."""
+    job = _job(game, job_id)
+    if job.state != "done" or job.path is None or not job.path.is_file():
+        abort(409, description="the PDF is not ready")
+    return _pdf_response(job.path.read_bytes(), job.filename)
+
+
+def _json_error(message: str, status: int) -> Response:
+    response = jsonify({"error": message})
+    response.status_code = status
+    return response
+
+
+@bp.errorhandler(WorkbenchError)
+def _error(exc: WorkbenchError) -> Any:
+    """JSON for the script-driven routes (preview, jobs, uploads asking for JSON), a page otherwise."""
+    scripted = request.path.endswith(("/jobs", "/preview.png")) or request.accept_mimetypes.best == "application/json"
+    if scripted:
+        status = next((code for cls, code, _ in ERROR_STATUS if isinstance(exc, cls)), 400)
+        return _json_error(str(exc), status)
+    return error_page(exc)
