@@ -8,6 +8,9 @@ need=()
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)
+# TrueType-outline CJK font for the print PDF text layer (reportlab cannot embed Noto CJK's CFF).
+fc-list 2>/dev/null | grep -qi "WenQuanYi Zen Hei" || need+=(fonts-wqy-zenhei)
+fc-list 2>/dev/null | grep -qi "DejaVu Serif:style=Italic" || need+=(fonts-dejavu-extra)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
   $SUDO apt-get update -qq
