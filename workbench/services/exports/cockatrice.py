@@ -33,8 +33,9 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def xml_safe(text: str) -> str:
-    """Text without the control characters XML 1.0 forbids (CR LF and tab stay)."""
-    return _NOT_XML.sub("", text)
+    """Text without the control characters XML 1.0 forbids; line ends become LF, as any XML
+    parser would read them anyway."""
+    return _NOT_XML.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def unique_names(cards: Sequence[Card]) -> dict[str, str]:
@@ -150,7 +151,8 @@ def export_cockatrice(
     sets, notes = assign_sets(definition, cards)
     bundle = Bundle(main=f"{definition.id}.xml")
     bundle.notes += notes
-    renamed = [cid for cid, name in names.items() if name != str(next(c for c in cards if str(c["id"]) == cid).get("name", ""))]
+    original = {str(c["id"]): xml_safe(str(c.get("name", ""))).strip() for c in cards}
+    renamed = [cid for cid, name in names.items() if name != original[cid]]
     if renamed:
         bundle.notes.append(f"{len(renamed)} cards share a name with another card and are exported as "
                             f"'Name (card-id)': {', '.join(renamed[:10])}")

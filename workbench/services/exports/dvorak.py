@@ -47,7 +47,9 @@ def stats_fields(definition: GameDefinition, card: Card) -> list[FieldDef]:
     if kind not in definition.kinds:
         return []
     corner = corner_field(definition, card)
-    return [f for f in definition.fields_for(str(kind))
+    own = definition.kinds[str(kind)].fields
+    ordered = list(own) + [f for f in definition.fields_for(str(kind)) if f not in own]  # stats first
+    return [f for f in ordered
             if f.name not in OWN_COLUMNS | LEFT_OUT and (corner is None or f.name != corner.name)]
 
 

@@ -1,0 +1,57 @@
+"""Tabletop Simulator: sheets within 10 x 7 and 4096 px, RGB; CardID = key * 100 + index."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from PIL import Image
+
+from tests.services.exports import checkers
+from workbench.services.exports import tts
+from workbench.services.exports.faces import Faces
+
+BASE = "https://cdn.example.org/tts/"
+
+
+def test_bundled_deck(bundled):
+    definition, cards, decks = bundled["warzone"]
+    deck = decks[0]
+    bundle = tts.export_tts(definition, cards, deck, base_url=BASE)
+    assert checkers.check_tts(bundle.files, bundle.main, BASE) == []
+    state = json.loads(bundle.files[bundle.main])
+    copies = sum(n for zone in deck["zones"].values() for n in zone.values())
+    assert len(state["ObjectStates"][0]["ContainedObjects"]) == copies
+
+
+def test_many_cards_span_several_sheets(hostile_definition):
+    cards = [{"id": f"c{i:03d}", "name": f"Card {i}", "kind": "action", "text": "x"} for i in range(150)]
+    faces = Faces(hostile_definition, renderer=lambda d, c: Image.new("RGBA", (40, 56), (i % 255, 0, 0, 255)
+                                                                       if (i := int(c["id"][1:])) else (0, 0, 0, 0)))
+    bundle = tts.export_tts(hostile_definition, cards, faces=faces, base_url=BASE)
+    assert checkers.check_tts(bundle.files, bundle.main, BASE) == []
+    state = json.loads(bundle.files[bundle.main])["ObjectStates"][0]
+    assert sorted(state["CustomDeck"]) == ["1", "2", "3"]
+    assert state["DeckIDs"][:2] == [100, 101] and state["DeckIDs"][69] == 200 and state["DeckIDs"][-1] == 311
+    assert state["CustomDeck"]["3"]["NumWidth"] == 10 and state["CustomDeck"]["3"]["NumHeight"] == 2
+    with Image.open(io.BytesIO(bundle.files["hostile-sheet-1.jpg"])) as sheet:
+        assert sheet.size == (4000, 3920) and sheet.mode == "RGB"
+
+
+def test_local_file_urls_and_hostile_names(hostile_definition, hostile_cards, hostile_decks, tmp_path):
+    base = tmp_path.as_uri() + "/"
+    bundle = tts.export_tts(hostile_definition, hostile_cards, hostile_decks[0], base_url=base)
+    assert checkers.check_tts(bundle.files, bundle.main, base) == []
+    state = json.loads(bundle.files[bundle.main])["ObjectStates"][0]
+    nicknames = {o["Nickname"] for o in state["ContainedObjects"]}
+    assert "Twin" in nicknames
+    assert any("file://" in note for note in bundle.notes)
+
+
+def test_checker_catches_a_bad_card_id(hostile_definition, hostile_cards):
+    bundle = tts.export_tts(hostile_definition, hostile_cards[:3], base_url=BASE)
+    state = json.loads(bundle.files[bundle.main])
+    state["ObjectStates"][0]["ContainedObjects"][0]["CardID"] = 199
+    broken = dict(bundle.files, **{bundle.main: json.dumps(state).encode()})
+    errors = checkers.check_tts(broken, bundle.main, BASE)
+    assert any("DeckIDs" in e for e in errors) and any("deck key 1" in e or "outside" in e for e in errors)
