@@ -77,12 +77,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--log", action="store_true", help="keep the readable log on (slower)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per pairing; the fastest is reported (default 3, as timeit does)")
     args = parser.parse_args()
     deck_a, deck_b, options, names = load_decks()
     options = dict(options, _log=args.log)
     print(f"seth engine, decks {names[0]} vs {names[1]}, {args.games} games each, log {'on' if args.log else 'off'}")
     for a, b in (("heuristic", "heuristic"), ("random", "random"), ("heuristic", "random")):
-        gps, dps, share = run(a, b, args.games, deck_a, deck_b, options)
+        runs = [run(a, b, args.games, deck_a, deck_b, options) for _ in range(max(1, args.repeat))]
+        gps, dps, share = max(runs)
         extra = f", {a} wins {share:.1%}" if a != b else ""
         print(f"  {a:>9} vs {b:<9}: {gps:8.0f} games/s  {dps:9.0f} decisions/s{extra}")
 

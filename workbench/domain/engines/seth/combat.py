@@ -23,20 +23,15 @@ ELEMENT_ORDER = {e: i for i, e in enumerate(ELEMENTS)}
 
 def factor(state: SethState, element: str, target: Monster) -> float:
     """The multiplier ``element`` damage gets against ``target`` (resist ½, vulnerable ×2)."""
-    f = 1.0
-    if element in target.card.resist:
-        f *= state.resist_factor
-    if element in target.card.vulnerable:
-        f *= state.vulnerable_factor
-    return f
+    return target.mult.get(element, 1.0)
 
 
 def element_damage(state: SethState, amount: int, element: str, target: Monster) -> int:
     """Damage ``amount`` of ``element`` deals to ``target`` after factors, rounded down (§2.4)."""
-    card = target.card
-    if element not in card.resist and element not in card.vulnerable:
+    f = target.mult.get(element, 1.0)
+    if f == 1.0:
         return amount
-    return int(math.floor(amount * factor(state, element, target) + 1e-9))
+    return int(amount * f + 1e-9)  # amounts are never negative, so int() rounds down
 
 
 def focus_action(target: Monster) -> Action:
@@ -156,10 +151,9 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
 
 def _units_for(state: SethState, element: str, target: Monster, effective: int) -> int | None:
     """The fewest units of ``element`` that deal at least ``effective`` to ``target`` (None: never)."""
-    card = target.card
-    if element not in card.resist and element not in card.vulnerable:
+    f = target.mult.get(element, 1.0)
+    if f == 1.0:
         return max(1, effective)
-    f = factor(state, element, target)
     if f <= 0:
         return None
     a = max(1, math.ceil(effective / f - 1e-9))

@@ -21,7 +21,7 @@ from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.seth import combat
-from workbench.domain.engines.seth.cards import PHASES, Effect, MonsterCard
+from workbench.domain.engines.seth.cards import ELEMENTS, PHASES, Effect, MonsterCard
 from workbench.domain.errors import IllegalAction
 
 ASSIGN, ABILITY, SPLIT, OVER = "assign", "ability", "split", "over"
@@ -35,7 +35,7 @@ class Monster:
 
     __slots__ = ("card", "name", "owner", "damage_taken", "poison", "alive", "assigned",
                  "ever_assigned", "round_damage", "round_health", "perm_damage", "perm_health",
-                 "cont_damage", "cont_health", "damage", "health")
+                 "cont_damage", "cont_health", "damage", "health", "mult")
 
     def __init__(self, card: MonsterCard, name: str, owner: int) -> None:
         self.card = card
@@ -51,6 +51,7 @@ class Monster:
         self.cont_damage = self.cont_health = 0  # from continuous effects in play
         self.damage = card.damage  # effective values, kept current by recalc()
         self.health = card.health
+        self.mult: dict[str, float] = {}  # element -> damage factor against it (set by the state)
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
@@ -70,6 +71,7 @@ class Monster:
         m.cont_health = self.cont_health
         m.damage = self.damage
         m.health = self.health
+        m.mult = self.mult
         return m
 
     def recalc(self) -> None:
@@ -105,6 +107,9 @@ class SethState(State):
         self.flight_reduction = int(options.get("flight_reduction", 1))
         self.flight_once = bool(options.get("flight_once_per_phase", True))
         self.damage_persists = bool(options.get("damage_persists", True))
+        for team in teams:
+            for m in team:
+                m.mult = {e: _factor(m.card, e, self.resist_factor, self.vulnerable_factor) for e in ELEMENTS}
         self.has_continuous = any(e.trigger == "continuous" for t in teams for m in t for e in m.card.effects)
         self.round = round_no
         self.phase = phase
@@ -165,7 +170,8 @@ class SethState(State):
         self.apply_joint({self._to_act[0]: action})
 
     def apply_joint(self, actions: Mapping[int, Action]) -> None:
-        if set(actions) != set(self._to_act):
+        acting = self._to_act
+        if len(actions) != len(acting) or any(p not in actions for p in acting):
             raise IllegalAction(f"expected choices from players {list(self._to_act)}, got {sorted(actions)}")
         # Validate every choice before changing anything, so a refused joint move leaves no trace.
         if self.step == ASSIGN:
@@ -641,6 +647,15 @@ class SethState(State):
             return
         if not self._next_phase():
             self._begin_phase()
+
+
+def _factor(card: MonsterCard, element: str, resist: float, vulnerable: float) -> float:
+    f = 1.0
+    if element in card.resist:
+        f *= resist
+    if element in card.vulnerable:
+        f *= vulnerable
+    return f
 
 
 def _subset_actions(eligible: list[Monster]) -> list[Action]:
