@@ -18,7 +18,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.domain.engines.base import CardData, DeckCards, State
-from workbench.domain.engines.seth.cards import PHASE_INDEX, PHASES, CardError, check_lineup, parse_card
+from workbench.domain.engines.seth.cards import (
+    PHASE_INDEX,
+    PHASES,
+    CardError,
+    IllegalLineup,
+    check_lineup,
+    parse_card,
+)
 from workbench.domain.engines.seth.state import ASSIGN, ABILITY, SPLIT, Monster, SethState
 from workbench.domain.errors import WorkbenchError
 
@@ -116,6 +123,17 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     return state
 
 
+def _lineup(state: SethState, player: int) -> dict[str, Any]:
+    """The §2.2 check of a player's monsters (all of them, removed ones too) under the options."""
+    cards = [m.card for m in state.teams[player]]
+    problem = ""
+    try:
+        check_lineup(cards, state.options, f"P{player + 1}")
+    except IllegalLineup as exc:
+        problem = str(exc)
+    return {"size": len(cards), "power": sum(c.power for c in cards), "legal": not problem, "problem": problem}
+
+
 def snapshot(state: State) -> dict[str, Any]:
     """The observable position as plain data, for scenario ``expect`` blocks (docs/engines/seth.md)."""
     assert isinstance(state, SethState)
@@ -140,6 +158,7 @@ def snapshot(state: State) -> dict[str, Any]:
             "assigned_now": [m.name for m in state.now[p]],
             "total": dict(state.totals[p]) if state.step == SPLIT else {},
             "targets": [m.name for m in state.targets[p]] if state.step == SPLIT else [],
+            "lineup": _lineup(state, p),
         })
     step = state.step
     return {

@@ -100,6 +100,7 @@ class SethState(State):
         self._rng: random.Random | None = None  # seth needs no chance; made on first use
         self.log: list[str] = []
         self.stats = GameStats()
+        self.options = options  # read-only; the line-up check of snapshots uses it
         self.logging = bool(options.get("_log", True))
         self.resist_factor = float(options.get("resist_factor", 0.5))
         self.vulnerable_factor = float(options.get("vulnerable_factor", 2))
