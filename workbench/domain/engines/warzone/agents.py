@@ -207,6 +207,8 @@ class HeuristicAgent:
         plan: dict = {}
         best, best_score = acts[-1], _NEVER
         for act in acts:
+            if act.kind == "recruit" and act.args[1] == GUARDING:
+                continue  # scored with its Battling twin; the position is chosen below
             score = self.score(state, player, act, plan)
             if score > best_score:
                 best, best_score = act, score
@@ -404,7 +406,7 @@ def _determinize(state: WarzoneState, player: int, rng: random.Random) -> None:
 
 
 def _find(cards: list[Card], iid: str) -> Card:
-    for card in cards:
+    for card in reversed(cards):  # the newest cards are usually the ones played
         if card.iid == iid:
             return card
     raise KeyError(iid)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.domain.engines.base import Action
+
 SUPPORTED_ACTIONS = frozenset(
     {"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand", "negate"}
 )
@@ -64,7 +66,8 @@ class Card:
 
     __slots__ = ("iid", "id", "name", "kind", "cls", "degree", "strength", "resilience",
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
-                 "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto")
+                 "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto",
+                 "band", "plain_play", "recruit_acts", "spell_act", "pos_act", "acts")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -73,6 +76,14 @@ class Card:
         self._proto = proto
         for name in _STATIC:
             setattr(self, name, getattr(proto, name))
+        self.band = 0 if self.degree <= 1 else (1 if self.degree <= 3 else 2)
+        self.plain_play = not any(e.chooses for e in self.on_play)
+        # Actions naming this card, built once: legal actions are listed at every decision.
+        self.recruit_acts = (Action("recruit", (iid, BATTLING), f"recruit {self.name} (battling)"),
+                             Action("recruit", (iid, GUARDING), f"recruit {self.name} (guarding)"))
+        self.spell_act = Action("spell", (iid,), f"activate {self.name}")
+        self.pos_act = Action("position", (iid,), f"switch the position of {self.name}")
+        self.acts: dict[Any, Action] = {}  # attack actions by target, filled on first use
 
     @property
     def value(self) -> int:

@@ -268,33 +268,43 @@ class WarzoneState(State):
         p = self.active
         me = self.p[p]
         cfg = self.cfg
+        count, highest, used = self.count, self.highest, self.used
+        # The recruit limit depends only on the Degree band (0-1, 2-3, 4+) of the newcomer.
+        band_ok = (can_recruit(cfg, count, highest, used, 0),
+                   can_recruit(cfg, count, highest, used, 2),
+                   can_recruit(cfg, count, highest, used, 4))
         acts: list[Action] = []
         seen: set[str] = set()
         for card in me.hand:
-            if card.id in seen:
+            cid = card.id
+            if cid in seen:
                 continue  # copies of one card give the same choices
-            seen.add(card.id)
+            seen.add(cid)
             kind = card.kind
             if kind == "creature":
-                if not can_recruit(cfg, self.count, self.highest, self.used, card.degree):
+                if not band_ok[card.band]:
                     continue
-                if not card.on_play:
-                    acts.append(_act("recruit", (card.iid, BATTLING), card.name))
-                    acts.append(_act("recruit", (card.iid, GUARDING), card.name))
+                if card.plain_play:
+                    acts.extend(card.recruit_acts)
                     continue
                 for targets in self._combos(p, card.on_play):
                     for pos in (BATTLING, GUARDING):
                         acts.append(_act("recruit", (card.iid, pos) + targets, card.name))
             elif kind == "spell":
+                if card.plain_play:
+                    acts.append(card.spell_act)
+                    continue
                 for targets in self._combos(p, card.on_play):
                     acts.append(_act(kind, (card.iid,) + targets, card.name))
+        pos_once = cfg.pos_once
         for u in me.field:
-            if not u.attacked and not (u.pos_changed and cfg.pos_once):
-                acts.append(_act("position", (u.iid,), u.card.name))
-            if u.card.activated and not u.used:
-                if any(e.tap for e in u.card.activated) and u.attacked:
+            if not u.attacked and not (u.pos_changed and pos_once):
+                acts.append(u.card.pos_act)
+            activated = u.card.activated
+            if activated and not u.used:
+                if u.attacked and any(e.tap for e in activated):
                     continue
-                for targets in self._combos(p, u.card.activated):
+                for targets in self._combos(p, activated):
                     acts.append(_act("activate", (u.iid,) + targets, u.card.name))
         acts.append(END_PHASE if self.phase == "recruit" else END_TURN)
         return acts
@@ -309,12 +319,21 @@ class WarzoneState(State):
             for u in self.p[p].field:
                 if u.attacked or (u.pos == GUARDING and not guard_attacks):
                     continue
-                cls, master = u.cls, u.card.master
+                card = u.card
+                cls, master, cache = u.cls, card.master, card.acts
                 for v in foe.field:
                     if can_reach(cls, master, v.cls, rows):
-                        acts.append(_act("attack", (u.iid, v.iid), u.card.name, v.card.name))
+                        act = cache.get(v.card)
+                        if act is None:
+                            act = cache[v.card] = Action(
+                                "attack", (u.iid, v.iid), f"{card.name} attacks {v.card.name}")
+                        acts.append(act)
                 if can_direct(cls, master, rows):
-                    acts.append(_act("attack", (u.iid, "direct"), u.card.name, "directly"))
+                    act = cache.get("direct")
+                    if act is None:
+                        act = cache["direct"] = Action("attack", (u.iid, "direct"),
+                                                       f"{card.name} attacks directly")
+                    acts.append(act)
         acts.append(END_PHASE)
         return acts
 
@@ -373,14 +392,16 @@ class WarzoneState(State):
             assert u is not None
             u.pos = GUARDING if u.pos == BATTLING else BATTLING
             u.pos_changed = True
-            self.say(f"{PLAYER_NAMES[player]} switches {u.card.name} to {u.pos.capitalize()}")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[player]} switches {u.card.name} to {u.pos.capitalize()}")
         elif kind == "activate":
             u = me.unit(args[0])
             assert u is not None
             u.used = True
             if any(e.tap for e in u.card.activated):
                 u.attacked = True  # a tap cost is paid by not attacking this turn
-            self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
             self._resolve_all(player, u.card, u.card.activated, args[1:], u.iid, None)
         elif kind == "attack":
             self._declare(player, args[0], None if args[1] == "direct" else args[1])
@@ -388,7 +409,8 @@ class WarzoneState(State):
             _, att, target, chosen = self.pending  # type: ignore[misc]
             chosen = chosen + (args[0],)
             v = self.unit(args[0])
-            self.say(f"{PLAYER_NAMES[player]} intercepts with {v.card.name if v else args[0]}")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[player]} intercepts with {v.card.name if v else args[0]}")
             if len(chosen) >= self.cfg.interceptors or not self._interceptors(
                     player, target, chosen):
                 self.pending = None
@@ -453,8 +475,9 @@ class WarzoneState(State):
             u.attacked = False
             u.pos_changed = False
             u.used = False
-        self.say(f"{PLAYER_NAMES[player]} wakes (Life {me.life}, hand {len(me.hand)}, "
-                 f"deck {len(me.deck)}, damage pile {len(me.pile)})")
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[player]} wakes (Life {me.life}, hand {len(me.hand)}, "
+                     f"deck {len(me.deck)}, damage pile {len(me.pile)})")
         self.draw(player, 1)
         for area in me.areas:
             if area is not None:
@@ -499,7 +522,8 @@ class WarzoneState(State):
         for _ in range(n):
             if not me.deck:
                 me.decked = True
-                self.say(f"{PLAYER_NAMES[player]} must draw from an empty deck")
+                if self.cfg.log:
+                    self.say(f"{PLAYER_NAMES[player]} must draw from an empty deck")
                 return
             card = me.deck.pop()
             me.hand.append(card)
@@ -536,8 +560,9 @@ class WarzoneState(State):
             loser = 0 if lost[0] else 1
             self.winner = 1 - loser
             self.reason = reasons[loser]
-        self.say(f"game over — {self.reason}; "
-                 f"{'draw' if self.winner is None else PLAYER_NAMES[self.winner] + ' wins'}")
+        if self.cfg.log:
+            self.say(f"game over — {self.reason}; "
+                     f"{'draw' if self.winner is None else PLAYER_NAMES[self.winner] + ' wins'}")
         return True
 
     # ------------------------------------------------------------------ recruiting and cards
@@ -552,7 +577,8 @@ class WarzoneState(State):
             self.highest = card.degree
         self.used += band_weight(card.degree)
         self.stats.played[p].add(card.id)
-        self.say(f"{PLAYER_NAMES[p]} recruits {card.name} (C{card.cls}, {pos.capitalize()})")
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[p]} recruits {card.name} (C{card.cls}, {pos.capitalize()})")
         if card.continuous:
             self._aura = None
             self._sweep()
@@ -563,7 +589,8 @@ class WarzoneState(State):
         """Activate a spell from the hand; the opponent may respond with a trap."""
         self.p[p].hand.remove(card)
         self.stats.played[p].add(card.id)
-        self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
         if self._trap_actions(1 - p, "respond", None):
             self.pending = ("respond", p, card, targets)
             return
@@ -571,7 +598,8 @@ class WarzoneState(State):
 
     def _finish_cast(self, p: int, card: Card, targets: tuple, negated: bool = False) -> None:
         if negated:
-            self.say(f"{card.name} is negated")
+            if self.cfg.log:
+                self.say(f"{card.name} is negated")
         else:
             self._resolve_all(p, card, card.on_play, targets, None, None)
         self.p[p].discard.append(card)
@@ -581,7 +609,8 @@ class WarzoneState(State):
         me = self.p[p]
         me.hand.remove(trap)
         self.stats.played[p].add(trap.id)
-        self.say(f"{PLAYER_NAMES[p]} responds with trap {trap.name}")
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[p]} responds with trap {trap.name}")
         pend = self.pending
         assert pend is not None
         negates = any(e.action == "negate" for e in trap.on_play)
@@ -600,7 +629,8 @@ class WarzoneState(State):
         if self.over:
             return
         if negates:
-            self.say("the attack is negated")
+            if self.cfg.log:
+                self.say("the attack is negated")
             return
         u = self.unit(att)
         if u is None:
@@ -620,11 +650,13 @@ class WarzoneState(State):
         u.attacked = True
         d = 1 - p
         if target is None:
-            self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) declares a Direct Attack")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) declares a Direct Attack")
         else:
             v = self.unit(target)
-            self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
-                     f"{v.card.name if v else target} (C{v.cls if v else '?'})")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
+                         f"{v.card.name if v else target} (C{v.cls if v else '?'})")
         if self._interceptors(d, target, ()) or self._trap_actions(d, "defend", att):
             self.pending = ("defend", att, target, ())
         else:
@@ -644,7 +676,8 @@ class WarzoneState(State):
                     break
         elif target is None:
             amount = self.strength(u)
-            self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
+            if self.cfg.log:
+                self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
             self.damage_player(d, amount)
         else:
             v = self.unit(target)
@@ -671,10 +704,12 @@ class WarzoneState(State):
             self.destroy(v)
         # Both controllers take their Battle Damage at the same moment (§1.4.4).
         if o.to_attacker:
-            self.say(f"{PLAYER_NAMES[u.owner]} takes {o.to_attacker} Battle Damage")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[u.owner]} takes {o.to_attacker} Battle Damage")
             self.damage_player(u.owner, o.to_attacker)
         if o.to_defender:
-            self.say(f"{PLAYER_NAMES[v.owner]} takes {o.to_defender} Battle Damage")
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[v.owner]} takes {o.to_defender} Battle Damage")
             self.damage_player(v.owner, o.to_defender)
 
     def damage_player(self, p: int, amount: int) -> None:
@@ -698,7 +733,8 @@ class WarzoneState(State):
             return
         pl.field.remove(u)
         pl.discard.append(u.card)
-        self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} is destroyed")
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} is destroyed")
         for e in u.card.on_destroyed:
             self.queue.append((u.owner, u.card, e, None))
         if u.card.continuous:
@@ -711,7 +747,8 @@ class WarzoneState(State):
             return
         pl.field.remove(u)
         pl.hand.append(u.card)
-        self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} returns to the hand")
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} returns to the hand")
         if u.card.continuous:
             self._aura = None
             self._sweep()
@@ -766,14 +803,17 @@ class WarzoneState(State):
                 players = [PLAYER_NAMES.index(chosen)] if chosen in PLAYER_NAMES else []
             for pl in players:
                 if action == "draw":
-                    self.say(f"{card.name}: {PLAYER_NAMES[pl]} draws {e.amount}")
+                    if self.cfg.log:
+                        self.say(f"{card.name}: {PLAYER_NAMES[pl]} draws {e.amount}")
                     self.draw(pl, e.amount)
                 elif action == "gain_life":
                     self.p[pl].life += e.amount
-                    self.say(f"{card.name}: {PLAYER_NAMES[pl]} gains {e.amount} Life Points "
-                             f"-> {self.p[pl].life}")
+                    if self.cfg.log:
+                        self.say(f"{card.name}: {PLAYER_NAMES[pl]} gains {e.amount} Life Points "
+                                 f"-> {self.p[pl].life}")
                 else:
-                    self.say(f"{card.name} deals {e.amount} to {PLAYER_NAMES[pl]}")
+                    if self.cfg.log:
+                        self.say(f"{card.name} deals {e.amount} to {PLAYER_NAMES[pl]}")
                     self.damage_player(pl, e.amount)
             return
         if t in CHOSEN_CREATURE:
@@ -789,18 +829,21 @@ class WarzoneState(State):
             u = self.unit(src) if src else None
             units = [u] if u is not None else []
         if not units:
-            self.say(f"{card.name}: {e.action} has no target")
+            if self.cfg.log:
+                self.say(f"{card.name}: {e.action} has no target")
             return
         for u in units:
             if action == "damage":
                 u.damage += e.amount
-                self.say(f"{card.name} deals {e.amount} to {u.card.name}")
+                if self.cfg.log:
+                    self.say(f"{card.name} deals {e.amount} to {u.card.name}")
                 left = self.left(u)
                 if left <= 0:
                     self.destroy(u)
             elif action == "heal":
                 u.damage = max(0, u.damage - e.amount)
-                self.say(f"{card.name} heals {u.card.name} by {e.amount}")
+                if self.cfg.log:
+                    self.say(f"{card.name} heals {u.card.name} by {e.amount}")
             elif action == "modify_stats":
                 if e.permanent:
                     u.perm_str += e.d_str
@@ -808,7 +851,8 @@ class WarzoneState(State):
                 else:
                     u.eot_str += e.d_str
                     u.eot_res += e.d_res
-                self.say(f"{card.name} gives {u.card.name} {e.d_str:+}/{e.d_res:+}")
+                if self.cfg.log:
+                    self.say(f"{card.name} gives {u.card.name} {e.d_str:+}/{e.d_res:+}")
             elif action == "destroy":
                 self.destroy(u)
             elif action == "return_to_hand":
