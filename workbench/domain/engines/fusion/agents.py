@@ -16,6 +16,7 @@ from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
 _PTOK = {"p0": -1, "p1": -2}
+_NONE: list[None] = [None]
 
 
 def _value(s: FusionState, i: int) -> float:
@@ -179,7 +180,7 @@ class HeuristicAgent:
             if card.subtype == "quick" or card.play_speed >= 2:
                 return 0.6
             return -1.0
-        targets = self._targets_of(s, card.on_play, a.args[1:])
+        targets = self._targets_of(s, card.on_play, a.args[1:]) if card.aimed else _NONE * len(card.on_play)
         gain = 0.0
         for e, t in zip(card.on_play, targets):
             if e.choice and t is None:

@@ -76,7 +76,7 @@ class FusionState(State):
         self.index = {n: i for i, n in enumerate(names)}
         self.opts = opts
         self.cont_ids = [i for i, c in enumerate(cards) if c.continuous]
-        self.act_ids = [i for i, c in enumerate(cards) if c.activated]
+        self.neg_cont = any(e.dfn < 0 for c in cards for e in c.continuous)
         self.has_cont = bool(self.cont_ids)
         self._cb: Any = None  # cached continuous bonuses, see _cont_bonuses
         self.rng = random.Random(seed)
@@ -277,36 +277,46 @@ class FusionState(State):
     def atk(self, i: int) -> int:
         """Current ATK of creature ``i`` (base, permanent and end-of-turn changes, continuous)."""
         v = self.cards[i].atk
-        m = self.mods.get(i)
-        if m:
-            v += m[0]
-        m = self.eot.get(i)
-        if m:
-            v += m[0]
+        if self.mods:
+            m = self.mods.get(i)
+            if m:
+                v += m[0]
+        if self.eot:
+            m = self.eot.get(i)
+            if m:
+                v += m[0]
         if self.has_cont:
-            v += self._cont(i, 0)
+            cb = self._cb
+            if cb is None:
+                cb = self._cb = self._cont_bonuses()
+            v += cb[self.owner[i]][0]
+            if cb[2]:
+                m = cb[2].get(i)
+                if m:
+                    v += m[0]
         return v
 
     def dfn(self, i: int) -> int:
         """Current DEF of creature ``i``."""
         v = self.cards[i].dfn
-        m = self.mods.get(i)
-        if m:
-            v += m[1]
-        m = self.eot.get(i)
-        if m:
-            v += m[1]
+        if self.mods:
+            m = self.mods.get(i)
+            if m:
+                v += m[1]
+        if self.eot:
+            m = self.eot.get(i)
+            if m:
+                v += m[1]
         if self.has_cont:
-            v += self._cont(i, 1)
+            cb = self._cb
+            if cb is None:
+                cb = self._cb = self._cont_bonuses()
+            v += cb[self.owner[i]][1]
+            if cb[2]:
+                m = cb[2].get(i)
+                if m:
+                    v += m[1]
         return v
-
-    def _cont(self, i: int, stat: int) -> int:
-        cb = self._cb
-        if cb is None:
-            cb = self._cb = self._cont_bonuses()
-        own = cb[self.owner[i]]
-        extra = cb[2].get(i)
-        return own[stat] + (extra[stat] if extra else 0)
 
     def _cont_bonuses(self) -> tuple[tuple[int, int], tuple[int, int], dict[int, tuple[int, int]]]:
         """Continuous stat changes now in force: per player's creatures, and per creature itself.
@@ -432,8 +442,8 @@ class FusionState(State):
 
     def _check_creatures(self) -> None:
         """Destroy every creature whose damage this turn reaches its DEF (§3.5.6)."""
-        if self.mods or self.eot or self.has_cont:
-            candidates = self.crea[0] + self.crea[1]
+        if self.mods or self.eot or self.neg_cont:
+            candidates = self.crea[0] + self.crea[1]  # a DEF may have dropped to 0
         elif self.damage:
             candidates = list(self.damage)
         else:
@@ -466,7 +476,6 @@ class FusionState(State):
             for i in zone:
                 if i not in down:  # a set creature stays sideways until flipped (§3.4.2)
                     self.tapped.discard(i)
-                self.sick.discard(i)
         self.acts = [0, 0]
         if self.logging:
             self.log.append(
@@ -506,6 +515,7 @@ class FusionState(State):
         self.damage.clear()
         self.eot.clear()
         self.used.clear()
+        self.sick.clear()  # summoning sickness lasts until end of turn (§3.4.4)
         self._check_creatures()  # a creature kept alive only by a +DEF until end of turn dies
         self.step = "turn"
 
@@ -852,12 +862,16 @@ class FusionState(State):
         names = self.names
         for i in self.hand[p]:
             card = self.cards[i]
-            cost = self._cost_of(card.cost, p)
+            cost = mana if card.cost == "X" else card.cost
             if card.is_creature:
-                if room and cost <= mana:
-                    self._add_plays(acts, "summon", i, card, p, card.on_play, text, allow_no_target=True)
-                if room and card.kind == "creature" and card.stars <= opts.set_max_stars:
-                    acts.append(self._act("set", (names[i],)))
+                if room:
+                    if cost <= mana:
+                        if card.aimed:
+                            self._add_plays(acts, "summon", i, card, p, card.on_play, text, allow_no_target=True)
+                        else:
+                            acts.append(self._act("summon", (names[i],)))
+                    if card.kind == "creature" and card.stars <= opts.set_max_stars:
+                        acts.append(self._act("set", (names[i],)))
             else:
                 if cost <= mana and self._once_free(p, card, card.on_play):
                     self._add_plays(acts, "play", i, card, p, card.on_play, text)
@@ -898,13 +912,12 @@ class FusionState(State):
             acts.append(self._act(kind, (self.names[i],) + targs))
 
     def _add_abilities(self, acts: list[Action], p: int, min_speed: int) -> None:
-        if not self.act_ids or self.acts[p] >= ACTIVATION_LIMIT:
+        if self.acts[p] >= ACTIVATION_LIMIT:
             return
         own_turn = p == self.active
-        for i in self.act_ids:
-            if self.owner[i] != p or i in self.down:
-                continue
-            if i not in self.crea[p] and i not in self.magic[p] and i not in self.field[p]:
+        cards = self.cards
+        for i in self.crea[p] + self.magic[p] + self.field[p]:
+            if not cards[i].activated or i in self.down:
                 continue
             card = self.cards[i]
             for e in card.activated:
