@@ -9,12 +9,14 @@ CFF outlines of Noto CJK, so the PDF text layer uses it). A missing font is a cl
 
 from __future__ import annotations
 
+import bisect
 import os
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageFont
 
 from workbench.domain.errors import WorkbenchError
 
@@ -117,26 +119,59 @@ _REF_PX = 200  # measurements are made at this size and scaled linearly
 
 
 @lru_cache(maxsize=None)
-def _notdef_mask(key: str) -> bytes:
-    return _glyph_bitmap(key, "\U0010fffd")
-
-
-def _glyph_bitmap(key: str, char: str) -> bytes:
-    image = Image.new("L", (64, 64))
-    ImageDraw.Draw(image).text((8, 8), char, font=pil_font(key, 40), fill=255)
-    return image.tobytes()
+def _codepoints(key: str) -> tuple[tuple[int, int], ...]:
+    """Sorted (first, last) code point ranges a font maps to a glyph, from its cmap table."""
+    path, index = font_path(key)
+    data = path.read_bytes()
+    base = 0
+    if data[:4] == b"ttcf":
+        base = struct.unpack_from(">I", data, 12 + 4 * index)[0]
+    count = struct.unpack_from(">H", data, base + 4)[0]
+    cmap = None
+    for i in range(count):
+        tag, _check, offset, _length = struct.unpack_from(">4sIII", data, base + 12 + 16 * i)
+        if tag == b"cmap":
+            cmap = offset
+    if cmap is None:
+        return ()
+    ranges: list[tuple[int, int]] = []
+    subtables = struct.unpack_from(">H", data, cmap + 2)[0]
+    for i in range(subtables):
+        platform, encoding, offset = struct.unpack_from(">HHI", data, cmap + 4 + 8 * i)
+        at = cmap + offset
+        fmt = struct.unpack_from(">H", data, at)[0]
+        if platform == 3 and encoding == 10 and fmt == 12:
+            groups = struct.unpack_from(">I", data, at + 12)[0]
+            for g in range(groups):
+                first, last, glyph = struct.unpack_from(">III", data, at + 16 + 12 * g)
+                ranges.append((first, last))
+        elif platform in (0, 3) and fmt == 4:
+            segs = struct.unpack_from(">H", data, at + 6)[0] // 2
+            ends = struct.unpack_from(f">{segs}H", data, at + 14)
+            starts = struct.unpack_from(f">{segs}H", data, at + 16 + 2 * segs)
+            ranges.extend((a, b) for a, b in zip(starts, ends) if a != 0xFFFF)
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return tuple(merged)
 
 
 _coverage: dict[tuple[str, str], bool] = {}
 
 
 def covers(key: str, char: str) -> bool:
-    """True when the font of a role has a real glyph for ``char`` (not its .notdef box)."""
+    """True when the font of a role maps ``char`` to a glyph (so it will not print as a box)."""
     if char.isspace() or ord(char) < 0x21:
         return True
     hit = _coverage.get((key, char))
     if hit is None:
-        hit = _glyph_bitmap(key, char) != _notdef_mask(key)
+        ranges = _codepoints(key)
+        code = ord(char)
+        at = bisect.bisect_right(ranges, (code, 0x10FFFF)) - 1
+        hit = at >= 0 and ranges[at][0] <= code <= ranges[at][1]
         _coverage[(key, char)] = hit
     return hit
 

@@ -1,0 +1,143 @@
+"""Card faces: sizes, bleed, per-game looks, kinds at a glance, everything a player needs, CJK."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PIL import ImageChops
+
+from workbench.services.render import fonts
+from workbench.services.render.faces import hex_rgb, plan_face, render_back, render_face, template_for
+from workbench.services.render.service import render_problems
+from workbench.services.render.sizes import mm_to_px, parse_card_size
+
+
+def _close(pixel, color, tolerance=6) -> bool:  # type: ignore[no-untyped-def]
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, color))
+
+
+@pytest.mark.parametrize("size,expected", [("poker", (750, 1050)), ("bridge", (675, 1050)),
+                                           ("tarot", (827, 1417)), ("mini", (520, 791)),
+                                           ("60x90mm", (709, 1063))])
+def test_face_pixel_size_is_the_trim_at_300_dpi(definitions, warzone_card, size, expected) -> None:
+    face = render_face(definitions["warzone"], warzone_card, parse_card_size(size))
+    assert face.image.size == expected
+    assert face.overflow_lines == 0
+
+
+def test_bleed_extends_the_background_and_nothing_else(definitions, warzone_card, poker) -> None:
+    plain = render_face(definitions["warzone"], warzone_card, poker).image
+    bled = render_face(definitions["warzone"], warzone_card, poker, bleed_mm=3.175).image
+    assert bled.size == (825, 1125)
+    b = mm_to_px(3.175)
+    frame = hex_rgb(definitions["warzone"].raw["style"]["frame"])
+    # The bleed ring is plain background colour: no text, symbol or panel reaches into it.
+    ring = [bled.getpixel((x, y)) for x in range(0, bled.width, 7) for y in (0, b // 2, b - 1)]
+    ring += [bled.getpixel((x, y)) for y in range(0, bled.height, 7) for x in (0, b // 2, bled.width - b // 2)]
+    assert all(pixel == frame for pixel in ring)
+    # Inside the trim the two faces are the same picture.
+    inner = bled.crop((b, b, b + 740, b + 1040))
+    diff = ImageChops.difference(inner, plain.crop((0, 0, 740, 1040)))
+    assert max(diff.convert("L").getextrema()) < 40
+    assert sum(diff.convert("L").point(lambda v: 255 if v > 40 else 0).histogram()[255:]) == 0
+
+
+def test_each_game_has_its_own_look(definitions, warzone_card, seth_card, fusion_card, poker) -> None:
+    faces = {
+        "warzone": render_face(definitions["warzone"], warzone_card, poker).image,
+        "seth": render_face(definitions["seth"], seth_card, poker).image,
+        "fusion": render_face(definitions["fusion"], fusion_card, poker).image,
+    }
+    for game, image in faces.items():
+        assert _close(image.getpixel((5, 5)), hex_rgb(definitions[game].raw["style"]["frame"])), game
+    corners = {game: image.getpixel((30, 30)) for game, image in faces.items()}
+    assert len(set(corners.values())) == 3
+
+
+def test_kinds_are_told_apart_by_frame_colour(definitions, poker) -> None:
+    definition = definitions["warzone"]
+    template = template_for(definition, poker)
+    x, y = template.P(template.f + 0.6), 525  # inside the kind panel, beside the art
+    seen = {}
+    for kind in ("creature", "spell", "trap", "area"):
+        card = {"name": f"A {kind}", "kind": kind, "text": "Draw a card."}
+        if kind == "creature":
+            card.update({"class": 1, "degree": 1, "strength": 500, "resilience": 400})
+        image = render_face(definition, card, poker).image
+        seen[kind] = image.getpixel((x, y))
+        assert _close(seen[kind], hex_rgb(definition.kinds[kind].color)), kind
+    assert len(set(seen.values())) == 4
+
+
+def test_the_face_carries_what_a_player_needs(definitions, warzone_card, seth_card, fusion_card, poker) -> None:
+    wz = plan_face(definitions["warzone"], warzone_card, poker)
+    assert wz.values["badge"] == ("3", "DEGREE")
+    assert "Class 2 (mid range)" in wz.values["type"]
+    assert wz.values["stats"] == [("STR", "900"), ("RES", "650")]
+    body = " ".join(line.text for line in wz.body.lines)
+    assert "When recruited" in body and "Drawn for the render tests." in body
+
+    seth = plan_face(definitions["seth"], seth_card, poker)
+    assert seth.values["badge"] == ("5", "POWER")
+    assert "Dragon" in seth.values["type"] and "Fire" in seth.values["type"]
+    body = " ".join(line.text for line in seth.body.lines)
+    assert "Resists Fire" in body and "Vulnerable to Poison" in body and "Flight" in body
+    assert seth.values["stats"] == [("DMG", "6"), ("HP", "9")]
+
+    fusion = plan_face(definitions["fusion"], fusion_card, poker)
+    assert fusion.values["badge"][0] == "4"
+    assert "魔法师" in fusion.values["type"]
+    assert fusion.values["stats"] == [("ATK", "5"), ("DEF", "3")]
+    assert [item.text for item in fusion.items][0] == "测试魔导师"
+
+
+def test_cjk_text_uses_a_real_cjk_font_not_tofu(definitions, fusion_card, poker) -> None:
+    text = fusion_card["name"] + fusion_card["text"] + "【魔法师／生物】"
+    assert fonts.face_for("sans", text) == "cjk"
+    assert fonts.face_for("bold", fusion_card["name"]) == "cjk-bold"
+    assert all(fonts.covers("cjk", ch) for ch in text)
+    assert fonts.missing_glyphs(text) == []
+    # The check really detects tofu: DejaVu has no Han glyphs.
+    assert not fonts.covers("sans", "融")
+    plan = plan_face(definitions["fusion"], fusion_card, poker)
+    assert plan.missing == []
+    assert {line.font_key for line in plan.body.lines} <= {"cjk", "italic", "sans"}
+
+
+def test_card_back_uses_the_back_colour(definitions, poker) -> None:
+    back = render_back(definitions["seth"], poker)
+    assert back.size == (750, 1050)
+    assert back.getpixel((5, 5)) == hex_rgb(definitions["seth"].raw["style"]["back"])
+
+
+def test_overflowing_text_is_a_validation_warning_naming_the_lines(definitions, warzone_card) -> None:
+    warzone_card["text"] = "When recruited, draw a card and deal 300 damage to a creature. " * 9
+    problems = render_problems(definitions["warzone"], warzone_card)
+    overflow = [p for p in problems if p.code == "card.text_overflow"]
+    assert len(overflow) == 1
+    problem = overflow[0]
+    assert problem.severity == "warning" and problem.field == "text" and problem.card == "test-sentry"
+    assert re.match(r"effect text overflows by (\d+) lines? at the smallest size", problem.message)
+    assert int(problem.message.split()[4]) == problem.actual >= 1
+
+
+def test_a_longer_text_overflows_by_more_lines(definitions, warzone_card) -> None:
+    counts = []
+    for repeat in (9, 14):
+        warzone_card["text"] = "Deal 300 damage to a creature, then draw a card. " * repeat
+        counts.append(render_problems(definitions["warzone"], warzone_card)[0].actual)
+    assert counts[1] > counts[0] >= 1
+
+
+def test_text_that_fits_has_no_problems(definitions, warzone_card, seth_card, fusion_card) -> None:
+    assert render_problems(definitions["warzone"], warzone_card) == []
+    assert render_problems(definitions["seth"], seth_card) == []
+    assert render_problems(definitions["fusion"], fusion_card) == []
+
+
+def test_characters_no_font_has_are_reported(definitions, seth_card) -> None:
+    seth_card["text"] = "Roars \U0001F9EA loudly."
+    codes = {p.code: p for p in render_problems(definitions["seth"], seth_card)}
+    assert "card.missing_glyphs" in codes
+    assert "\U0001F9EA" in codes["card.missing_glyphs"].message
