@@ -110,8 +110,9 @@ class SethState(State):
         self.damage_persists = bool(options.get("damage_persists", True))
         for team in teams:
             for m in team:
-                m.mult = {e: _factor(m.card, e, self.resist_factor, self.vulnerable_factor) for e in ELEMENTS}
+                m.mult = _multipliers(m.card, self.resist_factor, self.vulnerable_factor)
         self.has_continuous = any(e.trigger == "continuous" for t in teams for m in t for e in m.card.effects)
+        self.left = [sum(1 for m in team if m.alive) for team in teams]  # monsters in play
         self.round = round_no
         self.phase = phase
         self.step = ASSIGN
@@ -206,6 +207,7 @@ class SethState(State):
         other.queued = [[(by_name[m.name], e, by_name[t.name] if t else None, a) for m, e, t, a in q]
                         for q in self.queued]
         other.finished = list(self.finished)
+        other.left = list(self.left)
         other.totals = [dict(t) for t in self.totals]
         other.targets = [[by_name[m.name] for m in ms] for ms in self.targets]
         other.choice = dict(self.choice)
@@ -302,9 +304,8 @@ class SethState(State):
         """End the game when a team is gone (§2.6); True when it is over."""
         if self.over:
             return True
-        teams = self.teams
-        gone0 = not any(m.alive for m in teams[0])
-        gone1 = not any(m.alive for m in teams[1])
+        gone0 = self.left[0] == 0
+        gone1 = self.left[1] == 0
         if gone0 and gone1:
             self._finish(None, "both teams were removed at once: a draw (§2.6)")
         elif gone0:
@@ -590,6 +591,7 @@ class SethState(State):
                 return
             for m in dead:
                 m.alive = False
+                self.left[m.owner] -= 1
                 if self.logging:
                     self.log.append(f"  {m.label} is removed")
             if self.has_continuous:
@@ -648,6 +650,22 @@ class SethState(State):
             return
         if not self._next_phase():
             self._begin_phase()
+
+
+_MULTS: dict[tuple[int, float, float], tuple[MonsterCard, dict[str, float]]] = {}
+
+
+def _multipliers(card: MonsterCard, resist: float, vulnerable: float) -> dict[str, float]:
+    """Element -> damage factor against ``card``; cached per card object and option values."""
+    key = (id(card), resist, vulnerable)
+    hit = _MULTS.get(key)
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    mult = {e: _factor(card, e, resist, vulnerable) for e in ELEMENTS}
+    if len(_MULTS) > 8192:
+        _MULTS.clear()
+    _MULTS[key] = (card, mult)
+    return mult
 
 
 def _factor(card: MonsterCard, element: str, resist: float, vulnerable: float) -> float:
