@@ -59,11 +59,13 @@ def run(kind_a: str, kind_b: str, games: int, deck_a, deck_b, options) -> tuple[
     decisions = wins = 0
     start = time.process_time()
     for i in range(games):
-        seat = i % 2  # alternate seats so the first-player effect does not bias the win rate
+        # Alternate seats and, independently, which deck the first agent kind plays, so neither
+        # the first-player effect nor the matchup biases the win rate.
+        seat = i % 2
         agents = [Counting(ENGINE.agents[kind_a](i)), Counting(ENGINE.agents[kind_b](i + 7))]
         if seat:
             agents.reverse()
-        decks = (deck_a, deck_b) if not seat else (deck_b, deck_a)
+        decks = (deck_a, deck_b) if (i // 2) % 2 == 0 else (deck_b, deck_a)
         state = ENGINE.new_game(decks[0], decks[1], options, i)
         result = play_game(state, agents)
         decisions += sum(a.calls for a in agents)
