@@ -23,10 +23,7 @@ from workbench.storage.atomic import atomic_write, file_lock
 
 USERS_FILE = "users.json"
 MAX_USERS_BYTES = 1024 * 1024
-HASH_METHOD = "scrypt"
-# Checked when a name is unknown, so a wrong name costs as long as a wrong password and the
-# answer time does not tell which names exist.
-_DUMMY_HASH = generate_password_hash("not a real password", method=HASH_METHOD)
+HASH_METHOD = "scrypt"  # werkzeug's default parameters: scrypt:32768:8:1
 
 
 @dataclass(frozen=True)
@@ -46,10 +43,12 @@ class UserStore:
     AccountError when the file is unreadable.
     """
 
-    def __init__(self, instance_dir: Path | str) -> None:
+    def __init__(self, instance_dir: Path | str, hash_method: str = HASH_METHOD) -> None:
         self.folder = Path(instance_dir)
         self.path = self.folder / USERS_FILE
+        self.hash_method = hash_method
         self._lock = threading.Lock()
+        self._dummy: str | None = None
         self._cache: tuple[tuple[int, int, int], dict[str, dict[str, Any]]] | None = None
 
     # ------------------------------------------------------------ reading
@@ -93,14 +92,21 @@ class UserStore:
         """True when at least one account exists."""
         return bool(self._load())
 
+    def _dummy_hash(self) -> str:
+        # Checked when a name is unknown, so a wrong name costs as long as a wrong password and
+        # the answer time does not tell which names exist.
+        if self._dummy is None:
+            self._dummy = generate_password_hash("not a real password", method=self.hash_method)
+        return self._dummy
+
     def verify(self, name: str, password: str) -> User | None:
         """The account when ``password`` is right for ``name``; None otherwise (same cost either way)."""
         record = self._load().get(name) if isinstance(name, str) else None
         if not isinstance(password, str) or len(password) > 1024:
-            check_password_hash(_DUMMY_HASH, "x")
+            check_password_hash(self._dummy_hash(), "x")
             return None
         if not isinstance(record, dict):
-            check_password_hash(_DUMMY_HASH, password)
+            check_password_hash(self._dummy_hash(), password)
             return None
         if not check_password_hash(str(record.get("password", "")), password):
             return None
@@ -125,7 +131,7 @@ class UserStore:
         check_name(name)
         check_role(role)
         check_password(password)
-        hashed = generate_password_hash(password, method=HASH_METHOD)
+        hashed = generate_password_hash(password, method=self.hash_method)
         created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
         def change(users: dict[str, dict[str, Any]]) -> None:
@@ -141,7 +147,7 @@ class UserStore:
     def set_password(self, name: str, password: str) -> None:
         """Replace a password (ending the user's sessions). Raises AccountError for an unknown user."""
         check_password(password)
-        hashed = generate_password_hash(password, method=HASH_METHOD)
+        hashed = generate_password_hash(password, method=self.hash_method)
 
         def change(users: dict[str, dict[str, Any]]) -> None:
             if name not in users:
