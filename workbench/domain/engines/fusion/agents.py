@@ -206,6 +206,10 @@ class HeuristicAgent:
         left = {i: s.dfn(i) - s.damage.get(i, 0) for i in atk}
         blockers = [b for b in s.crea[q] if s.can_block(b)]
         committed_power = sum(atk[a[0]] for a in s.attacks if a[1] < 0)
+        committed: dict[int, int] = {}  # damage already declared against each creature
+        for a in s.attacks:
+            if a[1] >= 0:
+                committed[a[1]] = committed.get(a[1], 0) + atk[a[0]]
         strike_back = s.opts.strike_back
         best, best_score = None, 0.0
         index = s.index
@@ -230,7 +234,10 @@ class HeuristicAgent:
             else:
                 t = index[a.args[1]]
                 score = 0.0
-                if power >= left[t]:
+                need = left[t] - committed.get(t, 0)
+                if need <= 0:
+                    continue  # already dies to the attacks declared so far
+                if power >= need:
                     score += atk[t] + left[t] + 1.0
                 if strike_back and t not in s.down and atk[t] >= left[i]:
                     score -= value_i

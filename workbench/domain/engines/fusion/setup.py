@@ -188,7 +188,10 @@ def _place(state: FusionState, i: int, p: int, zone: str, flags: Mapping[str, An
             state.down.add(i)
             state.set_turn[i] = turn if flags.get("set_this_turn") else turn - 1
         if "attached_to" in flags:
-            state.attached[i] = state.index[str(flags["attached_to"])]
+            host = state.index.get(str(flags["attached_to"]))
+            if host is None:
+                raise SetupError(f"attached_to names no card instance: {flags['attached_to']!r}")
+            state.attached[i] = host
     elif zone == "creatures":
         state.crea[p].append(i)
         if face_down:

@@ -23,7 +23,7 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
-from workbench.domain.engines.fusion.cards import ALL_CREATURES, CardDef, Effect
+from workbench.domain.engines.fusion.cards import CardDef, Effect
 from workbench.domain.errors import IllegalAction
 
 PLAYER = "player"
@@ -854,7 +854,6 @@ class FusionState(State):
 
     def _main_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
-        text = self.logging
         opts = self.opts
         mana = self.mana[p]
         room = len(self.crea[p]) < opts.max_creatures
@@ -867,28 +866,28 @@ class FusionState(State):
                 if room:
                     if cost <= mana:
                         if card.aimed:
-                            self._add_plays(acts, "summon", i, card, p, card.on_play, text, allow_no_target=True)
+                            self._add_plays(acts, "summon", i, card, p, card.on_play, allow_no_target=True)
                         else:
                             acts.append(self._act("summon", (names[i],)))
                     if card.kind == "creature" and card.stars <= opts.set_max_stars:
                         acts.append(self._act("set", (names[i],)))
             else:
                 if cost <= mana and self._once_free(p, card, card.on_play):
-                    self._add_plays(acts, "play", i, card, p, card.on_play, text)
+                    self._add_plays(acts, "play", i, card, p, card.on_play)
                 if card.kind == "magic" and sets < opts.max_set_magic:
                     acts.append(self._act("set", (names[i],)))
         for i in self.crea[p]:
             if i in self.down and self.set_turn.get(i, 0) < self.turn:
                 card = self.cards[i]
                 if self._cost_of(card.cost, p) <= mana:
-                    self._add_plays(acts, "flip", i, card, p, card.on_play, text, allow_no_target=True)
+                    self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
         for i in self.magic[p]:
             if i in self.down:
                 card = self.cards[i]
                 if card.subtype == "quick" and self.set_turn.get(i, 0) >= self.turn:
                     continue  # set quick magic waits a turn (§3.4.2)
                 if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
-                    self._add_plays(acts, "play", i, card, p, card.on_play, text)
+                    self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, 1)
         if self.phase == "main1" and any(self.can_attack(i) for i in self.crea[p]):
             acts.append(self._act("battle", ()))
@@ -897,7 +896,7 @@ class FusionState(State):
 
     def _add_plays(
         self, acts: list[Action], kind: str, i: int, card: CardDef, p: int,
-        effects: tuple[Effect, ...], text: bool, allow_no_target: bool = False,
+        effects: tuple[Effect, ...], allow_no_target: bool = False,
     ) -> None:
         if not card.aimed:
             acts.append(self._act(kind, (self.names[i],)))
@@ -946,7 +945,6 @@ class FusionState(State):
             return acts
         own_turn = p == self.active
         mana = self.mana[p]
-        text = self.logging
         for i in self.hand[p]:
             card = self.cards[i]
             if card.play_speed < 2 or card.play_speed < min_speed or card.is_creature:
@@ -954,7 +952,7 @@ class FusionState(State):
             if card.kind == "magic" and not own_turn:
                 continue  # quick magic from the hand only in the own turn; set it to use it later
             if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
-                self._add_plays(acts, "play", i, card, p, card.on_play, text)
+                self._add_plays(acts, "play", i, card, p, card.on_play)
         for i in self.magic[p]:
             if i in self.down:
                 card = self.cards[i]
@@ -963,13 +961,12 @@ class FusionState(State):
                 if self.set_turn.get(i, 0) >= self.turn:
                     continue
                 if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
-                    self._add_plays(acts, "play", i, card, p, card.on_play, text)
+                    self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, min_speed)
         return acts
 
     def _declare_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
-        text = self.logging
         declared = {a[0] for a in self.attacks}
         enemy = self.crea[1 - p]
         player_ok = not self.taunting(1 - p)
@@ -1019,7 +1016,6 @@ class FusionState(State):
 
     def _block_actions(self) -> list[Action]:
         q = 1 - self.active
-        text = self.logging
         blocking = {b for a in self.attacks for b in a[2]}
         acts = []
         for i in self.crea[q]:
@@ -1040,7 +1036,6 @@ class FusionState(State):
         a = self._next_to_order()
         if a is None:
             return []
-        text = self.logging
         return [
             self._act("order", (self.names[a[0]], self.names[b]))
             for b in a[2][a[3]:]
@@ -1289,6 +1284,10 @@ class FusionState(State):
                     self._say(f"{self._cname(a)} fights {self._cname(t)}")
         for i, amount in dmg.items():
             self.damage[i] = self.damage.get(i, 0) + amount
+        if log and dmg:
+            self._say("battle damage: " + ", ".join(
+                f"{self.cards[i].name} ({self.names[i]}) {amount}" for i, amount in dmg.items()
+            ))
         for q in (0, 1):
             if life_loss[q]:
                 self.life[q] -= life_loss[q]
