@@ -29,6 +29,7 @@ def _check_invariants(state: SethState) -> None:
         assert 1 <= state.round <= state.max_rounds
 
 
+@pytest.mark.slow
 def test_random_playouts_never_crash_and_always_terminate() -> None:
     rng = random.Random(2024)
     a, b = decks()
@@ -136,7 +137,7 @@ def test_heuristic_beats_random_clearly() -> None:
 @pytest.mark.slow
 def test_montecarlo_player_plays_whole_games_sensibly() -> None:
     # Look-ahead is costly (~1 s a game); a handful of games shows it plays legal, winning moves.
-    assert _win_rate("montecarlo", "random", 6) >= 0.8
+    assert _win_rate("montecarlo", "random", 4) >= 0.75
 
 
 def test_apply_needs_the_acting_player() -> None:
