@@ -229,20 +229,6 @@ class HeuristicAgent:
     def score(self, state: WarzoneState, p: int, act: Action, plan: dict[str, float]) -> float:
         """Score one action for player ``p`` (0 for ending a phase or passing)."""
         kind, args = act.kind, act.args
-        if kind in ("end_phase", "end_turn", "pass"):
-            return 0.0
-        if kind == "attack":
-            key = "attacks:" + args[0]
-            values = plan.get(key)
-            if values is None:
-                u = state.p[p].unit(args[0])
-                assert u is not None
-                values = plan[key] = attack_values(state, u, plan)  # type: ignore[assignment]
-            return values.get(args[1], _NEVER) - 1.0  # type: ignore[union-attr]
-        if kind in ("allow", "done", "intercept"):
-            return self._defend_score(state, p, kind, args)
-        if kind == "recruit":
-            return self._recruit_score(state, p, args, plan)
         if kind == "position":
             u = state.p[p].unit(args[0])
             assert u is not None
@@ -259,6 +245,20 @@ class HeuristicAgent:
                     self._memo.clear()
                 want = self._memo[key] = self._best(state, u, plan) > 0
             return 5.0 if want else _NEVER
+        if kind == "recruit":
+            return self._recruit_score(state, p, args, plan)
+        if kind == "attack":
+            key = "attacks:" + args[0]
+            values = plan.get(key)
+            if values is None:
+                u = state.p[p].unit(args[0])
+                assert u is not None
+                values = plan[key] = attack_values(state, u, plan)  # type: ignore[assignment]
+            return values.get(args[1], _NEVER) - 1.0  # type: ignore[union-attr]
+        if kind in ("end_phase", "end_turn", "pass"):
+            return 0.0
+        if kind in ("allow", "done", "intercept"):
+            return self._defend_score(state, p, kind, args)
         if kind == "spell":
             card = _find(state.p[p].hand, args[0])
             return card_value(state, p, card, card.on_play, args[1:]) - 100.0
@@ -320,28 +320,31 @@ class HeuristicAgent:
 
     def _recruit_score(self, state: WarzoneState, p: int, args: tuple,
                        plan: dict[str, float]) -> float:
-        card = _find(state.p[p].hand, args[0])
-        key = card.iid
-        if key not in plan:
-            plan[key] = self._potential(state, p, card, plan)
-        if not card.on_play:
-            return plan[key]
-        return plan[key] + card_value(state, p, card, card.on_play, args[2:], None)
+        iid = args[0]
+        val = plan.get(iid)
+        card = _find(state.p[p].hand, iid)
+        if val is None:
+            val = plan[iid] = self._potential(state, p, card, plan)
+        if card.plain_play:
+            return val
+        return val + card_value(state, p, card, card.on_play, args[2:], None)
 
     def _potential(self, state: WarzoneState, p: int, card: Card, plan: dict) -> float:
         """The card's body plus the best bodies still recruitable after it this turn."""
         high = max(state.highest, card.degree)
-        slots = band_limit(high) - state.count - 1
+        limit = band_limit(high)
+        slots = limit - state.count - 1
         val = float(card.value)
         if slots > 0:
             bodies = plan.get("bodies")
             if bodies is None:
                 bodies = plan["bodies"] = sorted(
-                    ((c.value, c.degree, c) for c in state.p[p].hand if c.kind == "creature"),
+                    ((c.value, c.band, c) for c in state.p[p].hand if c.kind == "creature"),
                     key=lambda t: -t[0])
-            limit = band_limit(high)
-            for value, degree, other in bodies:
-                if other is not card and band_limit(max(high, degree)) >= limit:
+            band = 0 if high <= 1 else (1 if high <= 3 else 2)
+            for value, other_band, other in bodies:
+                # Another body fits when it does not raise the band (and so the limit).
+                if other_band <= band and other is not card:
                     val += value
                     slots -= 1
                     if not slots:

@@ -109,7 +109,9 @@ class WarzoneState(State):
         acting = self.to_act()
         if not acting:
             raise IllegalAction("the game is over")
-        legal = self.legal_actions(acting[0])
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         kind, args = action.kind, action.args
         for a in legal:
             if a is action or (a.kind == kind and a.args == args):
@@ -535,6 +537,10 @@ class WarzoneState(State):
             return True
         pile_counts = self.cfg.pile_immediate or night
         limit = self.cfg.pile_limit
+        a, b = self.p
+        if (a.life > 0 and b.life > 0 and not a.decked and not b.decked
+                and (not pile_counts or (len(a.pile) < limit and len(b.pile) < limit))):
+            return False  # the common case, without building reasons
         reasons: list[str] = []
         for i, pl in enumerate(self.p):
             if pl.life <= 0:
