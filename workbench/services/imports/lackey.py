@@ -64,7 +64,7 @@ def carddata_cards(definition: GameDefinition, table: Table, mapping: Mapping[st
     """Cards from a Lackey card data table (ours, another plugin's, or a Dvorak dump)."""
     if is_dvorak(table):
         return dvorak_cards(definition, table)
-    given = {"Name": "name", "Set": IGNORE, "ImageFile": "id"}
+    given = {h: t for h, t in (("Name", "name"), ("Set", IGNORE), ("ImageFile", "id")) if h in table.headers}
     given.update(mapping or {})
     return rows_to_cards(definition, table, auto_mapping(definition, table.headers, given))
 
@@ -86,8 +86,6 @@ def dvorak_cards(definition: GameDefinition, table: Table) -> list[ImportRow]:
         if kind is None and len(definition.kinds) == 1:
             kind = next(iter(definition.kinds))
             texts["kind"] = kind  # Dvorak types ("Thing", "Monster") name no kind of ours
-        elif kind is None and texts.get("kind"):
-            texts["kind"] = texts["kind"]
         found, rest = parse_stats_block(definition, kind, texts.get("text", ""))
         texts.update(found)
         texts["text"] = rest
