@@ -303,7 +303,7 @@ class _Sheet:
         c.drawString(x0, max(mm_to_pt(PRINTER_MARGIN_MM), below / 2 - size / 3), note)
         above = g.bottom + g.height + g.bleed
         y = above + (g.page_h - above) / 2
-        bar = mm_to_pt(50) if span >= mm_to_pt(62) else mm_to_pt(30)
+        bar = mm_to_pt(50) if span >= mm_to_pt(59) else mm_to_pt(30)  # 30 mm for small cards
         c.setLineWidth(0.6)
         c.line(x0, y, x0 + bar, y)
         c.line(x0, y - 2, x0, y + 2)
