@@ -545,11 +545,14 @@ class FusionState(State):
                 self._do_draw_phase()
             elif step == "main" or step == "declare" or step == "mulligan" or step == "retarget":
                 self.actor = self.active if step != "mulligan" else self.actor
-                if step == "declare" and not self.attacks and not any(
-                    self.can_attack(i) for i in self.crea[self.active]
-                ):
-                    self._to_main2()
-                    continue
+                if step == "declare":
+                    declared = {a[0] for a in self.attacks}
+                    if not any(self.can_attack(i) and i not in declared for i in self.crea[self.active]):
+                        if not self.attacks:
+                            self._to_main2()
+                        else:  # nobody is left to declare: the declaration is complete
+                            self._do(self._act("go", ()))
+                        continue
                 if step == "retarget" and not self._needs_retarget():
                     self.step = "block" if self.attacks else "declare"
                     continue
