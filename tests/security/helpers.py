@@ -163,3 +163,25 @@ def running_server(data: Path, instance: Path, *extra: str, threads: int = 8) ->
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+def http(url: str, method: str = "GET", path: str = "/", body: Any = None,
+         headers: dict[str, str] | None = None, timeout: float = 30.0) -> tuple[int, dict[str, str], bytes]:
+    """One request with http.client (no proxies from the environment); (status, headers, body)."""
+    import http.client
+    import json as _json
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    try:
+        data = None
+        sent = dict(headers or {})
+        if body is not None:
+            data = body if isinstance(body, bytes) else _json.dumps(body).encode("utf-8")
+            sent.setdefault("Content-Type", "application/json")
+        conn.request(method, path, body=data, headers=sent)
+        answer = conn.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        conn.close()
