@@ -81,8 +81,8 @@ class HeuristicAgent:
 
     def _split(self, state: SethState, player: int) -> Action:
         budget = dict(state.totals[player])
-        values = {t.name: _value(t) for t in state.targets[player]}
-        targets = sorted(state.targets[player], key=lambda t: -values[t.name])
+        targets = state.targets[player]
+        values = {t.name: _value(t) for t in targets}
         plan: dict[tuple[str, str], int] = {}
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
@@ -103,14 +103,15 @@ class HeuristicAgent:
                 plan[(t.name, e)] = plan.get((t.name, e), 0) + a
             killed.add(t.name)
         if any(budget.values()):
-            # The rest on the most dangerous survivor (damage stays, §2.3), or the last target.
+            # The rest on the most dangerous survivor (damage stays, §2.3), or the first target.
             rest = [t for t in targets if t.name not in killed]
-            dump = rest[0] if rest else targets[0]
+            dump = max(rest, key=lambda t: values[t.name]) if rest else targets[0]
             for e, a in budget.items():
                 if a:
                     plan[(dump.name, e)] = plan.get((dump.name, e), 0) + a
-        if len({t for t, _ in plan}) == 1:
-            return combat.focus_action(state.by_name[next(iter(plan))[0]])
+        first = next(iter(plan))[0]
+        if all(t == first for t, _ in plan):
+            return combat.focus_action(state.by_name[first])
         return combat._split_action(state, plan)
 
 

@@ -74,8 +74,11 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
         raise IllegalAction(f"P{player + 1} must split damage now (focus or split), not {action.kind!r}")
     merged: dict[tuple[str, str], int] = {}
     single = next(iter(total)) if len(total) == 1 else None
-    for part in action.args:
-        part = tuple(part) if isinstance(part, (list, tuple)) else (part,)
+    order = state.order
+    canonical = True  # parts in team order, elements in ELEMENT_ORDER, no zero, no repeats
+    previous = (-1, -1)
+    for raw in action.args:
+        part = tuple(raw) if isinstance(raw, (list, tuple)) else (raw,)
         if len(part) == 2 and single is not None:
             part = (part[0], single, part[1])
         if len(part) != 3:
@@ -89,15 +92,18 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
             raise IllegalAction(f"split amounts are whole numbers ≥ 0, got {amount!r}")
         key = (target, element)
         merged[key] = merged.get(key, 0) + amount
+        rank = (order[target], ELEMENT_ORDER[element])
+        if rank <= previous or amount == 0 or part is not raw:
+            canonical = False
+        previous = rank
     given: dict[str, int] = {}
     for (_, element), amount in merged.items():
         given[element] = given.get(element, 0) + amount
     for element, amount in total.items():
         if given.get(element, 0) != amount:
             raise IllegalAction(f"the split gives {given.get(element, 0)} {element} damage; the total is {amount}")
-    canonical = _split_action(state, merged, text=False)
     # Keep the caller's action (and its text) when it is already in canonical form.
-    return action if canonical.args == action.args else _split_action(state, merged)
+    return action if canonical else _split_action(state, merged)
 
 
 def _split_action(state: SethState, merged: dict[tuple[str, str], int], text: bool = True) -> Action:

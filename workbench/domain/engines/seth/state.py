@@ -367,6 +367,8 @@ class SethState(State):
                     continue
                 first = not m.ever_assigned
                 m.ever_assigned = True
+                if not m.card.effects:
+                    continue
                 for index, effect in enumerate(m.card.effects):
                     if effect.trigger == "activated":
                         slots.append((m, index, effect, False))
