@@ -183,8 +183,8 @@ class SethState(State):
             picks = {p: self._check_pick(p, a) for p, a in actions.items()}
             self._record_picks(picks)
         elif self.step == SPLIT:
-            for p, a in actions.items():
-                self.choice[p] = combat.check_split(self, p, a)
+            checked = {p: combat.check_split(self, p, a) for p, a in actions.items()}
+            self.choice.update(checked)
             self._resolve_split()
         else:
             raise IllegalAction("the game is over")
@@ -216,13 +216,16 @@ class SethState(State):
     # ------------------------------------------------------------------ helpers
 
     def say(self, text: str) -> None:
+        """Add a line to the readable log (unless logging is off for batch playtests)."""
         if self.logging:
             self.log.append(text)
 
     def alive(self, player: int) -> list[Monster]:
+        """The player's monsters still in play, in team order."""
         return [m for m in self.teams[player] if m.alive]
 
     def where(self) -> str:
+        """``Round N, Phase`` for log lines."""
         return f"Round {self.round}, {PHASE_TITLES[self.phase]}"
 
     # ------------------------------------------------------------------ flow
