@@ -59,6 +59,7 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
         face=face_url(game, card_id) if card_id else None,
         used_in=decks_using(repo, game, card_id) if card_id else [],
         nav_active="Gallery",
+        name_label=next((f.label for f in definition.common_fields if f.name == "name"), "Name"),
     )
 
 

@@ -120,12 +120,13 @@ def page(browser) -> Iterator:
 
 @pytest.fixture
 def screenshot() -> Callable[..., Path]:
-    """``screenshot(page, name, full_page=True)``: save a PNG under test-output/screenshots/."""
+    """``screenshot(page_or_locator, name, full_page=True)``: save a PNG under test-output/screenshots/."""
 
     def take(target, name: str, full_page: bool = True) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        target.screenshot(path=str(path), full_page=full_page)
+        extra = {"full_page": full_page} if hasattr(target, "goto") else {}  # a page, not a locator
+        target.screenshot(path=str(path), **extra)
         return path
 
     return take

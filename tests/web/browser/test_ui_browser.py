@@ -1,0 +1,171 @@
+"""The web UI in a real Chromium against a real server: create, validate, fix, save, reload, find;
+build a deck until it is legal; the two-tab conflict; a CJK name typed and shown intact.
+Screenshots of each main page go to test-output/screenshots/."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def _api(base: str, path: str) -> dict:
+    with urllib.request.urlopen(base + path, timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def test_games_page_and_gallery(live_server, page, screenshot):
+    page.goto(live_server + "/")
+    expect(page.get_by_role("heading", name="Games")).to_be_visible()
+    screenshot(page, "games")
+    page.get_by_role("link", name="Warzone: Kings of Valor").click()
+    expect(page.get_by_role("heading", name="Cards")).to_be_visible()
+    page.get_by_label("Class", exact=True).select_option(label="Class 3 (long range)")
+    page.wait_for_url("**f_class=3**")
+    thumbs = page.locator("li.thumb")
+    expect(thumbs.first).to_be_visible()
+    assert thumbs.count() >= 3
+    page.goto(live_server + "/games/warzone/cards")
+    screenshot(page, "gallery", full_page=False)
+    assert not page.console_errors, page.console_errors
+
+
+def test_create_card_see_error_fix_save_reload_find(live_server, page, screenshot):
+    page.goto(live_server + "/games/seth/cards")
+    page.get_by_label("New card of kind").select_option("monster")
+    page.get_by_role("button", name="New card").click()
+    expect(page.get_by_role("heading", name="New card")).to_be_visible()
+    page.get_by_label("Name").fill("Quartz Beetle")
+    page.get_by_label("Power").fill("40")
+    power_problems = page.locator("#problems-power")
+    expect(power_problems).to_contain_text("29")  # the error sits next to the field and names the limit
+    expect(page.get_by_label("Power")).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Damage").fill("4")
+    page.get_by_label("Health").fill("9")
+    page.get_by_label("fast", exact=True).check()
+    page.get_by_label("Race").fill("Insect")
+    page.get_by_label("Element").select_option(label="physical")
+    page.get_by_label("Flavor text").fill("It hums in a key only stones can hear.")
+    expect(page.locator("#preview .pc-name")).to_have_text("Quartz Beetle")
+    screenshot(page, "editor-error")
+    page.get_by_label("Power").fill("5")
+    expect(power_problems).to_be_empty()
+    expect(page.locator("#problem-summary")).to_have_text("No problems")
+    page.get_by_role("button", name="Create card").click()
+    page.wait_for_url("**/games/seth/cards/quartz-beetle/edit")
+    page.reload()
+    expect(page.get_by_label("Power")).to_have_value("5")
+    expect(page.get_by_label("Race")).to_have_value("Insect")
+    screenshot(page, "editor")
+    page.goto(live_server + "/games/seth/cards")
+    page.get_by_label("Search names and text").fill("quartz")
+    page.get_by_label("Search names and text").press("Enter")
+    expect(page.locator("li.thumb")).to_have_count(1)
+    expect(page.locator("li.thumb .thumb-name")).to_have_text("Quartz Beetle")
+    stored = _api(live_server, "/api/games/seth/cards/quartz-beetle")["card"]
+    assert stored["power"] == 5 and stored["speed"] == ["fast"] and stored["element"] == "physical"
+    assert not page.console_errors, page.console_errors
+
+
+def test_cjk_name_typed_and_shown_intact(live_server, page):
+    name = "霜龙·试作 Ⅱ"
+    page.goto(live_server + "/games/fusion/new-card?kind=magic")
+    page.get_by_label("名称 Name").click()
+    page.keyboard.type(name)
+    page.get_by_label("Card id").fill("shuang-long-test")
+    page.get_by_label("费用 Mana cost").fill("X")
+    page.get_by_label("类型 Subtype").select_option(label="速攻 Quick")
+    page.get_by_label("效果 Effect text").fill("抽1张卡。")
+    expect(page.locator("#preview .pc-name")).to_have_text(name)
+    page.get_by_role("button", name="Create card").click()
+    page.wait_for_url("**/cards/shuang-long-test/edit")
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    assert _api(live_server, "/api/games/fusion/cards/shuang-long-test")["card"]["name"] == name
+    page.goto(live_server + "/games/fusion/cards?q=霜龙")
+    expect(page.locator("li.thumb .thumb-name")).to_have_text(name)
+    assert not page.console_errors, page.console_errors
+
+
+def test_build_a_deck_until_it_is_legal(live_server, page, screenshot):
+    page.goto(live_server + "/games/seth/decks")
+    page.get_by_label("New deck named").fill("Browser Five")
+    page.get_by_role("button", name="Build a new deck").click()
+    status = page.locator("#legal-status")
+    expect(status).to_contain_text("Not legal")
+    for card in ["Cinder Imp", "Glass Wasp", "Bog Lurker", "Moonlit Sprite", "Emberhorn Ram"]:
+        page.get_by_label("Search cards").fill(card)
+        page.get_by_role("button", name=f"Add {card} to Team").click()
+    expect(page.locator("#zone-team-count")).to_have_text("5")
+    expect(status).to_have_text("Legal")
+    expect(page.locator("#stats-body")).to_contain_text("Total Power")
+    screenshot(page, "deck-builder")
+    page.get_by_role("button", name="Create deck").click()
+    page.wait_for_url("**/decks/browser-five/edit")
+    saved = _api(live_server, "/api/games/seth/decks/browser-five")
+    assert saved["legal"] and sum(saved["deck"]["zones"]["team"].values()) == 5
+    assert not page.console_errors, page.console_errors
+
+
+def test_fusion_deck_statistics_show_draw_odds(live_server, page, screenshot):
+    page.goto(live_server + "/games/fusion/decks/pan-shi-chao-xi/edit")
+    expect(page.locator("#legal-status")).to_contain_text("Legal")
+    page.get_by_label("Draw odds for").select_option(label="any 魔法 Magic")
+    page.get_by_label("At least", exact=True).fill("2")
+    page.get_by_label("At least", exact=True).press("Tab")
+    expect(page.locator(".odds-plan")).to_contain_text("at least 2 × 魔法 Magic cards")
+    expect(page.locator(".odds svg.chart")).to_be_visible()
+    screenshot(page.locator(".builder-side"), "deck-stats")
+    assert not page.console_errors, page.console_errors
+
+
+def test_two_tabs_editing_the_same_card_lose_nothing(live_server, browser, screenshot):
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    try:
+        first, second = context.new_page(), context.new_page()
+        url = live_server + "/games/seth/cards/thornback-tortoise/edit"
+        first.goto(url)
+        second.goto(url)
+        first.get_by_label("Flavor text").fill("Version from the first tab.")
+        first.get_by_role("button", name="Save").click()
+        expect(first.locator("#save-status")).to_contain_text("Saved")
+        second.get_by_label("Health").fill("21")
+        second.get_by_role("button", name="Save").click()
+        panel = second.locator("#conflict-panel")
+        expect(panel).to_be_visible()
+        expect(panel).to_contain_text("Version from the first tab.")  # theirs, shown beside mine
+        expect(panel.locator('tr[data-field="health"] td.mine')).to_contain_text("21")
+        screenshot(second, "conflict")
+        assert _api(live_server, "/api/games/seth/cards/thornback-tortoise")["card"]["flavor"] == "Version from the first tab."
+        panel.locator('tr[data-field="flavor"]').get_by_label("saved").check()
+        second.get_by_role("button", name="Merge the chosen fields into the editor").click()
+        expect(panel).to_be_hidden()
+        expect(second.get_by_label("Flavor text")).to_have_value("Version from the first tab.")
+        expect(second.get_by_label("Health")).to_have_value("21")
+        second.get_by_role("button", name="Save").click()
+        expect(second.locator("#save-status")).to_contain_text("Saved")
+        card = _api(live_server, "/api/games/seth/cards/thornback-tortoise")["card"]
+        assert card["flavor"] == "Version from the first tab." and card["health"] == 21
+    finally:
+        context.close()
+
+
+def test_leaving_with_unsaved_edits_asks_first(live_server, page):
+    page.goto(live_server + "/games/seth/cards/bog-lurker/edit")
+    page.get_by_label("Race").fill("Amphibian king")
+    asked = []
+
+    def on_dialog(dialog):
+        asked.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.close(run_before_unload=True)
+    for _ in range(50):
+        if asked:
+            break
+        page.wait_for_timeout(100)
+    assert asked == ["beforeunload"] and not page.is_closed()  # dismissed: the page and its edits stay
