@@ -19,3 +19,18 @@ def test_scenario_file_passes(path: Path) -> None:
         engine, defaults = game_option_defaults(DATA, item.data["game"])
         result = run_scenario(item.data, defaults, engine_name=engine)
         assert result.passed, f"{item.label}: {result.message}"
+
+
+def test_examples_in_docs_scenarios_md_pass() -> None:
+    import re
+
+    import yaml
+
+    text = (DATA.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    examples = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S)
+                if "{...}" not in block]
+    assert len(examples) >= 3
+    for example in examples:
+        engine, defaults = game_option_defaults(DATA, example["game"])
+        result = run_scenario(example, defaults, engine_name=engine)
+        assert result.passed, f"docs example {example['name']!r}: {result.message}"
