@@ -322,14 +322,14 @@ class SethState(State):
     def _check_assign(self, player: int, action: Action) -> list[Monster]:
         if action.kind != "assign":
             raise IllegalAction(f"P{player + 1} must assign monsters now, not {action.kind!r}")
-        eligible = {m.name: m for m in self.eligible[player]}
+        eligible = self.eligible[player]
         names = action.args
         if len(set(names)) != len(names):
             raise IllegalAction("a monster can be assigned only once")
         chosen = []
         for name in names:
-            m = eligible.get(name)
-            if m is None:
+            m = self.by_name.get(name) if isinstance(name, str) else None
+            if m is None or m not in eligible:
                 why = "not yours" if name not in self.by_name or self.by_name[name].owner != player else (
                     "removed" if not self.by_name[name].alive else
                     "already assigned this round" if self.by_name[name].assigned else
@@ -339,7 +339,6 @@ class SethState(State):
         return chosen
 
     def _resolve_assign(self, chosen: Mapping[int, list[Monster]]) -> None:
-        phase_text = self.where()
         for p in (0, 1):
             ms = chosen.get(p, [])
             if len(ms) > 1:
@@ -347,16 +346,20 @@ class SethState(State):
             self.now[p] = ms
             if self.logging:
                 what = ", ".join(m.label for m in ms) if ms else "nothing"
-                self.say(f"{phase_text} — P{p + 1} assigns {what}")
+                self.say(f"{self.where()} — P{p + 1} assigns {what}")
+        poisoned = False
         for p in (0, 1):
+            played = self.stats.played[p]
             for m in self.now[p]:
                 m.assigned = True
-                self.stats.played[p].add(m.card.id)
+                played.add(m.card.id)
                 if m.poison:
+                    poisoned = True
                     self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
-        self._remove_dead()
-        if self._check_end():
-            return
+        if poisoned:
+            self._remove_dead()
+            if self._check_end():
+                return
         self._begin_abilities()
 
     # ------------------------------------------------------------------ step 2: abilities
