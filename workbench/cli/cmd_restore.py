@@ -29,6 +29,9 @@ def run(args: argparse.Namespace) -> int:
     if result.dry_run:
         print(f"the archive is sound: {result.files} files, {result.bytes:,} bytes ({games}); "
               f"it would be restored to {result.target}")
+        if result.needs_force:
+            print(f"{result.target} exists and is not empty: the restore needs --force "
+                  "(the current folder would be kept beside it)")
         return 0
     print(f"restored {result.files} files ({games}) to {result.target}")
     if result.previous:

@@ -77,6 +77,7 @@ class RestoreResult:
     previous: Path | None
     games: list[str]
     dry_run: bool = False
+    needs_force: bool = False
 
 
 def _now() -> _dt.datetime:
@@ -268,13 +269,14 @@ def restore_backup(archive_path: Path | str, data_dir: Path | str, force: bool =
     with archive:
         members, listed = _checked_members(archive, limits)
         occupied = target.exists() and (not target.is_dir() or any(target.iterdir()))
-        if occupied and not force:
-            raise BackupError(f"{target} exists and is not empty; restore with --force to replace it "
-                              "(the current folder is kept beside it)")
         total = sum(i.file_size for i in members.values())
         games = sorted({rel.split("/")[0] for rel in members if rel.endswith("/game.yaml") and rel.count("/") == 1})
         if dry_run:
-            return RestoreResult(target, len(members), total, None, games, dry_run=True)
+            return RestoreResult(target, len(members), total, None, games, dry_run=True,
+                                 needs_force=occupied and not force)
+        if occupied and not force:
+            raise BackupError(f"{target} exists and is not empty; restore with --force to replace it "
+                              "(the current folder is kept beside it)")
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = target.parent / f".{target.name}.restore-{secrets.token_hex(4)}"
         staging.mkdir()
