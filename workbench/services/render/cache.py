@@ -62,7 +62,7 @@ class Face:
 
 def encode_face(image: Image.Image, overflow_lines: int = 0) -> bytes:
     """Serialize a face image for the cache."""
-    rgb = image.convert("RGB")
+    rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() would copy 2 MB
     # Level 1: faces are flat colour and text, so level 6 saves little and costs 3x the time;
     # the PDF embeds these bytes as they are.
     return _HEADER.pack(MAGIC, rgb.width, rgb.height, overflow_lines) + zlib.compress(rgb.tobytes(), 1)
