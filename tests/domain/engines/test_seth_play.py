@@ -34,7 +34,7 @@ def test_random_playouts_never_crash_and_always_terminate() -> None:
     rng = random.Random(2024)
     a, b = decks()
     results = {0: 0, 1: 0, None: 0}
-    for game in range(600):
+    for game in range(1000):
         options = dict(DEFAULTS, _log=game % 10 == 0,
                        flight_once_per_phase=game % 3 != 0, damage_persists=game % 4 != 0)
         first, second = (a, b) if game % 2 == 0 else (b, a)
