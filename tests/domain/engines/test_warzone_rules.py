@@ -113,7 +113,8 @@ def test_guarding_rules_and_the_attacker_excess_decision() -> None:
 # ------------------------------------------------------------------ §1.10 Damage Cards
 
 @pytest.mark.parametrize("amount, split", [
-    (750, (1, 250)), (1000, (2, 0)), (480, (0, 480)), (450, (0, 450)), (2100, (4, 100)), (0, (0, 0)),
+    (750, (1, 250)), (1000, (2, 0)), (480, (0, 480)), (450, (0, 450)), (2100, (4, 100)),
+    (0, (0, 0)),
 ])
 def test_damage_cards_one_per_full_500(amount: int, split: tuple[int, int]) -> None:
     assert damage_split(cfg(), amount) == split
