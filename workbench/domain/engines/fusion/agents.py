@@ -188,8 +188,10 @@ class HeuristicAgent:
             if e.once and (p, card.id, e.index) in s.used:
                 continue
             gain += _effect_value(s, p, i, e, t, cost)
-        if kind in ("summon", "flip"):
-            return 2.0 + cost + 0.5 * (card.atk + card.dfn) + gain + (1.0 if kind == "flip" else 0.0)
+        if kind == "summon":
+            return 2.0 + cost + 0.5 * (card.atk + card.dfn) + gain
+        if kind == "flip":
+            return 3.0 + cost + 0.5 * (card.atk + card.dfn) + gain
         if card.kind == "magic" and card.subtype in ("continuous", "field", "equip", "aura"):
             gain += 1.0 + sum(e.atk + e.dfn for e in card.continuous if e.target == "own_creatures") * len(s.crea[p])
         if card.kind == "item" and card.subtype == "artifact":

@@ -168,13 +168,20 @@ class FusionState(State):
         """Apply the acting player's action. Raises IllegalAction when it is not legal now."""
         if self.over:
             raise IllegalAction("the game is over")
-        legal = self.legal_actions(self.actor)
-        kind, args = action.kind, tuple(action.args)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         chosen = None
-        for candidate in legal:
-            if candidate is action or (candidate.kind == kind and candidate.args == args):
+        for candidate in legal:  # the usual case: an agent hands back one of the listed actions
+            if candidate is action:
                 chosen = candidate
                 break
+        kind, args = action.kind, tuple(action.args)
+        if chosen is None:
+            for candidate in legal:
+                if candidate.kind == kind and candidate.args == args:
+                    chosen = candidate
+                    break
         if chosen is None:
             chosen = self._match_loose(legal, kind, args)
         if chosen is None:
@@ -828,6 +835,8 @@ class FusionState(State):
 
     def _once_free(self, p: int, card: CardDef, effects: tuple[Effect, ...]) -> bool:
         used = self.used
+        if not used:
+            return True
         for e in effects:
             if e.once and (p, card.id, e.index) in used:
                 return False
