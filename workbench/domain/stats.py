@@ -208,11 +208,14 @@ def a_points(record: Mapping[str, Any]) -> float:
 
 
 _PLAYER = re.compile(r"\b(P[12]|[Pp]layer [12])\b")
+_NUMBER = re.compile(r"(?<![§.\d])-?\d+(?![.\d])")
 
 
 def reason_key(reason: str) -> str:
-    """An end reason with player names removed, so both seats count as one reason."""
-    return _PLAYER.sub("a player", reason or "unknown").strip()
+    """An end reason with player names and amounts removed, so "P2 has -4 life (§3.1.4)" and
+    "P1 has 0 life (§3.1.4)" count as one reason; rule references (§…) are kept."""
+    text = _PLAYER.sub("a player", reason or "unknown")
+    return _NUMBER.sub("N", text).strip()
 
 
 def histogram(values: Sequence[int], max_bins: int = 30) -> list[dict[str, int]]:

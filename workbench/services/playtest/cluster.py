@@ -10,6 +10,7 @@ cluster on this machine (useful to check the set-up).
 from __future__ import annotations
 
 import contextlib
+import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -35,16 +36,19 @@ class DaskBackend:
     def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], list[dict[str, Any]]]]:
         distributed = _distributed()
         # Scatter the matchup once instead of shipping the decks with every task.
-        [shared] = self.client.scatter([matchup], broadcast=True)
+        # hash=False and a fresh key per run: two runs of the same matchup must not share (and
+        # then release or cancel) each other's data and tasks.
+        run = uuid.uuid4().hex[:12]
+        [shared] = self.client.scatter([matchup], broadcast=True, hash=False)
         futures = {
-            self.client.submit(play_chunk, shared, start, stop, pure=False, key=f"playtest-{matchup.seed}-{start}-{id(self)}"): (start, stop)
+            self.client.submit(play_chunk, shared, start, stop, pure=False, key=f"playtest-{run}-{start}"): (start, stop)
             for start, stop in chunks
         }
         try:
             for future in distributed.as_completed(list(futures)):
                 yield futures[future], future.result()
         finally:
-            self.client.cancel(list(futures))
+            self.client.cancel(list(futures) + [shared])
 
 
 @contextlib.contextmanager

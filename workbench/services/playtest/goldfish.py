@@ -18,10 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.domain import stats
-from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import Action, State
 from workbench.domain.gamedef import GameDefinition
-from workbench.services.playtest.runner import PlaytestError, derive_seed
+from workbench.services.playtest.runner import PlaytestError, derive_seed, resolve_engine
 
 PASSIVE_KINDS = ("pass", "end_turn", "end_phase", "end_battle", "end", "done", "keep", "allow")
 
@@ -138,7 +137,7 @@ def development(
     as ``no_kill``) and the turn its player first has ``board`` different cards played.
     Raises PlaytestError for an unknown agent.
     """
-    engine = load_engine(engine_name)
+    engine = resolve_engine(engine_name)
     if agent not in engine.agents:
         raise PlaytestError(f"engine {engine_name!r} has no agent {agent!r}")
     kill_turns: list[int] = []

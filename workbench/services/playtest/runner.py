@@ -10,6 +10,7 @@ in which chunk. Results are folded in game order, which also makes early stoppin
 from __future__ import annotations
 
 import hashlib
+import importlib
 import math
 import os
 import time
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 
 from workbench.domain import stats
 from workbench.domain.engines import load_engine
-from workbench.domain.engines.base import DeckCards, State, play_game
+from workbench.domain.engines.base import DeckCards, Engine, State, play_game
 from workbench.domain.errors import WorkbenchError
 
 
@@ -66,10 +67,25 @@ def a_seat(index: int) -> int:
     return index % 2
 
 
+def resolve_engine(name: str) -> Engine:
+    """The engine called ``name``: a game engine id, or ``package.module:ATTR`` for an engine
+    defined elsewhere (tests, engines under development). Raises EngineNotFound / PlaytestError."""
+    if ":" not in name:
+        return load_engine(name)
+    module_name, _, attr = name.partition(":")
+    try:
+        engine = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise PlaytestError(f"no engine at {name!r}: {exc}") from None
+    if not isinstance(engine, Engine):
+        raise PlaytestError(f"{name!r} is not an Engine")
+    return engine
+
+
 def check_matchup(matchup: Matchup) -> None:
     """Raise PlaytestError when the engine is missing or an agent name is unknown."""
     try:
-        engine = load_engine(matchup.engine)
+        engine = resolve_engine(matchup.engine)
     except WorkbenchError as exc:
         raise PlaytestError(f"game {matchup.game!r} has no playable engine: {exc}") from exc
     for name in matchup.agents:
@@ -84,7 +100,7 @@ def new_state(matchup: Matchup, index: int, log: bool = False) -> tuple[State, l
 
     Raises PlaytestError for an unknown agent, and whatever the engine raises for illegal decks.
     """
-    engine = load_engine(matchup.engine)
+    engine = resolve_engine(matchup.engine)
     seed = game_seed(matchup.seed, index)
     seat = a_seat(index)
     decks = (matchup.deck_a, matchup.deck_b) if seat == 0 else (matchup.deck_b, matchup.deck_a)
