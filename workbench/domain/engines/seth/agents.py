@@ -103,11 +103,11 @@ class HeuristicAgent:
                 plan[(t.name, e)] = plan.get((t.name, e), 0) + a
             killed.add(t.name)
         if any(budget.values()):
-            # The rest on the most dangerous survivor (damage stays, §2.3), or the first target.
-            rest = [t for t in targets if t.name not in killed]
-            dump = max(rest, key=lambda t: values[t.name]) if rest else targets[0]
+            # The rest on a survivor (damage stays, §2.3): per element, where it counts most.
+            rest = [t for t in targets if t.name not in killed] or targets
             for e, a in budget.items():
                 if a:
+                    dump = max(rest, key=lambda t: (t.mult.get(e, 1.0), values[t.name]))
                     plan[(dump.name, e)] = plan.get((dump.name, e), 0) + a
         first = next(iter(plan))[0]
         if all(t == first for t, _ in plan):

@@ -460,7 +460,7 @@ class SethState(State):
                     if activation:
                         self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}{on}")
                     else:
-                        self.say(f"{self.where()} — {m.label} on play: {effect.describe()}{on}")
+                        self.say(f"{self.where()} — P{p + 1}'s {m.label} on play: {effect.describe()}{on}")
                 if activation and m.poison:
                     self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
                 self.run_effect(m, effect, target)
@@ -491,7 +491,7 @@ class SethState(State):
             elif action == "heal":
                 healed = min(effect.amount, t.damage_taken)
                 t.damage_taken -= healed
-                if self.logging:
+                if self.logging and healed:
                     self.say(f"  {t.label} heals {healed}")
             elif action == "add_poison":
                 t.poison += effect.amount
