@@ -14,6 +14,7 @@ from workbench.services.exports.common import cell_text, one_line
 TODAY = dt.date(2026, 11, 30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
 def test_bundled_plugin_passes_the_checker_with_auto_update(bundled, game):
     definition, cards, decks = bundled[game]

@@ -72,16 +72,16 @@ def test_dvorak_dump_round_trip_for_seth(repo, empty_repo):
 
 
 def test_dek_round_trip(repo, empty_repo):
-    definition = repo.game("warzone")
-    cards = [dict(c.data, id=c.id) for c in repo.list_cards("warzone")]
-    deck = repo.list_decks("warzone")[0]
+    definition = repo.game("seth")
+    cards = [dict(c.data, id=c.id) for c in repo.list_cards("seth")]
+    deck = repo.list_decks("seth")[0]
     sets, _ = assign_sets(definition, cards)
     index = {c["id"]: c for c in cards}
-    _apply(empty_repo, "warzone", "carddata.txt", lackey.carddata(definition, cards, sets).encode())
+    _apply(empty_repo, "seth", "carddata.txt", lackey.carddata(definition, cards, sets).encode())
     dek = lackey.dek(definition, dict(deck.data, id=deck.id), index, sets).encode()
-    plan = _apply(empty_repo, "warzone", f"{deck.id}.dek", dek)
+    plan = _apply(empty_repo, "seth", f"{deck.id}.dek", dek)
     assert plan.deck is not None and plan.deck.action == "create" and plan.deck.problems == []
-    assert empty_repo.get_deck("warzone", deck.id).data["zones"] == deck.data["zones"]
+    assert empty_repo.get_deck("seth", deck.id).data["zones"] == deck.data["zones"]
 
 
 def test_hostile_cards_round_trip_through_csv_and_xlsx(empty_repo):
