@@ -234,3 +234,57 @@ def test_from_setup_rejects_bad_positions(options) -> None:
         ENGINE.from_setup({"players": [{"hand": [{"x": "missing-card"}]}, {}]}, options, 0)
     with pytest.raises(SetupError):
         ENGINE.from_setup({"phase": "lunch"}, options, 0)
+
+
+_TRIGGERS = ["on_play", "on_destroyed", "activated", "continuous", "start_of_turn", "end_of_turn", "weird"]
+_ACTIONS = ["draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand", "negate",
+            "add_mana", "add_poison"]
+_TARGETS = ["self", "this", "opponent", "any_player", "own_creature", "enemy_creature", "any_creature",
+            "own_creatures", "enemy_creatures", "attacker", None]
+
+
+def _random_card(r, n: int) -> dict:
+    """A card with arbitrary (often odd) values, as a designer's half-finished card may have."""
+    kind = r.choice(["creature", "creature", "magic", "item"])
+    card = {"id": f"c{n}", "name": f"卡{n}", "kind": kind, "cost": r.choice([0, 1, 2, 3, 5, "X", None, "7"]),
+            "text": r.choice(["", "效果"]),
+            "subtype": r.choice(["normal", "quick", "continuous", "aura", "equip", "field", "artifact",
+                                 "artifact_creature"])}
+    if kind == "creature" or r.random() < 0.2:
+        card.update(stars=r.randint(0, 12), atk=r.choice([0, 1, 2, 5, 9, -1, "a"]), **{"def": r.choice([0, 1, 3, 7])})
+    effects = []
+    for _ in range(r.randint(0, 3)):
+        e = {"trigger": r.choice(_TRIGGERS), "action": r.choice(_ACTIONS)}
+        target = r.choice(_TARGETS)
+        if target:
+            e["target"] = target
+        if r.random() < 0.7:
+            e["amount"] = r.choice([0, 1, 2, 3, "X"])
+        if r.random() < 0.3:
+            e["stats"] = {"atk": r.randint(-3, 3), "def": r.randint(-3, 3)}
+        if r.random() < 0.3:
+            e["cost"] = {"mana": r.choice([0, 1, "X"]), "tap": r.random() < 0.5}
+        if r.random() < 0.3:
+            e["speed"] = r.randint(0, 4)
+        if r.random() < 0.3:
+            e["once_per_turn"] = r.random() < 0.5
+        effects.append(e)
+    if effects:
+        card["effects"] = effects
+    if r.random() < 0.2:
+        card["keywords"] = ["taunt"]
+    return card
+
+
+def test_random_card_data_never_breaks_the_engine(options) -> None:
+    """Odd card data (bad costs, unknown effects, tiny decks) plays out without a crash."""
+    import random
+
+    r = random.Random(2026)
+    for g in range(150):
+        pool = [_random_card(r, n) for n in range(12)]
+        decks = [{"main": [r.choice(pool) for _ in range(r.choice([3, 20, 40]))]} for _ in range(2)]
+        s = ENGINE.new_game(decks[0], decks[1], {**options, "_log": g % 3 == 0}, g)
+        agents = [HeuristicAgent(g) if g % 2 else RandomAgent(g), RandomAgent(g + 1)]
+        _play_checked(s, agents, limit=20_000, every=25)
+        assert s.result().reason

@@ -112,6 +112,15 @@ class HeuristicAgent:
             return min(acts, key=lambda a: _left(state, state.index[a.args[1]]))
         if step == "declare":
             return self._declare(state, player, acts)
+        if step == "target":
+            _, src, effect = state.pending[0]
+
+            def worth(a: Action) -> float:
+                arg = a.args[0]
+                t = _PTOK[arg] if arg in _PTOK else state.index[arg]
+                return _effect_value(state, player, src, effect, t, 0)
+
+            return max(acts, key=worth)
         if step == "discard":
             return min(acts, key=lambda a: self._card_worth(state, state.index[a.args[0]]))
         best, best_score = acts[0], float("-inf")
