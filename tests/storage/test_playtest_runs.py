@@ -20,8 +20,8 @@ def run(deck_version: str, card_version: str, rate: float, b: str = "skyburn-bli
 
 def test_runs_are_saved_listed_newest_first_and_read_back(repo):
     store = RunStore(repo)
-    first = store.save("seth", run("d1", "c1", 0.4), "20261130-100000-aaaa")
-    second = store.save("seth", run("d1", "c2", 0.6), "20261130-110000-bbbb")
+    first = store.save("seth", run("d1", "c1", 0.4), "20261130-100000-000aaaa")
+    second = store.save("seth", run("d1", "c2", 0.6), "20261130-110000-000bbbb")
     assert (repo.game_dir("seth") / "playtests" / f"{first}.json").is_file()
     assert [s["id"] for s in store.list("seth")] == [second, first]
     assert store.list("seth")[0]["win_rate_a"] == 0.6
@@ -31,12 +31,12 @@ def test_runs_are_saved_listed_newest_first_and_read_back(repo):
 
 def test_previous_run_is_the_last_earlier_run_of_the_same_decks(repo):
     store = RunStore(repo)
-    store.save("seth", run("d1", "c1", 0.4), "20261130-100000-aaaa")
-    store.save("seth", run("d1", "c1", 0.9, b="other"), "20261130-103000-cccc")
-    latest = store.save("seth", run("d2", "c2", 0.6), "20261130-110000-bbbb")
+    store.save("seth", run("d1", "c1", 0.4), "20261130-100000-000aaaa")
+    store.save("seth", run("d1", "c1", 0.9, b="other"), "20261130-103000-000cccc")
+    latest = store.save("seth", run("d2", "c2", 0.6), "20261130-110000-000bbbb")
     previous = store.previous("seth", latest)
-    assert previous is not None and previous["id"] == "20261130-100000-aaaa"
-    assert store.previous("seth", "20261130-100000-aaaa") is None
+    assert previous is not None and previous["id"] == "20261130-100000-000aaaa"
+    assert store.previous("seth", "20261130-100000-000aaaa") is None
 
 
 def test_changes_between_runs_name_the_edited_cards_and_decks(repo):

@@ -2,7 +2,7 @@
 
 A run file holds what was asked (decks with their versions, the versions of every card in them,
 agents, games, seed, options) and the report. Run ids sort by creation time
-(``20261130-101500-3fa2``), so "the previous run" is the one before in id order.
+(``20261130-101500-1233fa2``: UTC date, time, milliseconds, four random hex digits), so "the previous run" is the one before in id order.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from workbench.storage.repository import Repository
 
 FOLDER = "playtests"
 MAX_RUN_BYTES = 64 * 1024 * 1024
-RUN_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{4}$")
+RUN_ID = re.compile(r"^\d{8}-\d{6}-\d{3}[0-9a-f]{4}$")
 
 
 def new_run_id(now: float | None = None) -> str:
-    """A fresh run id: UTC date and time plus four random hex digits."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now if now is not None else time.time()))
-    return f"{stamp}-{secrets.token_hex(2)}"
+    """A fresh run id: UTC date, time and milliseconds (so ids sort by start) plus four random hex digits."""
+    moment = now if now is not None else time.time()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(moment))
+    return f"{stamp}-{int(moment * 1000) % 1000:03d}{secrets.token_hex(2)}"
 
 
 def check_run_id(run_id: str) -> str:

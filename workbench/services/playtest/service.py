@@ -114,6 +114,9 @@ def prepare(
         "decks": {"a": a.describe(), "b": b.describe()},
         "deck_lists": {"a": a.data.get("zones", {}), "b": b.data.get("zones", {})},
         "card_versions": card_versions(repo, game, (a, b)),
+        # The cards as they were, so any game of the run replays exactly after later edits.
+        "card_data": {c["id"]: {k: v for k, v in c.items() if k != "id"}
+                      for d in (a, b) for cards in d.cards.values() for c in cards},
         "format": fmt,
         "overrides": dict(overrides or {}),
     }
@@ -214,3 +217,31 @@ def compare_variants(
         "seed": matchup.seed,
         "games": first["games"],
     }
+
+
+def matchup_from_run(run: Mapping[str, Any]) -> Matchup:
+    """Rebuild the matchup of a stored run (cards as they were then), e.g. to replay one game.
+
+    Raises PlaytestError when the run lacks what a replay needs.
+    """
+    try:
+        cards = run["card_data"]
+        lists = run["deck_lists"]
+
+        def resolve(zones: Mapping[str, Mapping[str, int]]) -> dict[str, list[dict[str, Any]]]:
+            return {zone: [dict(cards[cid], id=cid) for cid, n in content.items() for _ in range(int(n))]
+                    for zone, content in zones.items()}
+
+        return Matchup(
+            game=str(run["game"]),
+            engine=str(run["engine"]),
+            deck_a=resolve(lists["a"]),
+            deck_b=resolve(lists["b"]),
+            options=dict(run["options"]),
+            agents=(str(run["agents"][0]), str(run["agents"][1])),
+            seed=int(run["seed"]),
+            label_a=str((run["decks"]["a"] or {}).get("id") or run["decks"]["a"]["name"]),
+            label_b=str((run["decks"]["b"] or {}).get("id") or run["decks"]["b"]["name"]),
+        )
+    except (KeyError, TypeError, IndexError) as exc:
+        raise PlaytestError(f"this run cannot be replayed: it lacks {exc}") from None

@@ -1,0 +1,135 @@
+// Playtest pages: live progress, sortable card table, step-by-step replay. No inline scripts (CSP).
+(function () {
+  "use strict";
+
+  function csrfToken() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+
+  // ------------------------------------------------------------ progress
+  function initProgress(box) {
+    var bar = document.getElementById("pt-bar");
+    var status = document.getElementById("pt-status");
+    var error = document.getElementById("pt-error");
+    var cancel = document.getElementById("pt-cancel");
+    var url = box.getAttribute("data-progress-url");
+
+    function fmtSeconds(s) {
+      if (s === null || s === undefined) return "";
+      if (s < 60) return Math.round(s) + " s";
+      return Math.floor(s / 60) + " min " + Math.round(s % 60) + " s";
+    }
+
+    function poll() {
+      fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (p) {
+          bar.max = p.total || 1;
+          bar.value = p.done || 0;
+          var text = p.done + " of " + p.total + " games";
+          if (p.games_per_s) text += " · " + p.games_per_s + " games/s";
+          if (p.eta_s !== null && p.eta_s !== undefined) text += " · about " + fmtSeconds(p.eta_s) + " left";
+          status.textContent = text;
+          if (p.status === "done") {
+            status.textContent = "Done — loading the report…";
+            window.location.reload();
+          } else if (p.status === "error" || p.status === "cancelled") {
+            error.hidden = false;
+            error.textContent = p.status === "error" ? "The run failed: " + p.error : "The run was cancelled.";
+            cancel.hidden = true;
+          } else {
+            window.setTimeout(poll, 500);
+          }
+        })
+        .catch(function () { window.setTimeout(poll, 2000); });
+    }
+
+    cancel.addEventListener("click", function () {
+      fetch(box.getAttribute("data-cancel-url"), {
+        method: "POST", credentials: "same-origin", headers: { "X-CSRF-Token": csrfToken() }
+      });
+      cancel.disabled = true;
+    });
+    poll();
+  }
+
+  // ------------------------------------------------------------ sortable tables
+  function initSortable(table) {
+    var buttons = table.querySelectorAll("th button[data-sort]");
+    buttons.forEach(function (button, column) {
+      var th = button.parentElement;
+      var index = Array.prototype.indexOf.call(th.parentElement.children, th);
+      button.addEventListener("click", function () {
+        var numeric = button.getAttribute("data-sort") === "num";
+        var ascending = th.getAttribute("aria-sort") !== "ascending";
+        if (numeric && !th.hasAttribute("aria-sort")) ascending = false; // numbers: biggest first
+        table.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = a.cells[index].getAttribute("data-value");
+          var y = b.cells[index].getAttribute("data-value");
+          var order;
+          if (numeric) {
+            // Empty values (no data) always sort last.
+            if (x === "" && y === "") return 0;
+            if (x === "") return 1;
+            if (y === "") return -1;
+            order = parseFloat(x) - parseFloat(y);
+          } else {
+            order = x.localeCompare(y);
+          }
+          return ascending ? order : -order;
+        });
+        rows.forEach(function (row) { body.appendChild(row); });
+      });
+      void column;
+    });
+  }
+
+  // ------------------------------------------------------------ replay
+  function initReplay(log) {
+    var lines = log.querySelectorAll("li");
+    if (lines.length < 2) return;
+    var shown = 1;
+    var count = document.getElementById("step-count");
+    var controls = ["step-first", "step-back", "step-next", "step-last"].map(function (id) {
+      var el = document.getElementById(id);
+      el.hidden = false;
+      return el;
+    });
+
+    function render() {
+      lines.forEach(function (line, i) {
+        line.hidden = i >= shown;
+        line.classList.toggle("pt-current", i === shown - 1);
+      });
+      count.textContent = "Step " + shown + " of " + lines.length;
+      controls[0].disabled = controls[1].disabled = shown <= 1;
+      controls[2].disabled = controls[3].disabled = shown >= lines.length;
+      var current = lines[shown - 1];
+      if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+    }
+
+    controls[0].addEventListener("click", function () { shown = 1; render(); });
+    controls[1].addEventListener("click", function () { shown = Math.max(1, shown - 1); render(); });
+    controls[2].addEventListener("click", function () { shown = Math.min(lines.length, shown + 1); render(); });
+    controls[3].addEventListener("click", function () { shown = lines.length; render(); });
+    document.addEventListener("keydown", function (event) {
+      if (event.target && /INPUT|TEXTAREA|SELECT/.test(event.target.tagName)) return;
+      if (event.key === "ArrowRight") controls[2].click();
+      if (event.key === "ArrowLeft") controls[1].click();
+    });
+    render();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("playtest-progress");
+    if (box) initProgress(box);
+    document.querySelectorAll("table.pt-sortable").forEach(initSortable);
+    var log = document.getElementById("replay-log");
+    if (log) initReplay(log);
+  });
+})();

@@ -1,0 +1,122 @@
+"""Playtest pages through the Flask test client: start, progress, report, replay, compare."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from tests.web.pages_helpers import page_token
+
+
+def wait_done(client, game: str, run_id: str, timeout: float = 60.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        progress = client.get(f"/api/games/{game}/playtests/{run_id}/progress").get_json()
+        if progress["status"] != "running":
+            return progress
+        time.sleep(0.05)
+    raise AssertionError("the playtest did not finish in time")
+
+
+def start(client, token: str, **fields) -> str:
+    form = {"csrf_token": token, "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "agent_a": "heuristic",
+            "agent_b": "heuristic", "games": "40", "seed": "5", "workers": "1", **fields}
+    answer = client.post("/games/seth/playtest", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    match = re.search(r"/games/seth/playtests/([0-9a-f-]+)$", answer.headers["Location"])
+    assert match
+    return match.group(1)
+
+
+def test_form_lists_decks_agents_and_rule_options(client):
+    body = client.get("/games/seth/playtest").get_data(as_text=True)
+    assert 'value="rot-and-stone"' in body and 'value="skyburn-blitz"' in body
+    assert 'value="heuristic"' in body and 'value="random"' in body
+    assert 'name="opt_power_limit"' in body and 'name="csrf_token"' in body
+    assert "<script>" not in body  # CSP: no inline scripts
+
+
+def test_start_progress_report_and_replay(client):
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token)
+    progress = wait_done(client, "seth", run_id)
+    assert progress["status"] == "done" and progress["done"] == progress["total"] == 40
+
+    report = client.get(f"/games/seth/playtests/{run_id}")
+    body = report.get_data(as_text=True)
+    assert report.status_code == 200
+    assert 'id="chart-win-rate"' in body and 'id="chart-length"' in body and 'id="card-table"' in body
+    run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+    assert run["decks"]["a"]["id"] == "rot-and-stone" and run["decks"]["a"]["version"]
+    assert run["report"]["games"] == 40 and run["seed"] == 5
+    assert f'{run["report"]["wins_a"]}</span> wins' in body
+
+    replay = client.get(f"/games/seth/playtests/{run_id}/games/3")
+    text = replay.get_data(as_text=True)
+    assert replay.status_code == 200
+    record = run["report"]["records"][3]
+    assert str(record["seed"]) in text and "<li>" in text
+    expected = {"a": "deck A won", "b": "deck B won", None: "a draw"}[record["winner"]]
+    assert expected in text
+    assert client.get(f"/games/seth/playtests/{run_id}/games/40").status_code == 404
+
+
+def test_json_start_with_options_and_a_second_run_is_compared_with_the_first(client):
+    token = page_token(client, "/games/seth/playtest")
+    first = start(client, token)
+    wait_done(client, "seth", first)
+    answer = client.post("/games/seth/playtest", headers={"X-CSRF-Token": token}, json={
+        "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": 20, "seed": 5, "workers": 1,
+        "options": {"max_rounds": 3}, "early_stop": "none",
+    })
+    assert answer.status_code == 202
+    second = answer.get_json()["id"]
+    assert wait_done(client, "seth", second)["status"] == "done"
+    run = client.get(f"/api/games/seth/playtests/{second}").get_json()
+    assert run["options"]["max_rounds"] == 3 and run["overrides"] == {"max_rounds": 3}
+    body = client.get(f"/games/seth/playtests/{second}").get_data(as_text=True)
+    assert 'id="compare"' in body and first in body
+
+
+def test_bad_requests_are_refused_with_a_message_and_start_nothing(client):
+    token = page_token(client, "/games/seth/playtest")
+    bad_option = client.post("/games/seth/playtest", data={"csrf_token": token, "deck_a": "rot-and-stone",
+                                                           "deck_b": "skyburn-blitz", "opt_power_limit": "lots"})
+    assert bad_option.status_code == 400 and "power_limit" in bad_option.get_data(as_text=True)
+    bad_list = client.post("/games/seth/playtest", data={"csrf_token": token, "deck_a": "rot-and-stone",
+                                                         "deck_b_text": "2 Nobody"})
+    assert bad_list.status_code == 400 and "no card named" in bad_list.get_data(as_text=True)
+    too_many = client.post("/games/seth/playtest", headers={"X-CSRF-Token": token},
+                           json={"deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": 10**9})
+    assert too_many.status_code == 400
+    no_token = client.post("/games/seth/playtest", data={"deck_a": "rot-and-stone", "deck_b": "skyburn-blitz"})
+    assert no_token.status_code == 403
+    assert client.get("/games/seth/playtests/20990101-000000-000abcd").status_code == 404
+    assert client.get("/games/seth/playtests/..%2Fetc").status_code == 404
+
+
+def test_a_running_job_shows_the_progress_page(app, client):
+    from tests.services.playtest import race_engine
+    from workbench.services.playtest.runner import Matchup
+    from workbench.web.playtest_views import jobs
+
+    release = __import__("threading").Event()
+
+    def slow_runner(matchup, games, workers, **kwargs):
+        kwargs["progress"](10, games)
+        release.wait(10)
+        from workbench.services.playtest.runner import run_matchup
+        return run_matchup(matchup, games, 1, stop_rule=kwargs.get("stop_rule"))
+
+    m = Matchup(game="seth", engine=race_engine.ENGINE_NAME, deck_a=race_engine.deck(1), deck_b=race_engine.deck(0),
+                options={}, seed=1)
+    with app.app_context():
+        job = jobs().start(m, {"decks": {"a": {"id": None, "name": "x", "version": None},
+                                         "b": {"id": None, "name": "y", "version": None}}}, 40, runner=slow_runner)
+    time.sleep(0.1)
+    page = client.get(f"/games/seth/playtests/{job.id}").get_data(as_text=True)
+    assert 'id="playtest-progress"' in page and 'id="pt-bar"' in page
+    progress = client.get(f"/api/games/seth/playtests/{job.id}/progress").get_json()
+    assert progress["status"] == "running" and progress["done"] == 10 and progress["total"] == 40
+    release.set()
+    assert wait_done(client, "seth", job.id)["status"] == "done"

@@ -1,0 +1,280 @@
+"""Playtest pages: start a run, watch its progress, read the report, replay one game.
+
+Runs play in a background thread of the server (a process pool inside), so closing the page does
+not stop them. Progress is polled as JSON; finished runs are files under the data folder
+(:mod:`workbench.storage.playtest_runs`), so they survive a restart and can be compared.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from workbench.domain import stats
+from workbench.domain.engines import load_engine
+from workbench.domain.errors import WorkbenchError
+from workbench.services.playtest import service
+from workbench.services.playtest.jobs import JobRegistry
+from workbench.services.playtest.runner import play_one
+from workbench.storage.playtest_runs import RunStore, changes_between, check_run_id
+from workbench.web import get_repo
+
+bp = Blueprint("playtest", __name__)
+
+MAX_GAMES = 100_000
+MAX_PASTE = 20_000
+
+
+def jobs() -> JobRegistry:
+    """The app's registry of background runs (created on first use)."""
+    registry = current_app.extensions.get("workbench.playtest_jobs")
+    if registry is None:
+        registry = JobRegistry(RunStore(get_repo()))
+        current_app.extensions["workbench.playtest_jobs"] = registry
+    return registry  # type: ignore[no-any-return]
+
+
+def _game_or_404(game: str) -> Any:
+    try:
+        return get_repo().game(game)
+    except WorkbenchError:
+        abort(404, description=f"no game {game!r}")
+
+
+def _agents(definition: Any) -> list[str]:
+    try:
+        return sorted(load_engine(definition.engine).agents) if definition.engine else []
+    except WorkbenchError:
+        return []
+
+
+@bp.get("/games/<game>/playtest")
+def index(game: str) -> str:
+    """The playtest form: decks (saved or pasted), agents, games, seed, options; earlier runs."""
+    definition = _game_or_404(game)
+    repo = get_repo()
+    decks, _ = repo.list_decks_tolerant(game)
+    store = RunStore(repo)
+    running = [j.progress() for j in jobs().running() if j.game == game]
+    return render_template(
+        "playtest/index.html",
+        game=definition, game_id=game,
+        decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
+        agents=_agents(definition),
+        options=list(definition.options.values()),
+        runs=store.list(game)[:30],
+        running=running,
+        cpus=os.cpu_count() or 1,
+        error=None, form={},
+    )
+
+
+def _form_request(definition: Any) -> dict[str, Any]:
+    """Read the start request (form or JSON) into checked parameters. Raises WorkbenchError."""
+    data: Any = request.get_json(silent=True) if request.is_json else request.form
+    if data is None:
+        raise WorkbenchError("send a form or a JSON object")
+
+    def deck(side: str) -> Any:
+        text = str(data.get(f"deck_{side}_text") or "").strip()
+        if text:
+            if len(text) > MAX_PASTE:
+                raise WorkbenchError(f"the pasted list for deck {side.upper()} is longer than {MAX_PASTE:,} characters")
+            return {"text": text, "name": f"Pasted list {side.upper()}"}
+        deck_id = str(data.get(f"deck_{side}") or "").strip()
+        if not deck_id:
+            raise WorkbenchError(f"choose deck {side.upper()} or paste its list")
+        return deck_id
+
+    def number(key: str, default: int, low: int, high: int) -> int:
+        raw = data.get(key)
+        if raw in (None, ""):
+            return default
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise WorkbenchError(f"{key} must be a whole number, not {raw!r}") from None
+        if not low <= value <= high:
+            raise WorkbenchError(f"{key} must be between {low:,} and {high:,}, not {value:,}")
+        return value
+
+    overrides = {}
+    raw_options = data.get("options") if request.is_json else None
+    if isinstance(raw_options, dict):
+        overrides = {str(k): v for k, v in raw_options.items() if v not in (None, "")}
+    else:
+        for name in definition.options:
+            value = data.get(f"opt_{name}")
+            if value not in (None, ""):
+                overrides[name] = value
+    for name, value in overrides.items():
+        definition.coerce_option(name, value)  # clear errors before anything starts
+    stop_rule = str(data.get("early_stop") or "none")
+    margin_raw = data.get("margin") or 0.03
+    try:
+        margin = float(margin_raw)
+    except (TypeError, ValueError):
+        raise WorkbenchError(f"margin must be a number, not {margin_raw!r}") from None
+    if margin > 0.5:
+        margin /= 100  # "3" means 3 points
+    stats.make_stop_rule(stop_rule, margin)
+    return {
+        "deck_a": deck("a"),
+        "deck_b": deck("b"),
+        "agents": (str(data.get("agent_a") or "heuristic"), str(data.get("agent_b") or "heuristic")),
+        "games": number("games", 1000, 1, MAX_GAMES),
+        "seed": number("seed", 0, 0, 2**62),
+        "workers": number("workers", os.cpu_count() or 1, 1, 64),
+        "overrides": overrides,
+        "stop": {"rule": stop_rule, "margin": margin} if stop_rule != "none" else None,
+    }
+
+
+@bp.post("/games/<game>/playtest")
+def start(game: str) -> Any:
+    """Start a run from the form (redirect to its page) or from JSON (202 with its URLs)."""
+    definition = _game_or_404(game)
+    try:
+        params = _form_request(definition)
+        matchup, facts = service.prepare(
+            get_repo(), game, params["deck_a"], params["deck_b"], agents=params["agents"],
+            overrides=params["overrides"], seed=params["seed"],
+        )
+        job = jobs().start(matchup, facts, params["games"], workers=params["workers"], stop=params["stop"])
+    except WorkbenchError as exc:
+        if request.is_json:
+            return jsonify({"error": str(exc)}), 400
+        repo = get_repo()
+        decks, _ = repo.list_decks_tolerant(game)
+        return render_template(
+            "playtest/index.html", game=definition, game_id=game,
+            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
+            options=list(definition.options.values()), runs=RunStore(repo).list(game)[:30], running=[],
+            cpus=os.cpu_count() or 1, error=str(exc), form=request.form,
+        ), 400
+    urls = {
+        "id": job.id,
+        "progress_url": url_for("playtest.progress", game=game, run_id=job.id),
+        "report_url": url_for("playtest.report", game=game, run_id=job.id),
+    }
+    if request.is_json:
+        return jsonify(urls), 202
+    return redirect(urls["report_url"], code=303)
+
+
+@bp.get("/api/games/<game>/playtests/<run_id>/progress")
+def progress(game: str, run_id: str) -> Response:
+    """Progress of a run as JSON: status (running, done, error, cancelled), done/total, rate, time left."""
+    _game_or_404(game)
+    try:
+        check_run_id(run_id)
+    except WorkbenchError:
+        abort(404)
+    job = jobs().get(run_id)
+    if job is not None and job.game == game:
+        return jsonify(job.progress())
+    try:
+        run = RunStore(get_repo()).get(game, run_id)
+    except WorkbenchError:
+        abort(404, description=f"no playtest run {run_id!r}")
+    games = (run.get("report") or {}).get("games", 0)
+    return jsonify({"id": run_id, "game": game, "status": "done", "done": games, "total": games, "fraction": 1.0,
+                    "elapsed_s": (run.get("report") or {}).get("elapsed_s"), "games_per_s": None, "eta_s": None,
+                    "error": None})
+
+
+@bp.post("/api/games/<game>/playtests/<run_id>/cancel")
+def cancel(game: str, run_id: str) -> Response:
+    """Ask a running job to stop after its current chunk."""
+    job = jobs().get(run_id)
+    if job is None or job.game != game:
+        abort(404)
+    job.cancel.set()
+    return jsonify(job.progress())
+
+
+@bp.get("/api/games/<game>/playtests/<run_id>")
+def run_json(game: str, run_id: str) -> Response:
+    """A finished run as stored (404 while it is still running)."""
+    _game_or_404(game)
+    try:
+        return jsonify(RunStore(get_repo()).get(game, run_id))
+    except WorkbenchError:
+        abort(404, description=f"no playtest run {run_id!r}")
+
+
+@bp.get("/games/<game>/playtests/<run_id>")
+def report(game: str, run_id: str) -> Any:
+    """The report of a finished run, or the progress page of a running one."""
+    definition = _game_or_404(game)
+    try:
+        check_run_id(run_id)
+    except WorkbenchError:
+        abort(404)
+    store = RunStore(get_repo())
+    job = jobs().get(run_id)
+    try:
+        run = store.get(game, run_id)
+    except WorkbenchError:
+        if job is None or job.game != game:
+            abort(404, description=f"no playtest run {run_id!r}")
+        return render_template("playtest/progress.html", game=definition, game_id=game, job=job.progress())
+    previous = store.previous(game, run_id)
+    return render_template(
+        "playtest/report.html", game=definition, game_id=game, run=run, report=run["report"],
+        previous=previous, changes=changes_between(previous, run) if previous else None,
+        charts=_charts(run["report"]),
+    )
+
+
+@bp.get("/games/<game>/playtests/<run_id>/games/<int:index>")
+def replay(game: str, run_id: str, index: int) -> str:
+    """Replay one game of a run step by step: re-played from its seed and agents with the log on."""
+    definition = _game_or_404(game)
+    try:
+        run = RunStore(get_repo()).get(game, run_id)
+    except WorkbenchError:
+        abort(404, description=f"no playtest run {run_id!r}")
+    games = (run.get("report") or {}).get("games", 0)
+    if not 0 <= index < games:
+        abort(404, description=f"run {run_id} has games 0–{games - 1}")
+    try:
+        matchup = service.matchup_from_run(run)
+        record, state = play_one(matchup, index, log=True)
+    except WorkbenchError as exc:
+        abort(409, description=str(exc))
+    return render_template(
+        "playtest/replay.html", game=definition, game_id=game, run=run, index=index, record=record,
+        log=list(state.log), games=games,
+    )
+
+
+# ---------------------------------------------------------------- SVG chart geometry
+
+
+def _charts(report: dict[str, Any]) -> dict[str, Any]:
+    """Numbers for the report's SVG charts, computed here so the template only draws."""
+    width = 400
+
+    def interval(rate: dict[str, Any]) -> dict[str, Any]:
+        low, high = rate["ci95"]
+        value = rate["value"] if rate["value"] is not None else 0.5
+        return {"x": 20 + value * width, "low": 20 + low * width, "high": 20 + high * width,
+                "value": value, "ci": (low, high)}
+
+    bins = (report.get("turns") or {}).get("histogram") or []
+    top = max((b["count"] for b in bins), default=0) or 1
+    bar_w = (width / len(bins)) if bins else width
+    bars = [{"x": 20 + i * bar_w, "w": max(1.0, bar_w - 2), "h": 120 * b["count"] / top, "y": 130 - 120 * b["count"] / top,
+             "label": str(b["low"]) if b["low"] == b["high"] else f"{b['low']}–{b['high']}", "count": b["count"]}
+            for i, b in enumerate(bins)]
+    return {
+        "width": width,
+        "win_rate": interval(report["win_rate_a"]),
+        "first_player": interval(report["first_player_win_rate"]),
+        "histogram": bars,
+        "histogram_top": top,
+    }
