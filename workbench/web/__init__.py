@@ -73,6 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(_blueprint("deck_views"))
     app.register_blueprint(_blueprint("render_views"))
     app.register_blueprint(_blueprint("transfer_views"))
+    app.register_blueprint(_blueprint("playtest_views"))
     app.register_error_handler(HTTPException, _http_error)
     return app
 
