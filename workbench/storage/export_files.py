@@ -17,12 +17,12 @@ import shutil
 import tempfile
 import time
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from workbench.domain.errors import DataError, InvalidId, NotFound
 from workbench.domain.ids import check_id
-from workbench.storage.atomic import TEMP_PREFIX, atomic_write, fsync_dir
+from workbench.storage.atomic import TEMP_PREFIX, atomic_write, file_lock, fsync_dir
 
 STAGING = ".imports"
 STAGED_MAX_AGE_S = 24 * 3600
@@ -95,6 +95,15 @@ def replace_tree(target: Path, files: Mapping[str, bytes]) -> list[Path]:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     return [target / rel for rel in sorted(files)]
+
+
+@contextlib.contextmanager
+def export_lock(folder: Path) -> Iterator[None]:
+    """Hold the lock of one export folder, so two exports of the same format (two browser tabs,
+    the CLI beside the web) never interleave their folder swaps and zips. Raises filelock.Timeout."""
+    folder = Path(folder)
+    with file_lock(folder / ".locks", "export"):  # inside the folder: -o never litters its parent
+        yield
 
 
 def zip_bytes(files: Mapping[str, bytes], folder: str = "") -> bytes:

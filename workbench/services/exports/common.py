@@ -54,19 +54,6 @@ def card_fields(definition: GameDefinition) -> list[FieldDef]:
     return [f for name, f in seen.items() if name != NAME_FIELD]
 
 
-def field_for(definition: GameDefinition, card: Card, name: str) -> FieldDef | None:
-    """The definition of ``name`` for this card's kind (kind fields win), or None."""
-    kind = card.get("kind")
-    if kind in definition.kinds:
-        for fdef in definition.fields_for(str(kind)):
-            if fdef.name == name:
-                return fdef
-    for fdef in card_fields(definition):
-        if fdef.name == name:
-            return fdef
-    return None
-
-
 def cell_text(value: Any) -> str:
     """A typed card value as the text of one cell.
 
@@ -128,9 +115,8 @@ def set_of(definition: GameDefinition, card: Card) -> str:
     number = str(card.get("number") or "").strip()
     prefix = re.split(r"[-\s/]", number, maxsplit=1)[0] if number else ""
     code = _SET_CHARS.sub("_", prefix).strip("_-")
-    if not code or code == number.strip() and not re.search(r"[A-Za-z]", code):
-        return default_set(definition)
-    return code
+    # A bare number ("012") names no set; neither does an empty one.
+    return code if re.search(r"[A-Za-z]", code) else default_set(definition)
 
 
 def assign_sets(definition: GameDefinition, cards: Sequence[Card]) -> tuple[dict[str, str], list[str]]:
@@ -170,11 +156,6 @@ def deck_entries(deck: Deck) -> list[tuple[str, str, int]]:
             if isinstance(count, int) and not isinstance(count, bool) and count > 0:
                 found.append((str(zone), str(card_id), count))
     return found
-
-
-def missing_cards(deck: Deck, index: Mapping[str, Card]) -> list[str]:
-    """Card ids a deck names that do not exist."""
-    return sorted({cid for _, cid, _ in deck_entries(deck) if cid not in index})
 
 
 def stat_fields(definition: GameDefinition, card: Card) -> list[FieldDef]:

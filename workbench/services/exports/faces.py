@@ -12,7 +12,7 @@ import importlib
 import inspect
 import io
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 

@@ -156,16 +156,16 @@ def run(
     folder = Path(out) if out else default_folder(export_root, game_id, fmt)
     bundle = build(repo, game_id, fmt, deck_id=deck_id, base_url=base_url, local_folder=folder,
                    server=server, ascii_only=ascii_only, renderer=renderer, today=today)
-    if fmt == "lackey":
-        name = lackey.plugin_name(repo.game(game_id))
-        files = export_files.replace_tree(folder / name, bundle.files)
-        archive = export_files.write_zip(folder / f"{name}.zip", bundle.files, folder=name)
-        return ExportResult(fmt, folder, files, folder / name / bundle.main, archive, bundle.notes)
-    files = export_files.write_files(folder, bundle.files)
-    if not files:
+    if not bundle.files:
         raise NotFound("the export produced no files")
-    archive = None
-    if len(bundle.files) > 1:
-        stem = Path(bundle.main).stem
-        archive = export_files.write_zip(folder / f"{stem}.zip", bundle.files)
+    with export_files.export_lock(folder):
+        if fmt == "lackey":
+            name = lackey.plugin_name(repo.game(game_id))
+            files = export_files.replace_tree(folder / name, bundle.files)
+            archive: Path | None = export_files.write_zip(folder / f"{name}.zip", bundle.files, folder=name)
+            return ExportResult(fmt, folder, files, folder / name / bundle.main, archive, bundle.notes)
+        files = export_files.write_files(folder, bundle.files)
+        archive = None
+        if len(bundle.files) > 1:
+            archive = export_files.write_zip(folder / f"{Path(bundle.main).stem}.zip", bundle.files)
     return ExportResult(fmt, folder, files, folder / bundle.main, archive, bundle.notes)
