@@ -227,10 +227,14 @@ class HeuristicAgent:
         if best.kind == "recruit":
             # Both positions score alike above; choose the position for the chosen card only.
             card = _find(state.p[player].hand, best.args[0])
-            if state.phase == "recruit" and self._best(state, Unit(card, BATTLING), plan) > 0:
-                want = BATTLING
-            else:
-                want = BATTLING if card.strength >= 2 * card.resilience else GUARDING
+            want = BATTLING if card.strength >= 2 * card.resilience else GUARDING
+            if state.phase == "recruit":
+                key = (id(state), id(state.p[0]), state.turn, card.iid)
+                attacks = self._memo.get(key)
+                if attacks is None:
+                    attacks = self._memo[key] = self._best(state, Unit(card, BATTLING), plan) > 0
+                if attacks:
+                    want = BATTLING
             if best.args[1] != want:
                 args = (best.args[0], want) + best.args[2:]
                 for act in acts:
