@@ -197,6 +197,28 @@ def _is_loopback(address: str | None) -> bool:
         return False
 
 
+def _host_name(host: str) -> str:
+    """The name part of a Host header: ``[::1]:5000`` -> ``::1``, ``localhost:5000`` -> ``localhost``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str, trusted: list[str] | None) -> bool:
+    """Exact match of the Host header's name against TRUSTED_HOSTS (no config: any host).
+
+    Werkzeug's own check cuts IPv6 literals at their last colon, so ``[::2]`` passes as ``[::1]``;
+    comparing whole names closes that gap.
+    """
+    if not trusted:
+        return True
+    names = {_host_name(t) for t in trusted if not t.startswith(".")}
+    suffixes = tuple(t.lower() for t in trusted if t.startswith("."))
+    name = _host_name(host)
+    return name in names or bool(suffixes and name.endswith(suffixes))
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
@@ -204,6 +226,8 @@ def _wants_json() -> bool:
 def gate() -> WerkzeugResponse | None:
     """The first ``before_request`` hook: local-only in local mode; login and roles in team mode."""
     g.user = None
+    if not host_allowed(request.host, current_app.config.get("TRUSTED_HOSTS")):
+        abort(400, description="this Host header is not one this workbench answers to")
     if not current_app.config.get("TEAM_MODE"):
         if not _is_loopback(request.remote_addr):
             abort(403, description="this workbench runs in local mode and answers this computer only; "
