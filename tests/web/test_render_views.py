@@ -1,0 +1,116 @@
+"""Render pages: face PNG with ETag, live preview, art upload, print form, PDF downloads, jobs."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from PIL import Image
+from pypdf import PdfReader
+
+from .pages_helpers import page_token
+
+
+def test_face_png_is_cached_and_revalidated(client) -> None:  # type: ignore[no-untyped-def]
+    first = client.get("/games/warzone/cards/ashcloud-catapult/face.png")
+    assert first.status_code == 200 and first.mimetype == "image/png"
+    assert Image.open(io.BytesIO(first.data)).size == (750, 1050)
+    etag = first.headers["ETag"]
+    again = client.get("/games/warzone/cards/ashcloud-catapult/face.png", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data
+    assert client.get("/games/warzone/cards/no-such-card/face.png").status_code == 404
+
+
+def test_face_changes_when_the_card_changes(client, repo) -> None:  # type: ignore[no-untyped-def]
+    etag = client.get("/games/seth/cards/bog-lurker/face.png").headers["ETag"]
+    stored = repo.get_card("seth", "bog-lurker")
+    repo.update_card("seth", "bog-lurker", dict(stored.data, text="Changed."), stored.version)
+    response = client.get("/games/seth/cards/bog-lurker/face.png", headers={"If-None-Match": etag})
+    assert response.status_code == 200 and response.headers["ETag"] != etag
+
+
+def test_preview_renders_an_unsaved_card(client, repo) -> None:  # type: ignore[no-untyped-def]
+    token = page_token(client, "/games/fusion/print")
+    before = {c.id for c in repo.list_cards("fusion")}
+    response = client.post("/games/fusion/preview.png", headers={"X-CSRF-Token": token},
+                           json={"card": {"name": "预览", "kind": "magic", "subtype": "quick", "text": "抽一张卡。"}})
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    assert Image.open(io.BytesIO(response.data)).size == (750, 1050)
+    assert {c.id for c in repo.list_cards("fusion")} == before  # nothing saved
+    bad = client.post("/games/fusion/preview.png", headers={"X-CSRF-Token": token}, json={"name": "no wrapper"})
+    assert bad.status_code == 400 and "card" in bad.json["error"]
+
+
+def test_preview_needs_the_csrf_token(client) -> None:  # type: ignore[no-untyped-def]
+    page_token(client, "/games/fusion/print")
+    response = client.post("/games/fusion/preview.png", json={"card": {"name": "x", "kind": "magic"}},
+                           headers={"Origin": "http://localhost"})
+    assert response.status_code == 403
+
+
+def test_print_form_lists_cards_decks_and_options(client) -> None:  # type: ignore[no-untyped-def]
+    body = client.get("/games/warzone/print?deck=iron-bastion").get_data(as_text=True)
+    for needle in ('name="paper"', 'name="card_size"', 'name="bleed"', 'name="backs"', 'name="crop_marks"',
+                   'name="back_offset_x"', 'name="calibration"', 'value="iron-bastion" selected',
+                   'js/render.js', "100 %"):
+        assert needle in body
+    assert "<script>" not in body  # no inline scripts under the CSP
+
+
+def test_pdf_download_of_a_deck(client, repo) -> None:  # type: ignore[no-untyped-def]
+    response = client.get("/games/warzone/print.pdf?what=deck&deck=iron-bastion&paper=letter&backs=none")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert "attachment" in response.headers["Content-Disposition"]
+    reader = PdfReader(io.BytesIO(response.data))
+    copies = sum(len(c) for c in repo.deck_cards("warzone", "iron-bastion").values())
+    assert len(reader.pages) == -(-copies // 9)
+    assert float(reader.pages[0].mediabox.height) == 792.0
+
+
+def test_pdf_of_a_selection_and_errors(client) -> None:  # type: ignore[no-untyped-def]
+    ok = client.get("/games/seth/print.pdf?what=cards&card=bog-lurker&card=plague-herald&bleed=3")
+    assert ok.status_code == 200
+    assert "Bog Lurker" in PdfReader(io.BytesIO(ok.data)).pages[0].extract_text()
+    assert client.get("/games/seth/print.pdf?what=cards&cards=nope").status_code == 404
+    assert client.get("/games/seth/print.pdf?what=all&card_size=900x900mm").status_code == 400
+    assert client.get("/games/seth/print.pdf?what=all&bleed=abc").status_code == 400
+
+
+def test_background_job_reports_progress_then_serves_the_pdf(client) -> None:  # type: ignore[no-untyped-def]
+    token = page_token(client, "/games/seth/print")
+    started = client.post("/games/seth/print/jobs", data={"what": "all", "paper": "a4", "backs": "short"},
+                          headers={"X-CSRF-Token": token})
+    assert started.status_code == 202
+    status_url = started.json["status_url"]
+    deadline = time.time() + 60
+    while True:
+        job = client.get(status_url).json
+        assert job["state"] in ("running", "done"), job
+        if job["state"] == "done":
+            break
+        assert time.time() < deadline
+        time.sleep(0.1)
+    assert job["total"] > 0 and job["done"] == job["total"]
+    download = client.get(job["download_url"])
+    assert download.status_code == 200 and download.data.startswith(b"%PDF")
+    assert client.get("/games/seth/print/jobs/0123456789abcdef").status_code == 404
+
+
+def test_art_upload_is_checked_re_encoded_and_linked(client, repo, data_dir) -> None:  # type: ignore[no-untyped-def]
+    token = page_token(client, "/games/warzone/print")
+    picture = io.BytesIO()
+    Image.new("RGB", (400, 300), (10, 120, 200)).save(picture, "JPEG")
+    response = client.post("/games/warzone/cards/ashcloud-catapult/art", headers={"Accept": "application/json"},
+                           data={"art": (io.BytesIO(picture.getvalue()), "photo.jpg"), "csrf_token": token},
+                           content_type="multipart/form-data")
+    assert response.status_code == 200 and response.json["art"] == "ashcloud-catapult.png"
+    stored = data_dir / "warzone" / "art" / "ashcloud-catapult.png"
+    assert Image.open(stored).format == "PNG"
+    assert repo.get_card("warzone", "ashcloud-catapult").data["art"] == "ashcloud-catapult.png"
+    face = Image.open(io.BytesIO(client.get("/games/warzone/cards/ashcloud-catapult/face.png").data)).convert("RGB")
+    pixel = face.getpixel((375, 300))  # the middle of the art box shows the (JPEG) picture
+    assert all(abs(a - b) <= 4 for a, b in zip(pixel, (10, 120, 200))), pixel
+    bad = client.post("/games/warzone/cards/ashcloud-catapult/art", headers={"Accept": "application/json"},
+                      data={"art": (io.BytesIO(b"GIF89a not really"), "x.png"), "csrf_token": token},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 400 and "PNG, JPEG or WebP" in bad.json["error"]
