@@ -194,3 +194,11 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction):
         state.apply(Action("attack", ("b-c1", "a-c1")))  # not its creature
     assert ENGINE.snapshot(state) == before
+
+
+def test_engine_defaults_match_game_yaml() -> None:
+    from tests.domain.engines.warzone_fixtures import default_options
+    from workbench.domain.engines.warzone.rules import DEFAULT_OPTIONS
+
+    yaml_defaults = default_options()
+    assert {k: yaml_defaults[k] for k in DEFAULT_OPTIONS} == DEFAULT_OPTIONS
