@@ -132,8 +132,10 @@ class FusionState(State):
         new = object.__new__(FusionState)
         d = self.__dict__.copy()
         new.__dict__ = d
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        # The generator is shared copy-on-write: fusion draws from it only for mulligan shuffles,
+        # so most clones never pay for copying its 625-word state.
+        self._rng_mine = False
+        d["_rng_mine"] = False
         new.log = list(self.log)
         new.stats = self.stats.copy()
         for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
@@ -149,6 +151,21 @@ class FusionState(State):
         d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
         d["_legal"] = None
         return new
+
+    @property  # type: ignore[override]
+    def rng(self) -> random.Random:
+        """The state's own seeded generator (copied on first use after a clone)."""
+        if not self._rng_mine:
+            own = random.Random()
+            own.setstate(self._rng.getstate())
+            self._rng = own
+            self._rng_mine = True
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_mine = True
 
     # ------------------------------------------------------------------ interface
 
