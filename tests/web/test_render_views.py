@@ -114,3 +114,10 @@ def test_art_upload_is_checked_re_encoded_and_linked(client, repo, data_dir) -> 
                       data={"art": (io.BytesIO(b"GIF89a not really"), "x.png"), "csrf_token": token},
                       content_type="multipart/form-data")
     assert bad.status_code == 400 and "PNG, JPEG or WebP" in bad.json["error"]
+
+
+def test_art_page_shows_the_face_and_an_upload_form(client) -> None:  # type: ignore[no-untyped-def]
+    body = client.get("/games/seth/cards/bog-lurker/art").get_data(as_text=True)
+    assert 'enctype="multipart/form-data"' in body and 'name="csrf_token"' in body
+    assert "/games/seth/cards/bog-lurker/face.png" in body
+    assert client.get("/games/seth/cards/nope/art").status_code == 404

@@ -8,7 +8,7 @@ Routes (blueprint ``render``):
 * ``GET  /games/<game>/print.pdf?...`` — the PDF, rendered while the browser waits (no script needed).
 * ``POST /games/<game>/print/jobs`` — start a PDF in the background; ``GET .../jobs/<job>`` reports
   progress as JSON and ``GET .../jobs/<job>/download`` gives the file (the page's progress bar).
-* ``POST /games/<game>/cards/<id>/art`` — upload art (PNG/JPEG/WebP; checked and re-encoded).
+* ``GET/POST /games/<game>/cards/<id>/art`` — upload art (PNG/JPEG/WebP; checked and re-encoded).
 """
 
 from __future__ import annotations
@@ -104,6 +104,16 @@ def preview(game: str) -> Response:
     return response
 
 
+@bp.get("/games/<game>/cards/<card_id>/art")
+def art_page(game: str, card_id: str) -> str:
+    """A small page to upload a card's art, showing the current face."""
+    repo = get_repo()
+    definition = repo.game(game)
+    stored = repo.get_card(game, check_id(card_id, "card id"))
+    return render_template("render/art.html", game_id=game, game=definition, card_id=stored.id,
+                           card=stored.data, version=stored.version, editor_url=_editor_url(game, stored.id))
+
+
 @bp.post("/games/<game>/cards/<card_id>/art")
 def upload_art(game: str, card_id: str) -> Any:
     """Store an uploaded picture as the card's art (``art/<card-id>.png``) and point the card at it."""
@@ -116,7 +126,7 @@ def upload_art(game: str, card_id: str) -> Any:
         if wants_json:
             return _json_error("choose a picture file (field 'art')", 400)
         flash("Choose a picture file first.", "error")
-        return redirect(_editor_url(game, card_id))
+        return redirect(url_for("render.art_page", game=game, card_id=card_id))
     data = upload.read()
     png = clean_art(data)  # ArtRejected (a WorkbenchError) becomes an error page or JSON below
     name = f"{stored.id}.png"
@@ -128,7 +138,7 @@ def upload_art(game: str, card_id: str) -> Any:
         return jsonify({"art": name, "version": stored.version,
                         "face": url_for("render.face", game=game, card_id=card_id)})
     flash(f"Art saved as {name}.", "success")
-    return redirect(_editor_url(game, card_id))
+    return redirect(url_for("render.art_page", game=game, card_id=card_id))
 
 
 def _editor_url(game: str, card_id: str) -> str:
