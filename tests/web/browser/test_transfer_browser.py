@@ -1,0 +1,80 @@
+"""Export and import in a real Chromium: export a spreadsheet and download it; upload a sheet, read
+the dry run, confirm, and find the new card. Exports go to a private folder, never the checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.browser.conftest import PROJECT_ROOT, _free_port, _wait_healthy
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def transfer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A live server whose EXPORT_DIR is a temp folder; yields (base URL, exports folder)."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("transfer")
+    data = root / "card_data"
+    shutil.copytree(PROJECT_ROOT / "card_data", data, ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit"))
+    exports = root / "exports"
+    port = _free_port()
+    env = dict(os.environ, WORKBENCH_INSTANCE=str(root / "instance"), WORKBENCH_EXPORTS=str(exports),
+               PYTHONUNBUFFERED="1")
+    env.pop("WORKBENCH_TRUSTED_HOSTS", None)
+    with open(root / "server.log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", str(port), "--data", str(data)],
+                                cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc)
+        yield url, exports
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def test_export_then_download(transfer_server, page, screenshot):
+    url, exports = transfer_server
+    page.goto(url + "/games/seth/export")
+    screenshot(page, "export-form")
+    page.get_by_label("Spreadsheet (CSV) of all cards").check()
+    page.get_by_role("button", name="Export").click()
+    expect(page.get_by_role("heading", name="Spreadsheet (CSV) of all cards")).to_be_visible()
+    with page.expect_download() as info:
+        page.locator("#download-main").click()
+    content = Path(info.value.path()).read_bytes()
+    assert content.startswith(b"\xef\xbb\xbfid,name,kind")
+    assert (exports / "seth" / "csv" / "seth-cards.csv").is_file()
+    assert not page.console_errors, page.console_errors
+
+
+def test_import_dry_run_and_confirm(transfer_server, page, screenshot, tmp_path):
+    url, _ = transfer_server
+    sheet = tmp_path / "monsters.csv"
+    sheet.write_text("Title,Power,Damage,Health,Speed,Race,Element\n"
+                     "Browser Bat,2,3,4,\"fast, medium\",Bat,physical\nBad Row,x,1,1,fast,Bat,fire\n", encoding="utf-8")
+    page.goto(url + "/games/seth/import")
+    page.locator("#file").set_input_files(str(sheet))
+    page.get_by_label("Column mapping (optional)").fill("Title=name")
+    page.get_by_role("button", name="Dry run").click()
+    expect(page.locator("#import-counts")).to_contain_text("1 to create")
+    expect(page.locator("#import-rows")).to_contain_text("row 3, column B (Power): 'x' is not a whole number")
+    screenshot(page, "import-dry-run")
+    page.locator("#confirm-import").click()
+    expect(page.locator("#import-result")).to_contain_text("1 created")
+    page.goto(url + "/games/seth/cards/browser-bat/edit")
+    assert "Browser Bat" in page.content()
+    assert not page.console_errors, page.console_errors
