@@ -338,7 +338,10 @@ class HeuristicAgent:
                        plan: dict[str, float]) -> float:
         iid = args[0]
         val = plan.get(iid)
-        card = _find(state.p[p].hand, iid)
+        hand = plan.get("hand")
+        if hand is None:
+            hand = plan["hand"] = {c.iid: c for c in state.p[p].hand}
+        card = hand[iid]
         if val is None:
             val = plan[iid] = self._potential(state, p, card, plan)
         if card.plain_play:

@@ -67,7 +67,7 @@ class Card:
     __slots__ = ("iid", "id", "name", "kind", "cls", "degree", "strength", "resilience",
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
                  "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto",
-                 "band", "plain_play", "recruit_acts", "spell_act", "pos_act", "acts")
+                 "band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act", "acts")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -77,6 +77,7 @@ class Card:
         for name in _STATIC:
             setattr(self, name, getattr(proto, name))
         self.band = 0 if self.degree <= 1 else (1 if self.degree <= 3 else 2)
+        self.value = self.strength + self.resilience  # a rough worth of the body (AI players)
         self.plain_play = not any(e.chooses for e in self.on_play)
         # Actions naming this card, built once: legal actions are listed at every decision.
         self.recruit_acts = (Action("recruit", (iid, BATTLING), f"recruit {self.name} (battling)"),
@@ -84,11 +85,6 @@ class Card:
         self.spell_act = Action("spell", (iid,), f"activate {self.name}")
         self.pos_act = Action("position", (iid,), f"switch the position of {self.name}")
         self.acts: dict[Any, Action] = {}  # attack actions by target, filled on first use
-
-    @property
-    def value(self) -> int:
-        """A rough worth of the card's body, used by the AI players."""
-        return self.strength + self.resilience
 
     def __repr__(self) -> str:
         return f"Card({self.iid})"
