@@ -282,7 +282,12 @@ class FusionState(State):
             return f"{kind} {card(args[0])}{rest}"
         if kind == "activate":
             rest = f" → {', '.join(target(a) for a in args[2:])}" if len(args) > 2 else ""
-            return f"activate {card(args[0])} (effect {args[1]}){rest}"
+            i = self.index.get(args[0])
+            what = ""
+            if i is not None:
+                e = next((e for e in self.cards[i].activated if e.index == args[1]), None)
+                what = f": {e.action}" + (f" {e.amount}" if e and e.amount else "") if e else ""
+            return f"activate {card(args[0])} (effect {args[1]}{what}){rest}"
         if kind == "set":
             return f"set {card(args[0])} face down"
         if kind in ("attack", "retarget"):
