@@ -141,3 +141,31 @@ def test_characters_no_font_has_are_reported(definitions, seth_card) -> None:
     codes = {p.code: p for p in render_problems(definitions["seth"], seth_card)}
     assert "card.missing_glyphs" in codes
     assert "\U0001F9EA" in codes["card.missing_glyphs"].message
+
+
+def test_a_game_without_its_own_template_gets_a_neutral_face(poker) -> None:
+    from workbench.domain.gamedef import parse_definition
+
+    definition = parse_definition({
+        "id": "pebbles", "name": "Pebble Toss",
+        "fields": {"name": {"type": "string"}, "text": {"type": "text"}},
+        "kinds": {"pebble": {"label": "Pebble", "color": "#336699",
+                             "fields": {"weight": {"type": "integer", "label": "Weight"},
+                                        "colour": {"type": "string", "label": "Colour"}}}},
+        "zones": {"bag": {"kinds": ["pebble"]}},
+    })
+    card = {"name": "Grey Pebble", "kind": "pebble", "weight": 3, "colour": "grey", "text": "Roll once more."}
+    plan = plan_face(definition, card, poker)
+    body = " ".join(line.text for line in plan.body.lines)
+    assert "Weight: 3" in body and "Colour: grey" in body and "Roll once more." in body
+    image = render_face(definition, card, poker).image
+    assert image.size == (750, 1050)
+    assert render_back(definition, poker).size == (750, 1050)
+
+
+def test_validation_reports_overflow_through_the_checks_service(definitions, warzone_card) -> None:
+    from workbench.services.checks import card_problems
+
+    warzone_card["text"] = "Deal 300 damage to a creature, then draw a card. " * 11  # under max_length 600
+    codes = [p.code for p in card_problems(definitions["warzone"], warzone_card, "test-sentry")]
+    assert "card.text_overflow" in codes
