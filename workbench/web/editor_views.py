@@ -17,10 +17,11 @@ from workbench.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
 from workbench.services.card_rename import decks_using, rename_card
 from workbench.services.checks import card_problems
 from workbench.web import get_repo
-from workbench.web.ui import editor_schema, face_url, install_error_page, preview_url
+from workbench.web.ui import editor_schema, face_url, install_error_page, preview_url, rule_url
 
 bp = Blueprint("editor", __name__)
 install_error_page(bp)
+ART_RULE = "/games/<game>/cards/<card_id>/art"  # the render feature's upload route, when installed
 
 
 def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | None,
@@ -59,6 +60,7 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
         face=face_url(game, card_id) if card_id else None,
         used_in=decks_using(repo, game, card_id) if card_id else [],
         nav_active="Gallery",
+        art_upload=rule_url(ART_RULE, method="POST", game=game, card_id=card_id) if card_id else None,
         name_label=next((f.label for f in definition.common_fields if f.name == "name"), "Name"),
     )
 
