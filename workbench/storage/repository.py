@@ -61,7 +61,7 @@ class Repository:
     def __init__(self, data_dir: Path | str, lock_dir: Path | str | None = None) -> None:
         self.root = Path(data_dir).resolve()
         self.lock_dir = Path(lock_dir) if lock_dir else self.root / ".locks"
-        self._cache: dict[Path, tuple[tuple[int, int, int], Stored]] = {}
+        self._cache: dict[Path, tuple[tuple[int, int, int], Stored | DataError]] = {}
         self._defs: dict[str, tuple[tuple[int, int, int], GameDefinition]] = {}
         self._cache_lock = threading.Lock()
         self.audit = AuditLog(self.root)
@@ -133,11 +133,20 @@ class Repository:
             cached = self._cache.get(path)
         if cached and cached[0] == stamp:
             item = cached[1]
+            if isinstance(item, DataError):
+                raise DataError(str(item))
             return Stored(item.id, _copy(item.data), item.version)
         raw = path.read_bytes()
-        data = parse_yaml(raw, COLLECTIONS[collection], f"{collection}/{item_id}.yaml")
-        if not isinstance(data, dict):
-            raise DataError(f"{collection}/{item_id}.yaml must hold a mapping, not {type(data).__name__}")
+        try:
+            data = parse_yaml(raw, COLLECTIONS[collection], f"{collection}/{item_id}.yaml")
+            if not isinstance(data, dict):
+                raise DataError(f"{collection}/{item_id}.yaml must hold a mapping, not {type(data).__name__}")
+        except DataError as exc:
+            # Remembered until the file changes: a hostile file (deep nesting costs about a
+            # second to refuse) must not be parsed again on every page that lists the cards.
+            with self._cache_lock:
+                self._cache[path] = (stamp, exc)
+            raise
         item = Stored(item_id, data, content_version(raw))
         with self._cache_lock:
             self._cache[path] = (_stamp(path), item)
