@@ -234,6 +234,9 @@ def test_from_setup_rejects_bad_positions(options) -> None:
         ENGINE.from_setup({"players": [{"hand": [{"x": "missing-card"}]}, {}]}, options, 0)
     with pytest.raises(SetupError):
         ENGINE.from_setup({"phase": "lunch"}, options, 0)
+    potion = {"name": "药水", "kind": "item", "subtype": "normal", "cost": 1}
+    with pytest.raises(SetupError):
+        ENGINE.from_setup({"cards": {"potion": potion}, "players": [{"creatures": [{"x": "potion"}]}, {}]}, options, 0)
 
 
 _TRIGGERS = ["on_play", "on_destroyed", "activated", "continuous", "start_of_turn", "end_of_turn", "weird"]

@@ -99,7 +99,12 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
                 name, raw, flags = _instance(entry, library, f"players.{p}.{zone}")
                 if name in names or name in ("p0", "p1", PLAYER, "none"):
                     raise SetupError(f"instance name {name!r} is used twice or reserved")
-                cards.append(card_def(raw))
+                parsed = card_def(raw)
+                if zone == "creatures" and not parsed.is_creature:
+                    raise SetupError(f"players.{p}.creatures: {name!r} is not a creature")
+                if zone in ("magic", "field") and parsed.is_creature:
+                    raise SetupError(f"players.{p}.{zone}: {name!r} is a creature")
+                cards.append(parsed)
                 names.append(name)
                 owner.append(p)
                 placed.append((p, zone, flags))
