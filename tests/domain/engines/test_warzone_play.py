@@ -153,8 +153,10 @@ def test_stats_record_drawn_played_and_unsimulated_cards() -> None:
     play_game(state, [HeuristicAgent(1), HeuristicAgent(2)])
     stats = state.stats
     assert stats.played[0] and stats.played[1]
-    assert stats.played[0] <= stats.drawn[0] | {c["id"] for c in sample_deck(RUSH)["main"]}
-    assert stats.played[1] <= stats.drawn[1]
+    areas = [{c["id"] for c in sample_deck(d)["area"]} for d in (RUSH, BASTION)]
+    assert areas[0] <= stats.played[0] and areas[1] <= stats.played[1]  # placed at the start
+    assert stats.played[0] <= stats.drawn[0] | areas[0]
+    assert stats.played[1] <= stats.drawn[1] | areas[1]
     # Text-only cards of the two decks: the engine cannot run them and says so.
     assert {"colossus-of-the-tidewall", "eclipse-oracle", "fog-of-the-marches",
             "mirror-ward"} <= stats.unsimulated

@@ -87,6 +87,7 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
         me.deck = main
         _set_areas(state, player, areas)
         _note_unsimulated(state, main + areas)
+        state.stats.played[player].update(a.id for a in areas)  # placed at the start (§1.3.2)
         state.draw(player, state.cfg.start_hand)
         state.say(f"{PLAYER_NAMES[player]} places Areas "
                   f"{', '.join(a.name for a in areas) or 'none'} and draws "
