@@ -5,10 +5,16 @@ from __future__ import annotations
 import csv
 import io
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
+
+from workbench.domain.gamedef import parse_definition
 
 from workbench.services.exports import table
 from workbench.services.exports.common import neutralise, unneutralise
+
+from .conftest import HOSTILE_RAW
 
 
 def test_neutralise_is_reversible():
@@ -35,3 +41,16 @@ def test_xlsx_cells_are_strings(hostile_definition, hostile_cards):
     sheet = book.active
     types = {cell.data_type for row in sheet.iter_rows(min_row=2) for cell in row if cell.value is not None}
     assert types == {"s"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")))
+def test_any_text_survives_a_csv_round_trip(text):
+    from workbench.services.imports.tabular import read_csv
+
+    definition = parse_definition(HOSTILE_RAW)
+    card = {"id": "c1", "name": "N", "kind": "action", "text": text}
+    data = table.export_csv(definition, [card]).files["hostile-cards.csv"]
+    parsed = read_csv(data)
+    cell = parsed.rows[0][1][parsed.headers.index("text")]
+    assert unneutralise(cell) == text

@@ -91,3 +91,23 @@ def test_duplicate_rows_are_skipped(repo):
     assert plan.rows[0].card_id != plan.rows[1].card_id
     plan = import_plan.dry_run(repo, "seth", "x.csv", b"id,name\nashen-drake,A\nashen-drake,B\n")
     assert plan.rows[1].action == "skip" and "already imported from row 2" in plan.rows[1].problems[0]
+
+
+def test_xlsx_formulas_are_refused_never_evaluated(repo):
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["name", "power", "damage", "health", "speed", "race", "element"])
+    sheet.append(["Calc Imp", 1, "=1+1", 3, "fast", "Imp", "fire"])
+    sheet.append(["Plain Imp", 1, 2, 3, "fast", "Imp", "fire"])
+    out = io.BytesIO()
+    book.save(out)
+    plan = import_plan.dry_run(repo, "seth", "f.xlsx", out.getvalue())
+    calc, plain = plan.rows
+    assert calc.action == "skip"
+    assert calc.problems == ["row 2, column C (damage): the cell holds a formula; imports never evaluate "
+                             "formulas, so paste its value"]
+    assert plain.action == "create" and plain.data["damage"] == 2

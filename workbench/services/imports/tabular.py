@@ -51,6 +51,7 @@ class Table:
     headers: list[str]
     rows: list[tuple[int, list[str]]]
     notes: list[str] = field(default_factory=list)
+    cell_problems: dict[int, list[str]] = field(default_factory=dict)  # file row -> problems
 
 
 @dataclass
@@ -157,7 +158,7 @@ def read_xlsx(data: bytes) -> Table:
     try:
         sheet = book.worksheets[0]
         lines: list[list[str]] = []
-        formulas: list[str] = []
+        formulas: list[tuple[int, int]] = []
         for r, row in enumerate(sheet.iter_rows(), start=1):
             if r > MAX_ROWS + 1:
                 raise ImportFileError(f"the workbook has more than {MAX_ROWS:,} rows")
@@ -167,15 +168,18 @@ def read_xlsx(data: bytes) -> Table:
                     break
                 value = cell.value
                 if getattr(cell, "data_type", None) == "f":
-                    formulas.append(f"row {r}, cell {getattr(cell, 'coordinate', c)}")
+                    formulas.append((r, c))
                     value = None
                 cells.append(_xlsx_text(value))
             lines.append(cells)
     finally:
         book.close()
     table = _table(lines, "XLSX")
-    table.notes += [f"{f}: a formula is not imported (imports never evaluate formulas); paste its value"
-                    for f in formulas[:50]]
+    names = column_names(table.headers)
+    for r, c in formulas:
+        header = names[c] if c < len(names) else "?"
+        table.cell_problems.setdefault(r, []).append(
+            f"{where(r, c, header)}: the cell holds a formula; imports never evaluate formulas, so paste its value")
     return table
 
 
@@ -256,7 +260,7 @@ def rows_to_cards(
     single_kind = next(iter(definition.kinds)) if len(definition.kinds) == 1 else None
     result = []
     for number, cells in table.rows:
-        problems: list[str] = []
+        problems: list[str] = list(table.cell_problems.get(number, []))
         texts: dict[str, str] = {}
         columns: dict[str, int] = {}
         for i, target in enumerate(targets):
