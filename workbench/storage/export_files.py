@@ -56,6 +56,7 @@ def write_files(target: Path, files: Mapping[str, bytes]) -> list[Path]:
     for rel, data in sorted(files.items()):
         path = target / check_relpath(rel)
         atomic_write(path, data)
+        os.chmod(path, 0o644)  # exports are meant to be shared and uploaded; temp files start 0600
         written.append(path)
     return written
 
@@ -122,6 +123,7 @@ def zip_bytes(files: Mapping[str, bytes], folder: str = "") -> bytes:
 def write_zip(path: Path, files: Mapping[str, bytes], folder: str = "") -> Path:
     """Write :func:`zip_bytes` atomically to ``path``."""
     atomic_write(Path(path), zip_bytes(files, folder))
+    os.chmod(path, 0o644)
     return Path(path)
 
 
