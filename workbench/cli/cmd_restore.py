@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from workbench.cli import add_data_option
-from workbench.storage.backup import restore_backup
+from workbench.storage.backup import MAX_ENTRIES, Limits, restore_backup
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -19,12 +19,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--force", action="store_true",
                         help="replace an existing data folder (it is kept as <folder>.before-restore-<time>)")
     parser.add_argument("--dry-run", action="store_true", help="check the archive and say what would happen")
+    parser.add_argument("--max-files", type=int, default=MAX_ENTRIES, metavar="N",
+                        help=f"refuse archives with more entries than this (default {MAX_ENTRIES:,})")
     add_data_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    result = restore_backup(Path(args.archive), Path(args.data), force=args.force, dry_run=args.dry_run)
+    result = restore_backup(Path(args.archive), Path(args.data), force=args.force, dry_run=args.dry_run,
+                            limits=Limits(entries=args.max_files))
     games = ", ".join(result.games) or "no games"
     if result.dry_run:
         print(f"the archive is sound: {result.files} files, {result.bytes:,} bytes ({games}); "

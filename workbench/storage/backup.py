@@ -25,6 +25,7 @@ import shutil
 import stat
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -35,7 +36,7 @@ MANIFEST = "workbench-backup.json"
 PREFIX = "data"
 FORMAT = 1
 SKIP_DIRS = {".locks"}
-MAX_ENTRIES = 20_000
+MAX_ENTRIES = 5_000  # three sample games hold ~200 files; raise it with restore --max-files
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
 MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024
 MAX_RATIO = 200  # deflate of real card data stays far below this; zip bombs are far above
@@ -267,7 +268,10 @@ def restore_backup(archive_path: Path | str, data_dir: Path | str, force: bool =
     except (zipfile.BadZipFile, OSError) as exc:
         raise BackupError(f"{source} is not a zip archive ({exc})") from None
     with archive:
-        members, listed = _checked_members(archive, limits)
+        try:
+            members, listed = _checked_members(archive, limits)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+            raise BackupError(f"the archive is damaged: {exc}") from None
         occupied = target.exists() and (not target.is_dir() or any(target.iterdir()))
         total = sum(i.file_size for i in members.values())
         games = sorted({rel.split("/")[0] for rel in members if rel.endswith("/game.yaml") and rel.count("/") == 1})
@@ -283,6 +287,9 @@ def restore_backup(archive_path: Path | str, data_dir: Path | str, force: bool =
         try:
             for rel, info in members.items():
                 _unpack(archive, info, staging / rel, listed[rel], limits)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise BackupError(f"the archive is damaged: {exc}") from None
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
