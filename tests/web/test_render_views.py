@@ -121,3 +121,15 @@ def test_art_page_shows_the_face_and_an_upload_form(client) -> None:  # type: ig
     assert 'enctype="multipart/form-data"' in body and 'name="csrf_token"' in body
     assert "/games/seth/cards/bog-lurker/face.png" in body
     assert client.get("/games/seth/cards/nope/art").status_code == 404
+
+
+def test_art_upload_with_a_stale_version_changes_nothing(client, repo, data_dir) -> None:  # type: ignore[no-untyped-def]
+    token = page_token(client, "/games/seth/print")
+    picture = io.BytesIO()
+    Image.new("RGB", (50, 50), "red").save(picture, "PNG")
+    response = client.post("/games/seth/cards/bog-lurker/art", headers={"Accept": "application/json"},
+                           data={"art": (picture, "a.png"), "csrf_token": token, "version": "stale"},
+                           content_type="multipart/form-data")
+    assert response.status_code == 412
+    assert not (data_dir / "seth" / "art" / "bog-lurker.png").exists()
+    assert "art" not in repo.get_card("seth", "bog-lurker").data

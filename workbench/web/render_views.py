@@ -25,7 +25,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 
-from workbench.domain.errors import WorkbenchError
+from workbench.domain.errors import Conflict, WorkbenchError
 from workbench.domain.ids import check_id
 from workbench.services.render.art import clean_art
 from workbench.services.render.cache import FaceRenderer
@@ -127,18 +127,24 @@ def upload_art(game: str, card_id: str) -> Any:
             return _json_error("choose a picture file (field 'art')", 400)
         flash("Choose a picture file first.", "error")
         return redirect(url_for("render.art_page", game=game, card_id=card_id))
+    version = request.form.get("version") or stored.version
+    if version != stored.version:
+        # Checked before writing the file, so a stale form changes nothing at all.
+        raise Conflict("the card changed since this page was loaded; reload it and upload again",
+                       stored.version)
     data = upload.read()
     png = clean_art(data)  # ArtRejected (a WorkbenchError) becomes an error page or JSON below
     name = f"{stored.id}.png"
     write_art(repo.game_dir(game), name, png)
-    version = request.form.get("version") or stored.version
     if stored.data.get("art") != name:
         stored = repo.update_card(game, card_id, dict(stored.data, art=name), version, actor=_actor())
     if wants_json:
         return jsonify({"art": name, "version": stored.version,
                         "face": url_for("render.face", game=game, card_id=card_id)})
     flash(f"Art saved as {name}.", "success")
-    return redirect(url_for("render.art_page", game=game, card_id=card_id))
+    if request.form.get("return_to") == "art":
+        return redirect(url_for("render.art_page", game=game, card_id=card_id))
+    return redirect(_editor_url(game, card_id))
 
 
 def _editor_url(game: str, card_id: str) -> str:
