@@ -51,6 +51,9 @@ def test_create_card_see_error_fix_save_reload_find(live_server, page, screensho
     page.get_by_label("Element").select_option(label="physical")
     page.get_by_label("Flavor text").fill("It hums in a key only stones can hear.")
     expect(page.locator("#preview .pc-name")).to_have_text("Quartz Beetle")
+    expect(page.locator("#problem-summary")).to_have_text("1 error, 0 warnings")  # only Power is left
+    page.wait_for_load_state("networkidle")  # the rendered preview has arrived
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "editor-error", full_page=False)
     page.get_by_label("Power").fill("5")
     expect(power_problems).to_be_empty()
