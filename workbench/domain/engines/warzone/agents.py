@@ -171,7 +171,11 @@ def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
         u = state.unit(src) if src else None
         units = [u] if u else []
     val = 0.0
-    my_turn = state.active == c and state.phase == "recruit"
+    # "Until end of turn" changes matter in battles still to come this turn: my War (when I
+    # may attack at all) or, answering an attack, the opponent's.
+    before_war = (state.active == c and state.phase == "recruit"
+                  and not (state.turn == 1 and state.cfg.first_no_attack))
+    defending = state.active != c
     for u in units:
         sign = 1 if u.owner == c else -1
         if a == "damage":
@@ -184,8 +188,15 @@ def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
         elif a == "heal":
             val += sign * min(e.amount, u.damage)
         elif a == "modify_stats":
-            weight = 1.0 if e.permanent else (0.6 if my_turn or not sign > 0 else 0.2)
-            val += sign * weight * (e.d_str + e.d_res)
+            if e.permanent:
+                val += sign * (e.d_str + e.d_res)
+            elif before_war:
+                ready = sign < 0 or not u.attacked
+                val += sign * (0.6 if ready else 0.05) * e.d_str + sign * 0.3 * e.d_res
+            elif defending:
+                val += sign * 0.6 * (e.d_str + e.d_res)
+            else:
+                val += sign * 0.05 * (e.d_str + e.d_res)
     return val
 
 
