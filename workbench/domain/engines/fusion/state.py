@@ -884,6 +884,9 @@ class FusionState(State):
         return list(product(*lists))[:64]
 
     def _targ_args(self, effects: tuple[Effect, ...], combo: tuple[int | None, ...]) -> tuple[str, ...]:
+        if len(effects) == 1:  # the usual case, without a generator
+            t = combo[0]
+            return () if t is None or effects[0].action == "negate" else (self._targ_arg(t),)
         return tuple(self._targ_arg(t) for e, t in zip(effects, combo) if t is not None and e.action != "negate")
 
     def _main_actions(self, p: int) -> list[Action]:
