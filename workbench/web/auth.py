@@ -69,6 +69,7 @@ VIEWER_WRITE_ALLOWLIST: tuple[str, ...] = (
     "transfer*.export_*",
     "transfer*.download*",
     "playtest*.start*",
+    "playtest*.cancel*",
     "playtest*.run*",
     "playtest*.goldfish*",
 )
