@@ -1,0 +1,74 @@
+"""Benchmark: a 10,000-game matchup per game with heuristic players, on 1 and on 2 workers.
+
+    python benchmarks/playtest.py [--games 10000] [--games-per-game seth=10000 ...] [--json]
+
+Prints, per game, the time on 1 worker and on 2 workers, the speed-up, and whether the two
+reports are identical (they must be: results do not depend on the number of workers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from workbench.services.playtest.runner import run_matchup  # noqa: E402
+from workbench.services.playtest.service import prepare  # noqa: E402
+from workbench.storage.repository import Repository  # noqa: E402
+
+TIMING = {"elapsed_s", "games_per_s", "workers"}
+
+
+def bench(repo: Repository, game: str, games: int, seed: int) -> dict:
+    decks = [d.id for d in repo.list_decks(game)][:2]
+    matchup, _ = prepare(repo, game, decks[0], decks[1], seed=seed)
+    results = {}
+    for workers in (1, 2):
+        started = time.perf_counter()
+        report = run_matchup(matchup, games, workers)
+        results[workers] = (time.perf_counter() - started, report)
+        print(f"  {game}: {workers} worker(s): {results[workers][0]:.1f} s "
+              f"({report['games'] / results[workers][0]:.0f} games/s)", file=sys.stderr, flush=True)
+    (t1, r1), (t2, r2) = results[1], results[2]
+    same = {k: v for k, v in r1.items() if k not in TIMING} == {k: v for k, v in r2.items() if k not in TIMING}
+    return {"game": game, "decks": decks, "games": r1["games"], "seconds_1_worker": round(t1, 2),
+            "seconds_2_workers": round(t2, 2), "speedup": round(t1 / t2, 2), "identical": same,
+            "win_rate_a": r1["win_rate_a"]["value"], "turns_mean": r1["turns"]["mean"]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--game", action="append", help="only these games (default: every game with an engine)")
+    parser.add_argument("--data", default=str(ROOT / "card_data"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    repo = Repository(Path(args.data))
+    games = args.game or [g for g in repo.list_games() if repo.game(g).engine]
+    rows = []
+    for game in games:
+        try:
+            rows.append(bench(repo, game, args.games, args.seed))
+        except Exception as exc:  # noqa: BLE001 - report the game and go on with the others
+            rows.append({"game": game, "error": f"{type(exc).__name__}: {exc}"})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(f"{'game':<10}{'games':>8}{'1 worker':>11}{'2 workers':>11}{'speed-up':>10}  identical")
+        for row in rows:
+            if "error" in row:
+                print(f"{row['game']:<10} error: {row['error']}")
+                continue
+            print(f"{row['game']:<10}{row['games']:>8}{row['seconds_1_worker']:>10.1f}s{row['seconds_2_workers']:>10.1f}s"
+                  f"{row['speedup']:>9.2f}×  {row['identical']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
