@@ -65,15 +65,24 @@ def _stats(state: WarzoneState, u: Unit) -> tuple[int, int, float]:
 
 
 def _battle_value(state: WarzoneState, u: Unit, us: tuple[int, int, float], v: Unit,
-                  vs: tuple[int, int, float], follow: int = 0) -> float:
-    """``follow``: the best Strength among the attacker's comrades that may still attack."""
-    o = battle(state.cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], v.pos == GUARDING)
+                  vs: tuple[int, int, float], followers: list | None = None,
+                  rows: tuple[int, int, int] = (0, 0, 0)) -> float:
+    """``followers``: the attacker's comrades that may still attack, with their stats."""
+    guarding = v.pos == GUARDING
+    cfg = state.cfg
+    o = battle(cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], guarding)
     if o.def_dies:
         val = vs[2]
-    elif 0 < o.def_left <= follow:
-        val = 0.6 * vs[2]  # wounded now, finished by a comrade this turn
     else:
         val = 0.1 * (vs[1] - o.def_left)
+        if followers and o.def_left > 0:
+            # A wound a comrade can finish this turn (and survive doing it) is most of a kill.
+            for x, xs in followers:
+                if can_reach(x.cls, x.card.master, v.cls, rows):
+                    f = battle(cfg, x.cls, xs[0], xs[1], v.cls, vs[0], o.def_left, guarding)
+                    if f.def_dies and not f.att_dies:
+                        val = 0.6 * vs[2]
+                        break
     if o.att_dies:
         val -= us[2]
     else:
@@ -98,13 +107,12 @@ def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dic
             plan[key] = foe_stats
     rows = foe.rows()
     us = _stats(state, u)
-    follow = 0
+    followers = None
     if state.phase == "war" and state.active == u.owner:
         guard_attacks = state.cfg.guard_attacks
-        for x in state.p[u.owner].field:
-            if x is not u and not x.attacked and (x.pos == BATTLING or guard_attacks):
-                follow = max(follow, state.strength(x))
-    per_unit = [(w, _battle_value(state, u, us, w, ws, follow)) for w, ws in foe_stats]
+        followers = [(x, _stats(state, x)) for x in state.p[u.owner].field
+                     if x is not u and not x.attacked and (x.pos == BATTLING or guard_attacks)]
+    per_unit = [(w, _battle_value(state, u, us, w, ws, followers, rows)) for w, ws in foe_stats]
     may_intercept = state.cfg.interceptors > 0
     out: dict[str, float] = {}
     cls, master = u.cls, u.card.master
