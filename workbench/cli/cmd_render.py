@@ -72,6 +72,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+# tqdm's monitor thread would make this a multi-threaded process, and the face renderer only
+# forks its worker processes from a single-threaded one.
+tqdm.monitor_interval = 0
+
+
 class _Bars:
     """One tqdm bar per stage (faces, pages)."""
 
