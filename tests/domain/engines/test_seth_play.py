@@ -135,9 +135,19 @@ def test_heuristic_beats_random_clearly() -> None:
 
 
 @pytest.mark.slow
-def test_montecarlo_player_plays_whole_games_sensibly() -> None:
-    # Look-ahead is costly (~1 s a game); a handful of games shows it plays legal, winning moves.
+def test_lookahead_player_beats_random_and_exploits_heuristic_play() -> None:
     assert _win_rate("montecarlo", "random", 4) >= 0.75
+    # Mirror matches (both players with the same line-up, seats alternating): the heuristic
+    # mirror is decided by the seat alone, the look-ahead player wins from either seat.
+    a, _ = decks()
+    wins = 0
+    for game in range(4):
+        seat = game % 2
+        players = [ENGINE.agents["heuristic"](game), ENGINE.agents["heuristic"](game)]
+        players[seat] = ENGINE.agents["montecarlo"](game)
+        state = ENGINE.new_game(a, a, dict(DEFAULTS, _log=False), game)
+        wins += play_game(state, players).winner == seat
+    assert wins >= 3
 
 
 def test_apply_needs_the_acting_player() -> None:
