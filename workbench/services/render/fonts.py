@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import os
 import struct
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -106,9 +107,14 @@ def check_fonts() -> list[str]:
     return missing
 
 
-@lru_cache(maxsize=512)
 def pil_font(key: str, size_px: int) -> ImageFont.FreeTypeFont:
-    """A Pillow font of a role at a pixel size (cached). Raises FontMissing."""
+    """A Pillow font of a role at a pixel size (cached per thread). Raises FontMissing."""
+    # FreeType faces are not safe to share between threads (the web server renders in several).
+    return _pil_font(key, size_px, threading.get_ident())
+
+
+@lru_cache(maxsize=1024)
+def _pil_font(key: str, size_px: int, thread: int) -> ImageFont.FreeTypeFont:
     path, index = font_path(key)
     # BASIC layout: deterministic and fast; card text needs no complex shaping.
     return ImageFont.truetype(str(path), max(1, size_px), index=index,

@@ -21,6 +21,7 @@ What a home printer needs, and what this module does:
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ MARK_GAP_MM = 0.8  # gap between the trim (or bleed) and a crop mark
 MARK_MIN_MM = 2.5
 MARK_MAX_MM = 5.0
 BACKS = ("long", "short", "none")
+_BUILD_LOCK = threading.Lock()
 
 
 class PrintError(WorkbenchError):
@@ -408,11 +410,14 @@ def build_pdf(cards: Sequence[SheetCard], faces: dict[str, Face], back: Face | N
     grid = plan_grid(options.paper, options.size, options.bleed_mm, options.crop_marks)
     _text_fonts()
     # ASCII85 makes font streams 25 % larger and costs time; PDF readers need no 7-bit safety.
-    saved_a85, rl_config.useA85 = rl_config.useA85, 0
-    try:
-        return _build(cards, faces, back, options, grid, game_name, progress)
-    finally:
-        rl_config.useA85 = saved_a85
+    # The switch is global in reportlab, so sheets are assembled one at a time (the lock keeps
+    # concurrent web jobs from seeing each other's setting, which would change the bytes).
+    with _BUILD_LOCK:
+        saved_a85, rl_config.useA85 = rl_config.useA85, 0
+        try:
+            return _build(cards, faces, back, options, grid, game_name, progress)
+        finally:
+            rl_config.useA85 = saved_a85
 
 
 def _build(cards: Sequence[SheetCard], faces: dict[str, Face], back: Face | None, options: SheetOptions,
