@@ -66,8 +66,23 @@
     if (meta.min_items || meta.max_items) {
       parts.push("choose " + (meta.min_items || 0) + (meta.max_items ? "–" + meta.max_items : "+"));
     }
+    if (meta.required_when) parts.push("required when " + conditionText(meta.required_when));
+    if (meta.forbidden_when) parts.push("left empty when " + conditionText(meta.forbidden_when));
     if (meta.rule) parts.push(meta.rule);
     return parts.join(" · ");
+  }
+
+  /* {subtype: ["artifact_creature"]} -> "类型 Subtype is 神器生物 Artifact creature" */
+  function conditionText(condition) {
+    const fields = (schema.kinds[kindSelect.value] || { fields: [] }).fields;
+    return Object.keys(condition).map(function (name) {
+      const meta = fields.find(function (f) { return f.name === name; });
+      const values = [].concat(condition[name]).map(function (v) {
+        const choice = meta && meta.choices ? meta.choices.find(function (c) { return String(c.value) === String(v); }) : null;
+        return choice ? choice.label : String(v);
+      });
+      return (meta ? meta.label : name) + " is " + values.join(" or ");
+    }).join(" and ");
   }
 
   function wrap(meta, control, useFieldset) {
