@@ -229,22 +229,45 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._memo: dict[tuple, bool] = {}
+        # The rest of the last ranking in a Recruitment/Return phase: the next good moves are
+        # taken from it while they stay legal, instead of scoring every action again.
+        self._queue: tuple[tuple, list[Action]] = ((), [])
 
     def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
         """Pick the legal action with the best one-ply score (ties: the first listed)."""
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
+        main_phase = state.pending is None and state.phase != "war"
+        if main_phase:
+            key = (id(state), id(state.p[0]), state.turn, state.phase)
+            qkey, queue = self._queue
+            if qkey == key:
+                while queue:
+                    nxt = queue.pop(0)
+                    for act in acts:
+                        if act is nxt:
+                            return self._placed(state, player, act, acts, {})
         plan: dict = {}
+        scored: list[tuple[float, int, Action]] = []
         best, best_score = acts[-1], _NEVER
-        for act in acts:
+        for i, act in enumerate(acts):
             if act.kind == "recruit" and act.args[1] == GUARDING:
                 continue  # scored with its Battling twin; the position is chosen below
             score = self.score(state, player, act, plan)
             if score > best_score:
                 best, best_score = act, score
+            if main_phase and score > 0:
+                scored.append((-score, i, act))
+        if main_phase:
+            scored.sort()
+            self._queue = (key, [a for _, _, a in scored if a is not best])
+        return self._placed(state, player, best, acts, plan)
+
+    def _placed(self, state: WarzoneState, player: int, best: Action, acts: list[Action],
+                plan: dict) -> Action:
+        """``best`` with the recruit position chosen for it (both positions score alike)."""
         if best.kind == "recruit":
-            # Both positions score alike above; choose the position for the chosen card only.
             card = _find(state.p[player].hand, best.args[0])
             want = BATTLING if card.strength >= 2 * card.resilience else GUARDING
             if state.phase == "recruit":
