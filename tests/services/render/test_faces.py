@@ -169,3 +169,26 @@ def test_validation_reports_overflow_through_the_checks_service(definitions, war
     warzone_card["text"] = "Deal 300 damage to a creature, then draw a card. " * 11  # under max_length 600
     codes = [p.code for p in card_problems(definitions["warzone"], warzone_card, "test-sentry")]
     assert "card.text_overflow" in codes
+
+
+def test_missing_fonts_are_a_clear_error_and_a_validation_warning(definitions, warzone_card, monkeypatch,
+                                                                  tmp_path) -> None:
+    from workbench.services.render.service import _PROBLEMS
+
+    monkeypatch.setattr(fonts, "FONT_DIRS", [tmp_path])
+    monkeypatch.delenv("WORKBENCH_FONT_DIRS", raising=False)
+    fonts._index_fonts.cache_clear()
+    fonts._pil_font.cache_clear()
+    _PROBLEMS.clear()
+    try:
+        with pytest.raises(fonts.FontMissing, match="fonts-dejavu-core"):
+            fonts.font_path("sans")
+        assert any("fonts-noto-cjk" in message for message in fonts.check_fonts())
+        warzone_card["text"] = "A text not seen before, so nothing is memoised."
+        problems = render_problems(definitions["warzone"], warzone_card)
+        assert [p.code for p in problems] == ["card.render_unavailable"]
+    finally:
+        monkeypatch.undo()
+        fonts._index_fonts.cache_clear()
+        fonts._pil_font.cache_clear()
+        _PROBLEMS.clear()

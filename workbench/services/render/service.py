@@ -11,6 +11,7 @@ from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
 from workbench.services.render.cache import ArtLoader, FaceRenderer
 from workbench.services.render.faces import plan_face
+from workbench.services.render.fonts import FontMissing
 from workbench.services.render.pdf import SheetCard, SheetOptions, build_pdf, plan_grid
 from workbench.services.render.sizes import CardSize, check_bleed, parse_card_size
 from workbench.storage.render_cache import RenderCache
@@ -58,8 +59,17 @@ def render_problems(definition: GameDefinition, card: Mapping[str, Any]) -> list
     smallest size (``card.text_overflow``), a name too long for its bar (``card.name_overflow``),
     and characters no installed font can draw (``card.missing_glyphs``). All are warnings.
 
-    Raises FontMissing when the fonts are not installed.
+    Never raises for missing fonts: that becomes one ``card.render_unavailable`` warning, so
+    validation keeps working on a machine without the print fonts.
     """
+    try:
+        return _memo_problems(definition, card)
+    except FontMissing as exc:
+        return [Problem(severity="warning", code="card.render_unavailable", card=card.get("id"),
+                        message=f"the print layout cannot be checked: {exc}", rule="print")]
+
+
+def _memo_problems(definition: GameDefinition, card: Mapping[str, Any]) -> list[Problem]:
     digest = hashlib.sha256(json.dumps([dict(definition.raw), dict(card)], sort_keys=True, default=str)
                             .encode()).hexdigest()
     if digest not in _PROBLEMS:
