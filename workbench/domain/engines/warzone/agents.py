@@ -109,9 +109,15 @@ def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dic
     us = _stats(state, u)
     followers = None
     if state.phase == "war" and state.active == u.owner:
-        guard_attacks = state.cfg.guard_attacks
-        followers = [(x, _stats(state, x)) for x in state.p[u.owner].field
-                     if x is not u and not x.attacked and (x.pos == BATTLING or guard_attacks)]
+        key = ("ready", u.owner)
+        ready = plan.get(key) if plan is not None else None
+        if ready is None:
+            guard_attacks = state.cfg.guard_attacks
+            ready = [(x, _stats(state, x)) for x in state.p[u.owner].field
+                     if not x.attacked and (x.pos == BATTLING or guard_attacks)]
+            if plan is not None:
+                plan[key] = ready
+        followers = [f for f in ready if f[0] is not u]
     per_unit = [(w, _battle_value(state, u, us, w, ws, followers, rows)) for w, ws in foe_stats]
     may_intercept = state.cfg.interceptors > 0
     out: dict[str, float] = {}
