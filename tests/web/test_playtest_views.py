@@ -38,7 +38,7 @@ def test_form_lists_decks_agents_and_rule_options(client):
 
 def test_start_progress_report_and_replay(client):
     token = page_token(client, "/games/seth/playtest")
-    run_id = start(client, token)
+    run_id = start(client, token, workers="2")  # a spawned process pool inside the server thread
     progress = wait_done(client, "seth", run_id)
     assert progress["status"] == "done" and progress["done"] == progress["total"] == 40
 

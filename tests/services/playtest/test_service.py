@@ -13,39 +13,53 @@ from workbench.services.playtest.decklist import DeckListError, parse_deck_list
 from workbench.services.playtest.runner import run_matchup
 
 
-def test_prepare_resolves_saved_decks_with_their_versions(repo):
-    matchup, facts = service.prepare(repo, "seth", "rot-and-stone", "skyburn-blitz", seed=3)
+@pytest.fixture(scope="module")
+def ro_repo(tmp_path_factory):
+    """One private data copy for the tests of this module that change nothing (faster than one each)."""
+    import shutil
+    from pathlib import Path
+
+    from workbench.storage.repository import Repository
+
+    target = tmp_path_factory.mktemp("playtest") / "card_data"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "card_data", target,
+                    ignore=shutil.ignore_patterns(".locks", ".tmp-*", "playtests"))
+    return Repository(target)
+
+
+def test_prepare_resolves_saved_decks_with_their_versions(ro_repo):
+    matchup, facts = service.prepare(ro_repo, "seth", "rot-and-stone", "skyburn-blitz", seed=3)
     assert matchup.engine == "seth" and matchup.seed == 3
     assert facts["decks"]["a"] == {"id": "rot-and-stone", "name": "Rot and Stone",
-                                   "version": repo.get_deck("seth", "rot-and-stone").version}
+                                   "version": ro_repo.get_deck("seth", "rot-and-stone").version}
     assert set(facts["card_versions"]) == {c["id"] for d in (matchup.deck_a, matchup.deck_b) for z in d.values() for c in z}
-    assert set(matchup.card_ids["a"]) == set(repo.get_deck("seth", "rot-and-stone").data["zones"]["team"])
+    assert set(matchup.card_ids["a"]) == set(ro_repo.get_deck("seth", "rot-and-stone").data["zones"]["team"])
 
 
-def test_rule_option_overrides_are_type_checked(repo):
-    matchup, facts = service.prepare(repo, "seth", "rot-and-stone", "skyburn-blitz", overrides={"max_rounds": "7"})
+def test_rule_option_overrides_are_type_checked(ro_repo):
+    matchup, facts = service.prepare(ro_repo, "seth", "rot-and-stone", "skyburn-blitz", overrides={"max_rounds": "7"})
     assert matchup.options["max_rounds"] == 7 and facts["overrides"] == {"max_rounds": "7"}
     with pytest.raises(DefinitionError, match="no rule option 'lives'"):
-        service.prepare(repo, "seth", "rot-and-stone", "skyburn-blitz", overrides={"lives": "3"})
+        service.prepare(ro_repo, "seth", "rot-and-stone", "skyburn-blitz", overrides={"lives": "3"})
     with pytest.raises(DefinitionError, match="must be a integer|must be a"):
-        service.prepare(repo, "seth", "rot-and-stone", "skyburn-blitz", overrides={"max_rounds": "many"})
+        service.prepare(ro_repo, "seth", "rot-and-stone", "skyburn-blitz", overrides={"max_rounds": "many"})
 
 
-def test_a_pasted_list_plays_like_the_saved_deck_it_copies(repo):
-    saved = repo.get_deck("seth", "skyburn-blitz").data["zones"]["team"]
-    names = {cid: repo.get_card("seth", cid).data["name"] for cid in saved}
+def test_a_pasted_list_plays_like_the_saved_deck_it_copies(ro_repo):
+    saved = ro_repo.get_deck("seth", "skyburn-blitz").data["zones"]["team"]
+    names = {cid: ro_repo.get_card("seth", cid).data["name"] for cid in saved}
     text = "\n".join(f"{n} {names[cid].upper()}" for cid, n in saved.items())  # names match case-insensitively
-    from_text, facts = service.prepare(repo, "seth", "rot-and-stone", {"text": text, "name": "pasted"}, seed=5)
-    from_file, _ = service.prepare(repo, "seth", "rot-and-stone", "skyburn-blitz", seed=5)
+    from_text, facts = service.prepare(ro_repo, "seth", "rot-and-stone", {"text": text, "name": "pasted"}, seed=5)
+    from_file, _ = service.prepare(ro_repo, "seth", "rot-and-stone", "skyburn-blitz", seed=5)
     assert facts["decks"]["b"] == {"id": None, "name": "pasted", "version": None}
     one = run_matchup(from_text, 20, workers=1)
     two = run_matchup(from_file, 20, workers=1)
     assert one["records"] == two["records"]
 
 
-def test_deck_list_parsing_headings_ids_and_errors(repo):
-    definition = repo.game("warzone")
-    cards = repo.card_index("warzone")
+def test_deck_list_parsing_headings_ids_and_errors(ro_repo):
+    definition = ro_repo.game("warzone")
+    cards = ro_repo.card_index("warzone")
     creature = next(cid for cid, c in sorted(cards.items()) if c["kind"] == "creature")
     area = next(cid for cid, c in sorted(cards.items()) if c["kind"] == "area")
     deck = parse_deck_list(f"# my list\n3x {creature}\n1 {cards[area]['name']}\nSide:\n2 {creature}\n", definition, cards)
@@ -69,14 +83,16 @@ def test_gauntlet_gives_one_row_per_other_deck(repo):
     assert sum(r["games"] for r in result["rows"]) == result["overall"]["n"] == 40
 
 
-def test_gauntlet_without_opponents_and_unknown_decks_fail_clearly(repo):
-    with pytest.raises(NotFound):
-        service.prepare(repo, "seth", "rot-and-stone", "no-such-deck")
+def test_unknown_decks_fail_clearly(ro_repo):
+    with pytest.raises(NotFound, match="no-such-deck"):
+        service.prepare(ro_repo, "seth", "rot-and-stone", "no-such-deck")
+    with pytest.raises(NotFound, match="gone"):
+        service.run_gauntlet(ro_repo, "seth", "rot-and-stone", 2, opponents=["gone"], workers=1)
 
 
-def test_variants_compare_the_same_seeds_under_two_rule_sets(repo):
-    matchup, facts = service.prepare(repo, "fusion", "lie-yan-ji-feng", "pan-shi-chao-xi", seed=2)
-    result = service.compare_variants(matchup, repo.game("fusion"), {}, {"start_life": "6"}, 30, workers=1)
+def test_variants_compare_the_same_seeds_under_two_rule_sets(ro_repo):
+    matchup, facts = service.prepare(ro_repo, "fusion", "lie-yan-ji-feng", "pan-shi-chao-xi", seed=2)
+    result = service.compare_variants(matchup, ro_repo.game("fusion"), {}, {"start_life": "6"}, 30, workers=1)
     base, low_life = result["variants"]
     assert low_life["options"]["start_life"] == 6 and base["options"]["start_life"] == 20
     assert low_life["turns"]["mean"] < base["turns"]["mean"]
@@ -84,9 +100,9 @@ def test_variants_compare_the_same_seeds_under_two_rule_sets(repo):
     assert result["games"] == 30
 
 
-def test_goldfish_opening_hands_follow_the_game_rules_and_the_exact_odds(repo):
-    definition = repo.game("fusion")
-    deck = repo.deck_cards("fusion", "lie-yan-ji-feng")
+def test_goldfish_opening_hands_follow_the_game_rules_and_the_exact_odds(ro_repo):
+    definition = ro_repo.game("fusion")
+    deck = ro_repo.deck_cards("fusion", "lie-yan-ji-feng")
     options = definition.resolve_options(None)
     hands = goldfish.opening_hands(definition, deck, options, samples=3000, seed=1)
     assert hands["hand_size"] == 5 and hands["mulligans_allowed"] == 3  # RULES §3.1.5
@@ -101,15 +117,15 @@ def test_goldfish_opening_hands_follow_the_game_rules_and_the_exact_odds(repo):
     assert picky["mulligans_taken"].get("0", 0) < hands["mulligans_taken"]["0"]
 
 
-def test_goldfish_for_a_game_without_opening_hands_says_so(repo):
+def test_goldfish_for_a_game_without_opening_hands_says_so(ro_repo):
     with pytest.raises(service.PlaytestError, match="no opening hand"):
-        goldfish.opening_hands(repo.game("seth"), repo.deck_cards("seth", "rot-and-stone"),
-                               repo.game("seth").resolve_options(None))
+        goldfish.opening_hands(ro_repo.game("seth"), ro_repo.deck_cards("seth", "rot-and-stone"),
+                               ro_repo.game("seth").resolve_options(None))
 
 
-def test_goldfish_development_against_a_passive_opponent(repo):
-    deck = repo.deck_cards("fusion", "lie-yan-ji-feng")
-    result = goldfish.development("fusion", deck, repo.game("fusion").resolve_options(None), games=10, seed=1)
+def test_goldfish_development_against_a_passive_opponent(ro_repo):
+    deck = ro_repo.deck_cards("fusion", "lie-yan-ji-feng")
+    result = goldfish.development("fusion", deck, ro_repo.game("fusion").resolve_options(None), games=10, seed=1)
     assert result["kill_turn"]["games"] + result["no_kill"] == 10
     assert result["kill_turn"]["games"] > 0 and result["kill_turn"]["median"] >= 2
 
