@@ -182,21 +182,24 @@ class HeuristicAgent:
                 score -= 0.5 * s.atk(i)
             return score
         card = s.cards[i]
-        cost = s.mana[p] if card.cost == "X" else int(card.cost)
+        mana = s.mana[p]
+        cost = mana if card.cost == "X" else card.cost
         if kind == "set":
             if card.is_creature:
-                return 1.0 if cost > s.mana[p] else -1.0
+                return 1.0 if cost > mana else -1.0
             if card.subtype == "quick" or card.play_speed >= 2:
                 return 0.6
             return -1.0
-        targets = self._targets_of(s, card.on_play, a.args[1:]) if card.aimed else _NONE * len(card.on_play)
         gain = 0.0
-        for e, t in zip(card.on_play, targets):
-            if e.choice and t is None:
-                continue
-            if e.once and (p, card.id, e.index) in s.used:
-                continue
-            gain += _effect_value(s, p, i, e, t, cost)
+        if card.on_play:
+            targets = self._targets_of(s, card.on_play, a.args[1:]) if card.aimed else _NONE * len(card.on_play)
+            used = s.used
+            for e, t in zip(card.on_play, targets):
+                if e.choice and t is None:
+                    continue
+                if e.once and used and (p, card.id, e.index) in used:
+                    continue
+                gain += _effect_value(s, p, i, e, t, cost)
         if kind == "summon":
             return 2.0 + cost + 0.5 * (card.atk + card.dfn) + gain
         if kind == "flip":
@@ -213,8 +216,11 @@ class HeuristicAgent:
 
     def _declare(self, s: FusionState, p: int, acts: list[Action]) -> Action:
         q = 1 - p
-        atk = {i: s.atk(i) for i in s.crea[0] + s.crea[1]}
-        left = {i: s.dfn(i) - s.damage.get(i, 0) for i in atk}
+        # stats of the possible attackers and of every enemy creature, read once per decision
+        involved = [i for i in s.crea[p] if s.can_attack(i)] + s.crea[q] + [a[0] for a in s.attacks]
+        damage = s.damage
+        atk = {i: s.atk(i) for i in involved}
+        left = {i: s.dfn(i) - damage.get(i, 0) for i in atk}
         blockers = [b for b in s.crea[q] if s.can_block(b)]
         committed_power = sum(atk[a[0]] for a in s.attacks if a[1] < 0)
         committed: dict[int, int] = {}  # damage already declared against each creature

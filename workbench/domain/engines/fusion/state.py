@@ -126,6 +126,13 @@ class FusionState(State):
         self.over = False
         self._legal: list[Action] | None = None
         self.acache: dict[tuple[str, tuple[Any, ...]], Action] = {}  # shared by clones
+        # Per-instance tables of the argument-free actions (shared by clones, filled lazily).
+        n = len(cards)
+        self.sa_set: list[Action | None] = [None] * n
+        self.sa_summon: list[Action | None] = [None] * n
+        self.sa_tables: dict[str, list[Action | None]] = {
+            "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
+        }
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
@@ -568,11 +575,14 @@ class FusionState(State):
                 self.step, self.wplayer = self.resume
                 continue
             step = self.step
+            if step == "main":
+                self.actor = self.active
+                return
             if step == "turn":
                 self._start_turn()
             elif step == "draw":
                 self._do_draw_phase()
-            elif step == "main" or step == "declare" or step == "mulligan" or step == "retarget":
+            elif step == "declare" or step == "mulligan" or step == "retarget":
                 self.actor = self.active if step != "mulligan" else self.actor
                 if step == "declare":
                     declared = {a[0] for a in self.attacks}
@@ -889,15 +899,24 @@ class FusionState(State):
             return () if t is None or effects[0].action == "negate" else (self._targ_arg(t),)
         return tuple(self._targ_arg(t) for e, t in zip(effects, combo) if t is not None and e.action != "negate")
 
+    def _simple(self, table: list[Action | None], kind: str, i: int) -> Action:
+        """The cached Action ``kind (instance i)`` with no other argument."""
+        action = table[i]
+        if action is None:
+            action = table[i] = self._act(kind, (self.names[i],))
+        return action
+
     def _main_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
         opts = self.opts
         mana = self.mana[p]
+        down = self.down
         room = len(self.crea[p]) < opts.max_creatures
-        sets = sum(1 for i in self.magic[p] if i in self.down)
-        names = self.names
+        set_room = opts.max_set_magic > sum(1 for i in self.magic[p] if i in down) if self.magic[p] else opts.max_set_magic > 0
+        cards = self.cards
+        sa_set, sa_summon = self.sa_set, self.sa_summon
         for i in self.hand[p]:
-            card = self.cards[i]
+            card = cards[i]
             cost = mana if card.cost == "X" else card.cost
             if card.is_creature:
                 if room:
@@ -905,29 +924,35 @@ class FusionState(State):
                         if card.aimed:
                             self._add_plays(acts, "summon", i, card, p, card.on_play, allow_no_target=True)
                         else:
-                            acts.append(self._act("summon", (names[i],)))
+                            acts.append(sa_summon[i] or self._simple(sa_summon, "summon", i))
                     if card.kind == "creature" and card.stars <= opts.set_max_stars:
-                        acts.append(self._act("set", (names[i],)))
+                        acts.append(sa_set[i] or self._simple(sa_set, "set", i))
             else:
                 if cost <= mana and self._once_free(p, card, card.on_play):
                     self._add_plays(acts, "play", i, card, p, card.on_play)
-                if card.kind == "magic" and sets < opts.max_set_magic:
-                    acts.append(self._act("set", (names[i],)))
-        for i in self.crea[p]:
-            if i in self.down and self.set_turn.get(i, 0) < self.turn:
-                card = self.cards[i]
-                if self._cost_of(card.cost, p) <= mana:
-                    self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
-        for i in self.magic[p]:
-            if i in self.down:
-                card = self.cards[i]
-                if card.subtype == "quick" and self.set_turn.get(i, 0) >= self.turn:
-                    continue  # set quick magic waits a turn (§3.4.2)
-                if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
-                    self._add_plays(acts, "play", i, card, p, card.on_play)
+                if set_room and card.kind == "magic":
+                    acts.append(sa_set[i] or self._simple(sa_set, "set", i))
+        if down:
+            turn = self.turn
+            for i in self.crea[p]:
+                if i in down and self.set_turn.get(i, 0) < turn:
+                    card = cards[i]
+                    if self._cost_of(card.cost, p) <= mana:
+                        self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
+            for i in self.magic[p]:
+                if i in down:
+                    card = cards[i]
+                    if card.subtype == "quick" and self.set_turn.get(i, 0) >= turn:
+                        continue  # set quick magic waits a turn (§3.4.2)
+                    if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+                        self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, 1)
-        if self.phase == "main1" and any(self.can_attack(i) for i in self.crea[p]):
-            acts.append(self._act("battle", ()))
+        if self.phase == "main1":
+            tapped, sick = self.tapped, self.sick
+            for i in self.crea[p]:
+                if i not in tapped and i not in sick and i not in down:
+                    acts.append(self._act("battle", ()))
+                    break
         acts.append(self._act("end", ()))
         return acts
 
@@ -936,7 +961,8 @@ class FusionState(State):
         effects: tuple[Effect, ...], allow_no_target: bool = False,
     ) -> None:
         if not card.aimed:
-            acts.append(self._act(kind, (self.names[i],)))
+            table = self.sa_tables[kind]
+            acts.append(table[i] or self._simple(table, kind, i))
             return
         combos = self._target_combos(effects, p, i)
         if combos is None:
@@ -952,8 +978,9 @@ class FusionState(State):
             return
         own_turn = p == self.active
         cards = self.cards
-        for i in self.crea[p] + self.magic[p] + self.field[p]:
-            if not cards[i].activated or i in self.down:
+        holders = [i for zone in (self.crea[p], self.magic[p], self.field[p]) for i in zone if cards[i].activated]
+        for i in holders:
+            if i in self.down:
                 continue
             card = self.cards[i]
             for e in card.activated:
