@@ -111,3 +111,14 @@ def test_xlsx_formulas_are_refused_never_evaluated(repo):
     assert calc.problems == ["row 2, column C (damage): the cell holds a formula; imports never evaluate "
                              "formulas, so paste its value"]
     assert plain.action == "create" and plain.data["damage"] == 2
+
+
+def test_an_ambiguous_name_makes_a_new_card_and_says_why(repo):
+    drake = repo.get_card("seth", "ashen-drake").data
+    repo.create_card("seth", drake, "ashen-drake-copy")
+    plan = import_plan.dry_run(repo, "seth", "x.csv", b"name,damage\nAshen Drake,1\n")
+    row = plan.rows[0]
+    assert row.action == "create" and row.card_id == "ashen-drake-2"
+    assert any("2 cards are named 'Ashen Drake'" in p for p in row.problems)
+    by_id = import_plan.dry_run(repo, "seth", "x.csv", b"id,name,damage\nashen-drake-copy,Ashen Drake,1\n")
+    assert by_id.rows[0].action == "change" and by_id.rows[0].card_id == "ashen-drake-copy"

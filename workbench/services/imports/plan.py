@@ -140,10 +140,14 @@ def plan_cards(definition: GameDefinition, rows: list[ImportRow], existing: dict
             plans.append(PlanRow(row.row, row.card_id or "", name, "skip", problems=list(row.problems)))
             continue
         card_id = row.card_id if row.card_id in existing else None
+        notes: list[str] = []
         if card_id is None:
             matches = by_name.get(name.casefold(), [])
             if len(matches) == 1 and not row.card_id:
                 card_id = matches[0]
+            elif len(matches) > 1 and not row.card_id:
+                notes.append(f"row {row.row}: warning: {len(matches)} cards are named {name!r} "
+                             f"({', '.join(matches)}); a new card is made. Add an id column to change one of them")
         if card_id is None:
             card_id = row.card_id if row.card_id and is_valid_id(row.card_id) and row.card_id not in taken else None
         if card_id is None:
@@ -173,6 +177,7 @@ def plan_cards(definition: GameDefinition, rows: list[ImportRow], existing: dict
             changes = [(k, stored.data.get(k), v) for k, v in row.data.items() if stored.data.get(k) != v]
             plan = PlanRow(row.row, card_id, name, "change" if changes else "unchanged", changes=changes,
                            data=data, version=stored.version)
+        plan.problems += notes
         for problem in validate_card(definition, plan.data, card_id):
             plan.problems.append(f"row {row.row}: {problem.severity}: {problem.message}")
         plans.append(plan)
