@@ -202,3 +202,18 @@ def test_engine_defaults_match_game_yaml() -> None:
 
     yaml_defaults = default_options()
     assert {k: yaml_defaults[k] for k in DEFAULT_OPTIONS} == DEFAULT_OPTIONS
+
+
+def test_copies_are_listed_once_but_any_copy_may_be_named() -> None:
+    setup = {"turn": 2,
+             "cards": {"x": {"name": "X", "class": 1, "degree": 0, "strength": 100,
+                             "resilience": 100}},
+             "players": [{"hand": ["x", "x"], "deck": ["x"]}, {"deck": ["x"]}]}
+    state = ENGINE.from_setup(setup, options(), 0)
+    recruits = [a.args for a in state.legal_actions(0) if a.kind == "recruit"]
+    assert recruits == [("a-x-1", "battling"), ("a-x-1", "guarding")]
+    state.apply(Action("recruit", ("a-x-2", "guarding")))
+    snap = ENGINE.snapshot(state)["players"][0]
+    assert list(snap["field"]) == ["a-x-2"] and snap["hand"] == ["a-x-1"]
+    with pytest.raises(IllegalAction):
+        state.apply(Action("recruit", ("a-x-9", "guarding")))

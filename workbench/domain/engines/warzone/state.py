@@ -117,12 +117,36 @@ class WarzoneState(State):
             if a is action or (a.kind == kind and a.args == args):
                 break
         else:
+            if self._same_as_listed_copy(acting[0], kind, args, legal):
+                self._legal = None
+                self._dispatch(acting[0], kind, args)
+                self._advance()
+                return
             raise IllegalAction(
                 f"{action} is not legal for {PLAYER_NAMES[acting[0]]} now "
                 f"(phase {self.phase}{', ' + self.pending[0] if self.pending else ''})")
         self._legal = None
         self._dispatch(acting[0], kind, args)
         self._advance()
+
+    def _same_as_listed_copy(self, player: int, kind: str, args: tuple,
+                             legal: list[Action]) -> bool:
+        """Whether ``args`` names another copy (in hand) of a card whose action is listed.
+
+        Copies of one card are listed once, by their first copy; naming any copy is as good.
+        """
+        if kind not in ("recruit", "spell", "trap") or not args:
+            return False
+        hand = self.p[player].hand
+        card = next((c for c in hand if c.iid == args[0]), None)
+        if card is None:
+            return False
+        for a in legal:
+            if a.kind == kind and a.args[1:] == args[1:]:
+                other = next((c for c in hand if c.iid == a.args[0]), None)
+                if other is not None and other.id == card.id:
+                    return True
+        return False
 
     def is_terminal(self) -> bool:
         """True once a player has lost (or both have: a draw)."""
