@@ -21,7 +21,7 @@ from workbench.domain.engines.warzone.cards import (
 )
 from workbench.domain.engines.warzone.rules import (
     band_limit,
-    battle,
+    battle_tuple,
     can_direct,
     can_reach,
     damage_split,
@@ -70,27 +70,28 @@ def _battle_value(state: WarzoneState, u: Unit, us: tuple[int, int, float], v: U
     """``followers``: the attacker's comrades that may still attack, with their stats."""
     guarding = v.pos == GUARDING
     cfg = state.cfg
-    o = battle(cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], guarding)
-    if o.def_dies:
+    att_left, def_left, att_dies, def_dies, to_att, to_def = battle_tuple(
+        cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], guarding)
+    if def_dies:
         val = vs[2]
     else:
-        val = 0.1 * (vs[1] - o.def_left)
-        if followers and o.def_left > 0:
+        val = 0.1 * (vs[1] - def_left)
+        if followers and def_left > 0:
             # A wound a comrade can finish this turn (and survive doing it) is most of a kill.
             for x, xs in followers:
                 if can_reach(x.cls, x.card.master, v.cls, rows):
-                    f = battle(cfg, x.cls, xs[0], xs[1], v.cls, vs[0], o.def_left, guarding)
-                    if f.def_dies and not f.att_dies:
+                    f = battle_tuple(cfg, x.cls, xs[0], xs[1], v.cls, vs[0], def_left, guarding)
+                    if f[3] and not f[2]:
                         val = 0.6 * vs[2]
                         break
-    if o.att_dies:
+    if att_dies:
         val -= us[2]
     else:
-        val -= 0.3 * (us[1] - o.att_left)  # a wounded attacker is exposed until its Wake
-    if o.to_defender:
-        val += damage_value(state, v.owner, o.to_defender)
-    if o.to_attacker:
-        val -= damage_value(state, u.owner, o.to_attacker)
+        val -= 0.3 * (us[1] - att_left)  # a wounded attacker is exposed until its Wake
+    if to_def:
+        val += damage_value(state, v.owner, to_def)
+    if to_att:
+        val -= damage_value(state, u.owner, to_att)
     return val
 
 
@@ -100,12 +101,12 @@ def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dic
     d = 1 - u.owner
     foe = state.p[d]
     key = ("foe", d)
-    foe_stats = plan.get(key) if plan is not None else None
-    if foe_stats is None:
-        foe_stats = [(w, _stats(state, w)) for w in foe.field]
+    cached = plan.get(key) if plan is not None else None
+    if cached is None:
+        cached = ([(w, _stats(state, w)) for w in foe.field], foe.rows())
         if plan is not None:
-            plan[key] = foe_stats
-    rows = foe.rows()
+            plan[key] = cached
+    foe_stats, rows = cached
     us = _stats(state, u)
     followers = None
     if state.phase == "war" and state.active == u.owner:

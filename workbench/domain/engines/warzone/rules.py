@@ -170,6 +170,14 @@ def battle(cfg: Config, a_cls: int, a_str: int, a_left: int, d_cls: int, d_str: 
     the same Class strikes simultaneously. ``to_attacker``/``to_defender`` is the Battle Damage
     each controller takes.
     """
+    return BattleOutcome(*battle_tuple(cfg, a_cls, a_str, a_left, d_cls, d_str, d_left,
+                                       d_guarding))
+
+
+def battle_tuple(cfg: Config, a_cls: int, a_str: int, a_left: int, d_cls: int, d_str: int,
+                 d_left: int, d_guarding: bool) -> tuple[int, int, bool, bool, int, int]:
+    """:func:`battle` as a plain tuple (att_left, def_left, att_dies, def_dies, to_attacker,
+    to_defender): the AI players predict thousands of battles and a tuple is cheap to build."""
     if a_cls > d_cls:
         d_left -= a_str
         if d_left > 0:
@@ -181,18 +189,12 @@ def battle(cfg: Config, a_cls: int, a_str: int, a_left: int, d_cls: int, d_str: 
     else:
         a_left -= d_str
         d_left -= a_str
-    to_att = to_def = 0
     if d_guarding:
         if a_left == 0 and d_left == 0:
             # §1.9.3: both at exactly 0 -> only the attacker is destroyed.
-            return BattleOutcome(0, 0, True, False, 0, 0)
-        def_dies = d_left <= 0  # a Guarding creature's controller takes no Battle Damage
-        att_dies = a_left <= 0
-        if a_left < 0 and cfg.attacker_excess:
-            to_att = -a_left
-        return BattleOutcome(a_left, d_left, att_dies, def_dies, to_att, 0)
-    if a_left < 0:
-        to_att = -a_left
-    if d_left < 0:
-        to_def = -d_left
-    return BattleOutcome(a_left, d_left, a_left <= 0, d_left <= 0, to_att, to_def)
+            return (0, 0, True, False, 0, 0)
+        # A Guarding creature's controller takes no Battle Damage.
+        to_att = -a_left if a_left < 0 and cfg.attacker_excess else 0
+        return (a_left, d_left, a_left <= 0, d_left <= 0, to_att, 0)
+    return (a_left, d_left, a_left <= 0, d_left <= 0, -a_left if a_left < 0 else 0,
+            -d_left if d_left < 0 else 0)
