@@ -8,21 +8,28 @@ from workbench.services.imports import plan as import_plan
 from workbench.services.imports.tabular import ImportFileError
 
 
-CSV = ("name,kind,power,damage,health,speed,race,element\n"
-       "Ashen Drake,monster,9,10,18,\"medium, slow\",Dragon,fire\n"
-       "New Imp,monster,1,2,3,fast,Imp,fire\n"
-       "Broken,monster,lots,2,3,fast,Imp,fire\n"
-       "Bad Kind,dragon,1,2,3,fast,Imp,fire\n"
-       "Too Strong,monster,1,20,30,fast,Imp,fire\n")
+CSV_TAIL = ("New Imp,monster,1,2,3,fast,Imp,fire\n"
+            "Broken,monster,lots,2,3,fast,Imp,fire\n"
+            "Bad Kind,dragon,1,2,3,fast,Imp,fire\n"
+            "Too Strong,monster,1,20,30,fast,Imp,fire\n")
+
+
+def csv_for(repo) -> bytes:
+    """A sheet that changes one stored card's damage by one and adds four rows of its own."""
+    drake = repo.get_card("seth", "ashen-drake").data
+    first = (f"{drake['name']},monster,{drake['power']},{drake['damage'] + 1},{drake['health']},"
+             f"\"{', '.join(drake['speed'])}\",{drake['race']},{drake['element']}\n")
+    return ("name,kind,power,damage,health,speed,race,element\n" + first + CSV_TAIL).encode()
 
 
 def test_dry_run_reports_create_change_skip_and_writes_nothing(repo, data_dir):
     before = sorted(p.name for p in (data_dir / "seth" / "cards").iterdir())
-    plan = import_plan.dry_run(repo, "seth", "cards.csv", CSV.encode())
+    damage = repo.get_card("seth", "ashen-drake").data["damage"]
+    plan = import_plan.dry_run(repo, "seth", "cards.csv", csv_for(repo))
     by_name = {r.name: r for r in plan.rows}
     assert by_name["Ashen Drake"].action == "change"
     assert by_name["Ashen Drake"].card_id == "ashen-drake"
-    assert by_name["Ashen Drake"].changes == [("damage", 9, 10)]
+    assert by_name["Ashen Drake"].changes == [("damage", damage, damage + 1)]
     assert by_name["New Imp"].action == "create" and by_name["New Imp"].card_id == "new-imp"
     assert by_name["Broken"].action == "skip"
     assert by_name["Broken"].problems == ["row 4, column C (power): 'lots' is not a whole number"]
@@ -32,7 +39,7 @@ def test_dry_run_reports_create_change_skip_and_writes_nothing(repo, data_dir):
 
 
 def test_apply_writes_and_refuses_stale_versions(repo):
-    plan = import_plan.dry_run(repo, "seth", "cards.csv", CSV.encode())
+    plan = import_plan.dry_run(repo, "seth", "cards.csv", csv_for(repo))
     drake = repo.get_card("seth", "ashen-drake")
     repo.update_card("seth", "ashen-drake", dict(drake.data, race="Wyrm"), drake.version)  # edited meanwhile
     result = import_plan.apply(repo, "seth", plan)
