@@ -120,3 +120,27 @@ def test_a_running_job_shows_the_progress_page(app, client):
     assert progress["status"] == "running" and progress["done"] == 10 and progress["total"] == 40
     release.set()
     assert wait_done(client, "seth", job.id)["status"] == "done"
+
+
+def test_goldfish_page_shows_opening_hand_odds_and_speed(client):
+    body = client.get("/games/fusion/playtest/goldfish?deck=lie-yan-ji-feng&games=5&seed=2").get_data(as_text=True)
+    assert 'id="goldfish-hands"' in body and 'id="goldfish-speed"' in body
+    assert "5 cards from" in body and "up to 3 mulligans" in body  # RULES §3.1.5 via game.yaml play:
+    seth = client.get("/games/seth/playtest/goldfish?deck=rot-and-stone&games=3").get_data(as_text=True)
+    assert "deals no opening hand" in seth
+    bad = client.get("/games/fusion/playtest/goldfish?text=2+Nobody")
+    assert bad.status_code == 400 and "no card named" in bad.get_data(as_text=True)
+
+
+def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):
+    token = page_token(client, "/games/seth/playtest/gauntlet")
+    answer = client.post("/games/seth/playtest/gauntlet", data={"csrf_token": token, "deck": "rot-and-stone",
+                                                                "games": "10", "seed": "1", "workers": "1"})
+    assert answer.status_code == 303
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, "seth", run_id)["status"] == "done"
+    body = client.get(f"/games/seth/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="gauntlet-table"' in body and "Skyburn Blitz" in body
+    run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+    assert run["kind"] == "gauntlet" and [r["opponent"] for r in run["report"]["rows"]] == ["skyburn-blitz"]
+    assert run["report"]["games"] == 10

@@ -222,6 +222,8 @@ def report(game: str, run_id: str) -> Any:
         if job is None or job.game != game:
             abort(404, description=f"no playtest run {run_id!r}")
         return render_template("playtest/progress.html", game=definition, game_id=game, job=job.progress())
+    if run.get("kind") == "gauntlet":
+        return render_template("playtest/gauntlet.html", game=definition, game_id=game, run=run, report=run["report"])
     previous = store.previous(game, run_id)
     return render_template(
         "playtest/report.html", game=definition, game_id=game, run=run, report=run["report"],
@@ -278,3 +280,94 @@ def _charts(report: dict[str, Any]) -> dict[str, Any]:
         "histogram": bars,
         "histogram_top": top,
     }
+
+
+# ---------------------------------------------------------------- goldfish and gauntlet
+
+
+@bp.get("/games/<game>/playtest/goldfish")
+def goldfish_page(game: str) -> Any:
+    """One deck alone: opening hands under the mulligan rule and its speed against a passive player.
+
+    Query: ``deck`` (id) or ``text`` (a pasted list), ``games`` (development games, ≤ 300), ``seed``.
+    """
+    from workbench.services.playtest import goldfish
+
+    definition = _game_or_404(game)
+    repo = get_repo()
+    decks, _ = repo.list_decks_tolerant(game)
+    deck_choices = [(d.id, str(d.data.get("name", d.id))) for d in decks]
+    chosen = request.args.get("deck") or (deck_choices[0][0] if deck_choices else "")
+    text = (request.args.get("text") or "").strip()[:MAX_PASTE]
+    result: dict[str, Any] | None = None
+    error = None
+    try:
+        games = max(1, min(300, int(request.args.get("games") or 100)))
+        seed = max(0, int(request.args.get("seed") or 0))
+    except ValueError:
+        games, seed, error = 100, 0, "games and seed must be whole numbers"
+    asked = "deck" in request.args or bool(text)
+    if asked and error is None:
+        try:
+            deck = service.load_deck(repo, game, {"text": text, "name": "Pasted list"} if text else chosen)
+            options = definition.resolve_options(deck.data.get("format") if deck.data.get("format") in definition.formats else None)
+            result = {"deck": deck.describe()}
+            try:
+                result["hands"] = goldfish.opening_hands(definition, deck.cards, options, seed=seed)
+            except WorkbenchError as exc:
+                result["hands_error"] = str(exc)
+            if definition.engine:
+                result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed)
+        except WorkbenchError as exc:
+            error, result = str(exc), None
+    return render_template("playtest/goldfish.html", game=definition, game_id=game, decks=deck_choices,
+                           chosen=chosen, text=text, games=games, seed=seed, result=result, error=error), (400 if error else 200)
+
+
+@bp.get("/games/<game>/playtest/gauntlet")
+def gauntlet_form(game: str) -> str:
+    """The gauntlet form: one deck against every other deck of the game."""
+    definition = _game_or_404(game)
+    decks, _ = get_repo().list_decks_tolerant(game)
+    return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
+                           decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
+                           agents=_agents(definition), cpus=os.cpu_count() or 1, error=None)
+
+
+@bp.post("/games/<game>/playtest/gauntlet")
+def gauntlet_start(game: str) -> Any:
+    """Start a gauntlet in the background and go to its page (progress, then the table)."""
+    import time as _time
+
+    definition = _game_or_404(game)
+    repo = get_repo()
+    deck = str(request.form.get("deck") or "")
+    try:
+        games = int(request.form.get("games") or 200)
+        seed = int(request.form.get("seed") or 0)
+        workers = int(request.form.get("workers") or (os.cpu_count() or 1))
+        if not (1 <= games <= MAX_GAMES and 1 <= workers <= 64 and seed >= 0):
+            raise WorkbenchError(f"games must be 1–{MAX_GAMES:,}, workers 1–64, seed 0 or more")
+        agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
+        opponents = [d.id for d in repo.list_decks(game) if d.id != deck]
+        if not opponents:
+            raise WorkbenchError("the game has no other deck to play against")
+        own = service.load_deck(repo, game, deck)
+        service.prepare(repo, game, deck, opponents[0], agents=agents)  # checks agents and decks now
+    except (WorkbenchError, ValueError) as exc:
+        decks, _ = repo.list_decks_tolerant(game)
+        return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
+                               decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
+                               cpus=os.cpu_count() or 1, error=str(exc)), 400
+
+    def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
+        started = _time.perf_counter()
+        result = service.run_gauntlet(repo, game, deck, games, opponents=opponents, agents=agents, seed=seed,
+                                      workers=workers, progress=progress, should_cancel=should_cancel)
+        result["elapsed_s"] = round(_time.perf_counter() - started, 2)
+        return {"kind": "gauntlet", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
+                "decks": {"a": own.describe(), "b": {"id": None, "name": f"{len(opponents)} opponents", "version": None}},
+                "agents": list(agents), "seed": seed, "report": result}
+
+    job = jobs().start_task(game, (games + games % 2) * len(opponents), work)
+    return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)

@@ -82,27 +82,43 @@ class JobRegistry:
         stop: Mapping[str, Any] | None = None,
         runner: Callable[..., dict[str, Any]] = run_matchup,
     ) -> Job:
-        """Start a run in a daemon thread and return its job (its id is the future run id).
+        """Start a matchup in a daemon thread and return its job (its id is the future run id).
 
         ``stop`` is ``{"rule": "interval"|"sprt", "margin": 0.03}`` or None.
         Raises StatsError for a bad stop rule (before anything starts).
         """
         rule = stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
-        job = Job(id=new_run_id(), game=matchup.game, total=games + games % 2)
+
+        def work(progress: Callable[[int, int], None], should_cancel: Callable[[], bool]) -> dict[str, Any]:
+            report = runner(matchup, games, workers, stop_rule=rule, progress=progress, should_cancel=should_cancel)
+            return build_run(matchup, facts, report, games, workers, stop)
+
+        return self.start_task(matchup.game, games + games % 2, work)
+
+    def start_task(
+        self,
+        game: str,
+        total: int,
+        work: Callable[[Callable[[int, int], None], Callable[[], bool]], dict[str, Any]],
+    ) -> Job:
+        """Run ``work(progress, should_cancel)`` in a daemon thread; save the run it returns.
+
+        The saved run's ``report.games`` becomes the job's final count.
+        """
+        job = Job(id=new_run_id(), game=game, total=total)
         with self._lock:
             self._jobs[job.id] = job
 
         def progress(done: int, total: int) -> None:
             job.done, job.total = done, total
 
-        def work() -> None:
+        def target() -> None:
             try:
-                report = runner(matchup, games, workers, stop_rule=rule, progress=progress,
-                                should_cancel=job.cancel.is_set)
-                run = build_run(matchup, facts, report, games, workers, stop)
-                self.store.save(matchup.game, run, job.id)
-                job.done = report["games"]
-                job.total = report["games"] if rule else job.total
+                run = work(progress, job.cancel.is_set)
+                self.store.save(game, run, job.id)
+                played = (run.get("report") or {}).get("games")
+                if isinstance(played, int):
+                    job.done = job.total = played
                 job.status = "done"
             except CancelledRun:
                 job.status = "cancelled"
@@ -113,7 +129,7 @@ class JobRegistry:
             finally:
                 job.finished = time.monotonic()
 
-        threading.Thread(target=work, name=f"playtest-{job.id}", daemon=True).start()
+        threading.Thread(target=target, name=f"playtest-{job.id}", daemon=True).start()
         return job
 
     def get(self, job_id: str) -> Job | None:

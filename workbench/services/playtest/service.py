@@ -135,6 +135,7 @@ def run_gauntlet(
     seed: int = 0,
     workers: int | None = None,
     progress: Any = None,
+    should_cancel: Any = None,
 ) -> dict[str, Any]:
     """One deck against every other saved deck of the game (or ``opponents``): one row each.
 
@@ -155,7 +156,7 @@ def run_gauntlet(
             if progress:
                 progress(i * total + done, total * len(names))
 
-        report = run_matchup(matchup, games, workers, progress=step)
+        report = run_matchup(matchup, games, workers, progress=step, should_cancel=should_cancel)
         rows.append({
             "opponent": opponent,
             "opponent_name": facts["decks"]["b"]["name"],
@@ -170,7 +171,7 @@ def run_gauntlet(
     total = sum(r["games"] for r in rows)
     points = sum(r["win_rate"]["value"] * r["games"] for r in rows)
     return {"game": game, "deck": label, "seed": seed, "agents": list(agents), "rows": rows,
-            "overall": stats.rate(points, total)}
+            "games": total, "overall": stats.rate(points, total)}
 
 
 def compare_variants(
