@@ -6,6 +6,7 @@ them are built only when their route exists, so the UI never points at a 404.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -57,6 +58,7 @@ def rule_url(rule: str, method: str = "GET", **values: Any) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # called per rule per thumbnail: the gallery's hot spot under load
 def _plain_rule(rule: str) -> str:
     # "/games/<string:game>/x" -> "/games/<game>/x"
     parts = []

@@ -1,0 +1,206 @@
+"""Load test: the workbench under waitress, loopback only, bounded in time.
+
+Starts ``workbench serve`` (waitress) on a free 127.0.0.1 port with a private copy of the sample
+games, then keeps ``--connections`` keep-alive connections busy for ``--duration`` seconds with a
+mix of the gallery of each sample game, a card page, the validate API and a live preview render.
+Prints requests per second, p50/p95/p99 latency and errors per request type, and stops by itself.
+Pure Python (threads in a few client processes), so no load tool needs installing; the client
+shares the two cores with the server, so the figures are a floor.
+
+    python benchmarks/load.py [--duration 60] [--connections 32] [--threads 8] [--json]
+    python benchmarks/load.py --url http://127.0.0.1:5000   # an already running local server
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("warzone", "seth", "fusion")
+CARD = {"warzone": "ironbark-warden", "seth": "glass-wasp", "fusion": "chi-yan-lang"}
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _request_mix(url: str) -> list[tuple[str, str, str, bytes | None, int]]:
+    """(label, method, path, body, weight): what a designer's browser asks for most."""
+    conn = _connect(url)
+    mix: list[tuple[str, str, str, bytes | None, int]] = []
+    for game in GAMES:
+        conn.request("GET", f"/api/games/{game}/cards/{CARD[game]}")
+        card = json.loads(conn.getresponse().read())["card"]
+        body = json.dumps({"card": card}).encode()
+        mix += [
+            ("gallery", "GET", f"/games/{game}/cards", None, 6),
+            ("card page", "GET", f"/games/{game}/cards/{CARD[game]}/edit", None, 3),
+            ("validate API", "POST", f"/api/games/{game}/validate", body, 3),
+            ("preview render", "POST", f"/games/{game}/preview.png", body, 1),
+        ]
+    conn.close()
+    return mix
+
+
+def _connect(url: str) -> http.client.HTTPConnection:
+    parts = urllib.parse.urlsplit(url)
+    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+
+
+def _worker(url: str, mix: list, deadline: float, seed: int, out: list) -> None:
+    rng = random.Random(seed)
+    weights = [m[4] for m in mix]
+    conn = _connect(url)
+    while time.monotonic() < deadline:
+        label, method, path, body, _ = rng.choices(mix, weights)[0]
+        headers = {"Content-Type": "application/json"} if body else {}
+        start = time.perf_counter()
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            answer = conn.getresponse()
+            answer.read()
+            ok = 200 <= answer.status < 300
+        except (OSError, http.client.HTTPException):
+            ok = False
+            conn.close()
+            conn = _connect(url)
+        out.append((label, time.perf_counter() - start, ok))
+    conn.close()
+
+
+def _client_process(url: str, mix: list, connections: int, deadline: float, seed: int, queue) -> None:
+    results: list = []
+    threads = [threading.Thread(target=_worker, args=(url, mix, deadline, seed * 1000 + i, results))
+               for i in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    queue.put(results)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def run_load(url: str, duration: float, connections: int, processes: int) -> dict:
+    """Drive the server at ``url``; return figures per request type and overall."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if host not in LOOPBACK:
+        raise SystemExit(f"refusing to load {host}: this script only targets the loopback interface")
+    mix = _request_mix(url)
+    for label, method, path, body, _ in mix:  # warm the caches once, as a designer's first visit does
+        conn = _connect(url)
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        conn.getresponse().read()
+        conn.close()
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    deadline = time.monotonic() + duration
+    per = [connections // processes + (1 if i < connections % processes else 0) for i in range(processes)]
+    procs = [context.Process(target=_client_process, args=(url, mix, n, deadline, i + 1, queue))
+             for i, n in enumerate(per) if n]
+    started = time.monotonic()
+    for proc in procs:
+        proc.start()
+    results = [item for _ in procs for item in queue.get(timeout=duration + 120)]
+    for proc in procs:
+        proc.join(timeout=30)
+    elapsed = time.monotonic() - started
+    report: dict = {"duration_s": round(elapsed, 1), "connections": connections, "types": {}}
+    for label in dict.fromkeys(m[0] for m in mix):
+        times = [t for lab, t, _ in results if lab == label]
+        report["types"][label] = _figures(times, sum(1 for lab, _, ok in results if lab == label and not ok), elapsed)
+    report["overall"] = _figures([t for _, t, _ in results], sum(1 for *_, ok in results if not ok), elapsed)
+    return report
+
+
+def _figures(times: list[float], errors: int, elapsed: float) -> dict:
+    if not times:
+        return {"requests": 0, "errors": errors}
+    return {"requests": len(times), "errors": errors, "rps": round(len(times) / elapsed, 1),
+            "p50_ms": round(statistics.median(times) * 1000, 1), "p95_ms": round(_percentile(times, 95) * 1000, 1),
+            "p99_ms": round(_percentile(times, 99) * 1000, 1), "max_ms": round(max(times) * 1000, 1)}
+
+
+def _start_server(threads: int) -> tuple[subprocess.Popen, str, Path]:
+    work = Path(tempfile.mkdtemp(prefix="workbench-load-"))
+    shutil.copytree(ROOT / "card_data", work / "card_data", ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit"))
+    port = _free_port()
+    env = dict(os.environ, WORKBENCH_INSTANCE=str(work / "instance"))
+    env.pop("WORKBENCH_TEAM", None)
+    log = open(work / "server.log", "wb")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", str(port), "--data",
+                             str(work / "card_data"), "--threads", str(threads)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit((work / "server.log").read_text())
+        try:
+            conn = _connect(url)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return proc, url, work
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not start within 60 s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (default 60)")
+    parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections (default 32)")
+    parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
+    parser.add_argument("--url", help="load an already running loopback server instead of starting one")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if not 0 < args.duration <= 600:
+        parser.error("--duration must be between 0 and 600 seconds")
+    proc = work = None
+    url = args.url
+    if not url:
+        proc, url, work = _start_server(args.threads)
+    try:
+        report = run_load(url, args.duration, args.connections, max(1, args.processes))
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(timeout=20)
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{report['connections']} connections for {report['duration_s']} s against waitress ({url})")
+        print(f"{'request':16} {'count':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
+        for label, fig in [*report["types"].items(), ("ALL", report["overall"])]:
+            print(f"{label:16} {fig['requests']:7} {fig.get('rps', 0):7} {fig.get('p50_ms', 0):8} "
+                  f"{fig.get('p95_ms', 0):8} {fig.get('p99_ms', 0):8} {fig.get('max_ms', 0):8} {fig['errors']:6}")
+    return 1 if report["overall"]["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
