@@ -12,7 +12,7 @@ from typing import Any
 
 from workbench.domain.engines.base import CardData, DeckCards, State
 from workbench.domain.engines.fusion.cards import CardDef, card_def
-from workbench.domain.engines.fusion.state import PLAYER, FusionState, Options
+from workbench.domain.engines.fusion.state import PLAYER, FusionState, Options, Shared
 from workbench.domain.errors import WorkbenchError
 
 PHASES = ("mulligan", "ready", "main1", "battle", "main2", "end")
@@ -29,18 +29,11 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     (0 or 1) fixes the first player instead of the toss. Never raises for odd card values.
     """
     opts = Options(options)
-    cards: list[CardDef] = []
-    names: list[str] = []
-    owner: list[int] = []
-    for p, deck in enumerate((deck_a, deck_b)):
-        for n, raw in enumerate(deck.get("main", ()), 1):
-            cards.append(card_def(raw))
-            names.append(f"{'ab'[p]}{n}")
-            owner.append(p)
-    state = FusionState(cards, names, owner, opts, seed)
+    shared = _shared_for(list(deck_a.get("main", ())), list(deck_b.get("main", ())), opts.log)
+    state = FusionState(shared.cards, shared.names, shared.owner, opts, seed, shared)
+    owner = shared.owner
     for i, p in enumerate(owner):
         state.deck[p].append(i)
-    _mark_unsimulated(state)
     for p in (0, 1):
         state.rng.shuffle(state.deck[p])
     forced = options.get("_first_player")
@@ -55,13 +48,33 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     return state
 
 
-def _mark_unsimulated(state: FusionState) -> None:
-    seen: set[str] = set()
-    for card in state.cards:
-        if card.id not in seen:
-            seen.add(card.id)
-            if not card.simulated:
-                state.stats.unsimulated.add(card.id)
+_SHARED: dict[tuple[int, int, bool], tuple[list[Any], list[Any], Shared]] = {}
+
+
+def _shared_for(main_a: list[Any], main_b: list[Any], texts: bool) -> Shared:
+    """The Shared tables for these two card lists, reused while the card objects are the same."""
+    key = (len(main_a), len(main_b), texts)
+    hit = _SHARED.get(key)
+    if hit is not None and _same(hit[0], main_a) and _same(hit[1], main_b):
+        return hit[2]
+    cards: list[CardDef] = []
+    names: list[str] = []
+    owner: list[int] = []
+    for p, main in enumerate((main_a, main_b)):
+        for n, raw in enumerate(main, 1):
+            cards.append(card_def(raw))
+            names.append(f"{'ab'[p]}{n}")
+            owner.append(p)
+    shared = Shared(cards, names, owner)
+    if len(_SHARED) > 64:
+        _SHARED.clear()
+    _SHARED[key] = (main_a, main_b, shared)
+    return shared
+
+
+def _same(old: list[Any], new: list[Any]) -> bool:
+    # Identity, not equality: a playtest hands the very same card objects to every game.
+    return len(old) == len(new) and all(x is y for x, y in zip(old, new))
 
 
 # ---------------------------------------------------------------------------- scenarios
@@ -110,7 +123,6 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
                 placed.append((p, zone, flags))
     opts = Options(options)
     state = FusionState(cards, names, owner, opts, seed)
-    _mark_unsimulated(state)
     turn = int(setup.get("turn", 1))
     active = int(setup.get("active", 0))
     phase = str(setup.get("phase", "main1"))

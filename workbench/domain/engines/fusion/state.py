@@ -64,24 +64,64 @@ class Options:
         self.max_turns = int(get("_max_turns", 300))
 
 
+class Shared:
+    """What never changes during a game: card data, instance names and owners, action caches.
+
+    One Shared serves every clone of a game, and ``new_game`` reuses it for every game between
+    the same two deck objects (with the same log setting), so Actions are built once.
+    """
+
+    __slots__ = (
+        "cards", "names", "owner", "index", "cont_ids", "neg_cont", "has_cont", "acache",
+        "sa_set", "sa_summon", "sa_tables", "unsimulated",
+    )
+
+    def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
+        self.cards = cards
+        self.names = names
+        self.owner = owner
+        self.index = {n: i for i, n in enumerate(names)}
+        self.cont_ids = [i for i, c in enumerate(cards) if c.continuous]
+        self.neg_cont = any(e.dfn < 0 for c in cards for e in c.continuous)
+        self.has_cont = bool(self.cont_ids)
+        self.unsimulated = frozenset(c.id for c in cards if not c.simulated)
+        self.acache: dict[tuple[str, tuple[Any, ...]], Action] = {}
+        # Per-instance tables of the argument-free actions, filled lazily.
+        n = len(cards)
+        self.sa_set: list[Action | None] = [None] * n
+        self.sa_summon: list[Action | None] = [None] * n
+        self.sa_tables: dict[str, list[Action | None]] = {
+            "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
+        }
+
+
 class FusionState(State):
     """A Fusion Duel position; see the module docstring for the steps."""
 
     # ------------------------------------------------------------------ construction
 
-    def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], opts: Options, seed: int) -> None:
-        self.cards = cards
-        self.names = names
-        self.owner = owner
-        self.index = {n: i for i, n in enumerate(names)}
+    def __init__(
+        self, cards: list[CardDef], names: list[str], owner: list[int], opts: Options, seed: int,
+        shared: Shared | None = None,
+    ) -> None:
+        sh = shared if shared is not None else Shared(cards, names, owner)
+        self.cards = sh.cards
+        self.names = sh.names
+        self.owner = sh.owner
+        self.index = sh.index
+        self.cont_ids = sh.cont_ids
+        self.neg_cont = sh.neg_cont
+        self.has_cont = sh.has_cont
+        self.acache = sh.acache  # Actions are immutable values: shared by clones and games
+        self.sa_set = sh.sa_set
+        self.sa_summon = sh.sa_summon
+        self.sa_tables = sh.sa_tables
         self.opts = opts
-        self.cont_ids = [i for i, c in enumerate(cards) if c.continuous]
-        self.neg_cont = any(e.dfn < 0 for c in cards for e in c.continuous)
-        self.has_cont = bool(self.cont_ids)
+        self.stats = GameStats()
+        self.stats.unsimulated.update(sh.unsimulated)
         self._cb: Any = None  # cached continuous bonuses, see _cont_bonuses
         self.rng = random.Random(seed)
         self.log = []
-        self.stats = GameStats()
         self.logging = opts.log  # log lines (a look-ahead clone turns this off)
         self.texts = opts.log  # action descriptions, cached in acache and shared by clones
         self.deck: list[list[int]] = [[], []]  # top of the deck is the end of the list
@@ -125,14 +165,6 @@ class FusionState(State):
         self.reason = ""
         self.over = False
         self._legal: list[Action] | None = None
-        self.acache: dict[tuple[str, tuple[Any, ...]], Action] = {}  # shared by clones
-        # Per-instance tables of the argument-free actions (shared by clones, filled lazily).
-        n = len(cards)
-        self.sa_set: list[Action | None] = [None] * n
-        self.sa_summon: list[Action | None] = [None] * n
-        self.sa_tables: dict[str, list[Action | None]] = {
-            "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
-        }
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
