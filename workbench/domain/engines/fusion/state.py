@@ -33,6 +33,15 @@ ACTIVATION_LIMIT = 40
 """Activations per player per turn; a safety net against zero-cost loops of card data."""
 
 PASS = Action("pass", (), "pass")
+FIXED = {
+    kind: Action(kind, (), text)
+    for kind, text in (
+        ("keep", "keep the hand"), ("mulligan", "mulligan"), ("battle", "go to battle"),
+        ("end", "end the turn"), ("go", "confirm the attack declaration"),
+        ("end_battle", "end the battle phase"), ("done", "no more blockers"),
+    )
+}
+"""The argument-free actions: the same immutable values in every game."""
 
 
 def _ptok(p: int) -> int:
@@ -622,7 +631,7 @@ class FusionState(State):
                         if not self.attacks:
                             self._to_main2()
                         else:  # nobody is left to declare: the declaration is complete
-                            self._do(self._act("go", ()))
+                            self._do(FIXED["go"])
                         continue
                 if step == "retarget" and not self._needs_retarget():
                     self.step = "block" if self.attacks else "declare"
@@ -886,9 +895,9 @@ class FusionState(State):
                 for i in self.hand[p]
             ]
         if step == "mulligan":
-            acts = [self._act("keep", ())]
+            acts = [FIXED["keep"]]
             if self.mulls[p] < self.opts.max_mulligans:
-                acts.append(self._act("mulligan", ()))
+                acts.append(FIXED["mulligan"])
             return acts
         if step == "target":
             return [self._act("target", (self._targ_arg(t),)) for t in self.tgt_opts]
@@ -983,9 +992,9 @@ class FusionState(State):
             tapped, sick = self.tapped, self.sick
             for i in self.crea[p]:
                 if i not in tapped and i not in sick and i not in down:
-                    acts.append(self._act("battle", ()))
+                    acts.append(FIXED["battle"])
                     break
-        acts.append(self._act("end", ()))
+        acts.append(FIXED["end"])
         return acts
 
     def _add_plays(
@@ -1075,9 +1084,9 @@ class FusionState(State):
             for j in enemy:
                 acts.append(self._act("attack", (name, self.names[j])))
         if self.attacks:
-            acts.append(self._act("go", ()))
+            acts.append(FIXED["go"])
         else:
-            acts.append(self._act("end_battle", ()))
+            acts.append(FIXED["end_battle"])
         return acts
 
     def _attack_targets(self, p: int) -> list[str]:
@@ -1119,7 +1128,7 @@ class FusionState(State):
                 continue
             for a in self.attacks:
                 acts.append(self._act("block", (self.names[i], self.names[a[0]])))
-        acts.append(self._act("done", ()))
+        acts.append(FIXED["done"])
         return acts
 
     def _next_to_order(self) -> list[Any] | None:
