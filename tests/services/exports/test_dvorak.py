@@ -33,7 +33,7 @@ def test_mush_output(bundled):
     definition, cards, decks = bundled["seth"]
     card = dict(cards[0], name="Fire/Ice", text="Line one\nline two", flavor='Said "hi"')
     line = dvorak.loadcard(definition, card)
-    assert line.startswith("loadcard Fire-Ice/T/[")
+    assert line.startswith("loadcard Fire-Ice/T/\\[Damage: ")
     assert "Line one%rline two" in line
     assert line.endswith(' ("Said "hi"")')
     bundle = dvorak.mush(definition, cards, decks[0]["name"])
@@ -64,3 +64,7 @@ def test_stats_block_reads_back(bundled):
     assert found["damage"] == "9" and found["speed"] == "medium, slow" and found["keywords"] == "flight"
     assert rest == (card.get("text") or "")
     assert dvorak.parse_stats_block(definition, "monster", "[not a block] text") == ({}, "[not a block] text")
+
+
+def test_mush_text_cannot_run_code():
+    assert dvorak.mush_text("[pemit me=x] 50% \\o/\nnext") == "\\[pemit me=x\\] 50\\% \\\\o/%rnext"

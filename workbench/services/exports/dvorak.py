@@ -103,8 +103,14 @@ def lackey_dump(definition: GameDefinition, cards: Sequence[Card], title: str | 
 
 
 def mush_text(text: str) -> str:
-    """Dvorak's MUSH text: raw, newlines as ``%r``, tabs as spaces (reference formats.md §2.1)."""
+    """Dvorak's MUSH text: newlines as ``%r``, tabs as spaces (reference formats.md §2.1).
+
+    The MUSH evaluates the line (that is what turns ``%r`` into a newline), so ``\\``, ``%``, ``[``
+    and ``]`` get a backslash: card text can never run code or eat a substitution. Everything else
+    stays raw, as the wiki writes it.
+    """
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = text.replace("\\", "\\\\").replace("%", "\\%").replace("[", "\\[").replace("]", "\\]")
     return text.replace("\n", "%r")
 
 
