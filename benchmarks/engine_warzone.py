@@ -68,7 +68,7 @@ def win_rate(deck_h: str, deck_r: str, games: int, opts: dict) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="games per speed run")
-    parser.add_argument("--repeat", type=int, default=3, help="speed runs; the best counts")
+    parser.add_argument("--repeat", type=int, default=5, help="speed runs; the best counts")
     parser.add_argument("--winrate-games", type=int, default=1000,
                         help="games per win-rate pairing (0 to skip)")
     parser.add_argument("--log", action="store_true", help="keep the readable log on")
