@@ -88,8 +88,11 @@ def progress_bar(enabled: bool, label: str) -> Iterator[Any]:
     if not enabled:
         yield None
         return
+    import tqdm as tqdm_module
     from tqdm import tqdm
 
+    # No monitor thread: with a single thread the process pool may fork (fast start) instead of spawn.
+    tqdm_module.tqdm.monitor_interval = 0
     bar = tqdm(total=0, unit="game", desc=label, file=sys.stderr, dynamic_ncols=True)
 
     def update(done: int, total: int) -> None:
