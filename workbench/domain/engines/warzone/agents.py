@@ -168,7 +168,10 @@ def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
             sign = 1 if pl == c else -1
             if a == "draw":
                 room = len(state.p[pl].deck) - e.amount
-                val += sign * (150 * e.amount if room > 4 else -LETHAL / 10)
+                # A card in hand is worth less as the deck (two draws a turn, Damage Cards)
+                # runs low: drawing from an empty deck loses (§1.4.3).
+                per_card = 150.0 if room > 25 else 150.0 * (room - 10) / 15
+                val += sign * (per_card * e.amount if room > 4 else -LETHAL / 10)
             elif a == "gain_life":
                 val += sign * e.amount * 0.8
             else:
