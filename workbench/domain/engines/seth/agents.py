@@ -83,6 +83,8 @@ class HeuristicAgent:
         budget = dict(state.totals[player])
         targets = state.targets[player]
         values = {t.name: _value(t) for t in targets}
+        if len(budget) == 1:
+            return self._split_one(state, player, targets, values)
         plan: dict[tuple[str, str], int] = {}
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
@@ -113,6 +115,31 @@ class HeuristicAgent:
         if all(t == first for t, _ in plan):
             return combat.focus_action(state.by_name[first])
         return combat._split_action(state, plan)
+
+
+    @staticmethod
+    def _split_one(state: SethState, player: int, targets: list[Monster], values: dict[str, float]) -> Action:
+        """The same plan as ``_split`` for a total of one element, without the general pricing."""
+        ((element, left),) = state.totals[player].items()
+        priced = []
+        for t in targets:
+            units = combat._units_for(state, element, t, t.remaining + combat.flight_extra(state, player, t))
+            if units is not None and units <= left:
+                priced.append((values[t.name] / max(1, units), t, units))
+        if len(priced) > 1:
+            priced.sort(key=lambda vtu: -vtu[0])
+        plan: dict[str, int] = {}
+        for _, t, units in priced:
+            if units <= left:
+                plan[t.name] = units
+                left -= units
+        if left:
+            rest = [t for t in targets if t.name not in plan] or targets
+            dump = max(rest, key=lambda t: (t.mult.get(element, 1.0), values[t.name]))
+            plan[dump.name] = plan.get(dump.name, 0) + left
+        if len(plan) == 1:
+            return combat.focus_action(state.by_name[next(iter(plan))])
+        return combat._split_action(state, {(name, element): a for name, a in plan.items()})
 
 
 class MonteCarloAgent:

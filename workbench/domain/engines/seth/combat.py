@@ -117,6 +117,17 @@ def _split_action(state: SethState, merged: dict[tuple[str, str], int], text: bo
     return Action("split", args, "; ".join(f"{a} {e} on {t}" for t, e, a in args))
 
 
+def flight_extra(state: SethState, player: int, target: Monster) -> int:
+    """How much Flight will take off ``player``'s next damage to ``target`` this phase (§2.5)."""
+    if not target.card.flight or not state.flight_reduction or target not in state.now[target.owner]:
+        return 0
+    if any(x.card.flight for x in state.now[player]):
+        return 0
+    if state.flight_once and target.name in state.flight_used:
+        return 0
+    return state.flight_reduction
+
+
 def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, int]) -> dict[str, int] | None:
     """The least of ``budget`` (per element) that removes ``target`` this phase, or None.
 
@@ -125,11 +136,7 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
     need = target.remaining
     if need <= 0:
         return {}
-    cut = 0
-    if target.card.flight and state.flight_reduction and target in state.now[target.owner] and not any(
-        x.card.flight for x in state.now[player]
-    ) and not (state.flight_once and target.name in state.flight_used):
-        cut = state.flight_reduction
+    cut = flight_extra(state, player, target)
     if len(budget) == 1:
         # The common case: one element, priced directly.
         for element, available in budget.items():
