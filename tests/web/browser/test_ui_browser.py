@@ -171,7 +171,7 @@ def test_leaving_with_unsaved_edits_asks_first(live_server, page):
     assert page.evaluate(LEAVE_PROBE) is False  # nothing changed yet: leave freely
     page.get_by_label("Race").fill("Amphibian king")
     assert page.evaluate(LEAVE_PROBE) is True
-    page.get_by_role("button", name="Save").click()
+    page.keyboard.press("Control+s")  # keyboard save
     expect(page.locator("#save-status")).to_contain_text("Saved")
     assert page.evaluate(LEAVE_PROBE) is False
     page.goto(live_server + "/games/seth/decks/skyburn-blitz/edit")
