@@ -424,10 +424,13 @@ class HeuristicAgent:
 
 
 class MonteCarloAgent:
-    """Flat Monte Carlo: each candidate action is tried on clones and played out by heuristic
-    players; the action with the best average result wins. Slow (hundreds of playouts)."""
+    """Flat Monte Carlo for the battle decisions: in the War phase and in answer windows
+    (interception, traps, targets) the heuristic's best few actions are each tried on clones
+    and played out to the end by heuristic players; the best average result wins. Every
+    candidate is tried in the same sampled worlds (hidden cards reshuffled the same way), so
+    the comparison is fair. Recruitment and Return decisions are the heuristic's."""
 
-    def __init__(self, seed: int = 0, playouts: int = 6, max_candidates: int = 6) -> None:
+    def __init__(self, seed: int = 0, playouts: int = 8, max_candidates: int = 4) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.max_candidates = max_candidates
@@ -438,15 +441,18 @@ class MonteCarloAgent:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
-        plan: dict[str, float] = {}
+        if state.pending is None and state.phase != "war":
+            return self.heuristic.choose(state, player)
+        plan: dict = {}
         ranked = sorted(acts, key=lambda a: -self.heuristic.score(state, player, a, plan))
         candidates = ranked[: self.max_candidates]
+        worlds = [self.rng.random() for _ in range(self.playouts)]
         best, best_score = candidates[0], -1.0
         for act in candidates:
             total = 0.0
-            for _ in range(self.playouts):
+            for world in worlds:
                 sim = state.clone(quiet=True)
-                _determinize(sim, player, self.rng)
+                _determinize(sim, player, random.Random(world))
                 sim.apply(act)
                 total += _playout(sim, player, self.heuristic)
             score = total / self.playouts
