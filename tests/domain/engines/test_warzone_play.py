@@ -214,15 +214,17 @@ def test_heuristic_beats_random_clearly() -> None:
 
 def test_montecarlo_player_makes_legal_moves() -> None:
     state = new(2)
-    mc = MonteCarloAgent(0, playouts=1, max_candidates=2)
+    mc = MonteCarloAgent(0, playouts=2, max_candidates=2)
     rnd = RandomAgent(1)
-    for _ in range(12):
-        if state.is_terminal():
-            break
+    war_choices = 0
+    while not state.is_terminal() and war_choices < 3:
         p = state.to_act()[0]
+        if p == 0 and state.phase == "war" and state.pending is None:
+            war_choices += 1
         act = (mc if p == 0 else rnd).choose(state, p)
         assert act in state.legal_actions(p)
         state.apply(act)
+    assert war_choices == 3 or state.is_terminal()
 
 
 def test_random_agent_choices_depend_only_on_its_seed() -> None:
