@@ -68,8 +68,9 @@ class HeuristicAgent:
         if effect.harmful != enemy:
             return -1.0  # never hurt an own monster or help an enemy
         if effect.action == "damage":
-            dealt = combat.element_damage(state, effect.amount, source.card.element, t)
-            left = max(1, t.remaining)
+            f = t.mult.get(source.card.element, 1.0)
+            dealt = effect.amount if f == 1.0 else int(effect.amount * f + 1e-9)
+            left = max(1, t.health - t.damage_taken)
             return _value(t) * (3 if dealt >= left else dealt / left)
         if effect.action == "destroy":
             return _value(t) * 3

@@ -45,17 +45,18 @@ class Effect:
     damage_mod: int
     health_mod: int
     permanent: bool
+    single_target: bool = False
+    """True when the controller picks one monster (own_creature, enemy_creature, any_creature)."""
+    harmful: bool = False
+    """Whether the effect hurts its target (so AI players aim it at the enemy)."""
 
-    @property
-    def single_target(self) -> bool:
-        return self.target in SINGLE_TARGETS
-
-    @property
-    def harmful(self) -> bool:
-        """Whether the effect hurts its target (so AI players aim it at the enemy)."""
-        if self.action in HARMFUL:
-            return True
-        return self.action == "modify_stats" and self.damage_mod + self.health_mod < 0
+    def __post_init__(self) -> None:
+        # Derived flags, stored as fields because the hot path reads them many times a game.
+        object.__setattr__(self, "single_target", self.target in SINGLE_TARGETS)
+        harmful = self.action in HARMFUL or (
+            self.action == "modify_stats" and self.damage_mod + self.health_mod < 0
+        )
+        object.__setattr__(self, "harmful", harmful)
 
     def describe(self) -> str:
         """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""

@@ -143,8 +143,8 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
             a = _units_for(state, element, target, need + cut)
             return {element: a} if a is not None and a <= available else None
     spent: dict[str, int] = {}
-    ranked = sorted(budget.items(), key=lambda ea: -factor(state, ea[0], target))
-    for element, available in ranked:
+    for element in sorted(budget, key=target.mult.get, reverse=True):
+        available = budget[element]
         if available <= 0:
             continue
         a = _units_for(state, element, target, need + cut)
