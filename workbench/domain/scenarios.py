@@ -194,20 +194,20 @@ def _legal_summary(state: State, player: int) -> str:
     return shown + more if shown else "none"
 
 
-def _player_of(state: State, step: Mapping[str, Any], index: int) -> int:
+def _player_of(state: State, step: Mapping[str, Any], where: str) -> int:
     acting = state.to_act()
     if "player" in step:
         try:
             return int(step["player"])
         except (TypeError, ValueError) as exc:
-            raise ScenarioError(f"step {index}: player must be 0 or 1, got {step['player']!r}") from exc
+            raise ScenarioError(f"{where}: player must be 0 or 1, got {step['player']!r}") from exc
     if len(acting) == 1:
         return acting[0]
-    raise ScenarioError(f"step {index}: say which player acts (players to act: {list(acting)})")
+    raise ScenarioError(f"{where}: say which player acts (players to act: {list(acting)})")
 
 
 def _apply_single(state: State, step: Mapping[str, Any], index: int) -> None:
-    player = _player_of(state, step, index)
+    player = _player_of(state, step, f"step {index}")
     acting = state.to_act()
     if player not in acting:
         raise _Mismatch(
@@ -249,7 +249,7 @@ def _apply_joint(state: State, joint: Any, index: int) -> None:
 def _check_illegal(state: State, step: Any, index: int | str) -> None:
     if not isinstance(step, Mapping):
         raise ScenarioError(f"{index}: expect_illegal must be a mapping with 'action'")
-    player = _player_of(state, step, 0)
+    player = _player_of(state, step, str(index))
     kind = step.get("action")
     args = step.get("args", [])
     if not isinstance(args, (list, tuple)):
