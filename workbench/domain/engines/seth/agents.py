@@ -27,6 +27,7 @@ class HeuristicAgent:
         self.seed = seed
 
     def choose(self, state: State, player: int) -> Action:
+        """Pick ``player``'s action at the current step (assignment, ability or split)."""
         assert isinstance(state, SethState)
         if state.step == ASSIGN:
             return self._assign(state, player)
@@ -162,6 +163,7 @@ class MonteCarloAgent:
         self.fast = HeuristicAgent(seed)
 
     def choose(self, state: State, player: int) -> Action:
+        """Pick the action whose playouts score best (the heuristic's choice on ties)."""
         assert isinstance(state, SethState)
         default = self.fast.choose(state, player)
         actions = state.legal_actions(player)

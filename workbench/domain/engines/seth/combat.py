@@ -35,10 +35,12 @@ def element_damage(state: SethState, amount: int, element: str, target: Monster)
 
 
 def focus_action(target: Monster) -> Action:
+    """The split that puts everything on ``target``."""
     return Action("focus", (target.name,), f"everything on {target.label}")
 
 
 def describe_total(total: dict[str, int]) -> str:
+    """``4 fire + 3 poison`` for log lines."""
     return " + ".join(f"{amount} {element}" for element, amount in total.items()) or "0"
 
 
@@ -51,6 +53,7 @@ def allocation(state: SethState, player: int, action: Action) -> list[tuple[str,
 
 
 def describe_split(state: SethState, action: Action) -> str:
+    """A readable account of a checked focus/split action for log lines."""
     if action.kind == "focus":
         return f"all on {state.by_name[action.args[0]].label}"
     return "; ".join(f"{amount} {element} on {state.by_name[t].label}" for t, element, amount in action.args)
