@@ -51,7 +51,13 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
             q = -1 - target
             sign = 1.0 if q == p else -1.0
             if act == "draw":
-                total += sign * (2.0 * amount if len(s.deck[q]) > amount + 2 else -8.0)
+                # Drawing is good until the deck runs short; in a long game the player with the
+                # smaller deck decks out first (§3.1.8), so extra draws then hurt.
+                mine_left, theirs_left = len(s.deck[q]), len(s.deck[1 - q])
+                if mine_left <= amount + 2 or (mine_left < 12 and mine_left - amount <= theirs_left):
+                    total += sign * -8.0
+                else:
+                    total += sign * 2.0 * amount
             elif act == "gain_life":
                 total += sign * 0.5 * amount
             elif act == "damage":
@@ -230,6 +236,8 @@ class HeuristicAgent:
         strike_back = s.opts.strike_back
         best, best_score = None, 0.0
         index = s.index
+        free = [i for i in s.crea[p] if s.can_attack(i) and i not in {a[0] for a in s.attacks}]
+        free_power = sum(max(0, atk[i]) for i in free)
         for a in acts:
             if a.kind != "attack":
                 continue
@@ -256,6 +264,9 @@ class HeuristicAgent:
                     continue  # already dies to the attacks declared so far
                 if power >= need:
                     score += atk[t] + left[t] + 1.0
+                elif power > 0 and free_power >= need:
+                    # together with the other free attackers it falls: take a share of the gain
+                    score += 0.8 * (atk[t] + left[t] + 1.0) * power / need
                 if strike_back and t not in s.down and atk[t] >= left[i]:
                     score -= value_i
                 if score > 0:
