@@ -33,15 +33,25 @@ PREFIX = ("a", "b")
 INSTANCE_KEYS = frozenset({"name", "card", "damage_taken", "poison", "assigned", "alive", "ever_assigned"})
 
 
+_NAMED: dict[tuple[int, int], tuple[tuple[CardData, ...], tuple[tuple[Any, str], ...]]] = {}
+
+
 def _team(cards: Sequence[CardData], player: int) -> list[Monster]:
-    seen: dict[str, int] = {}
-    team = []
-    for raw in cards:
-        card = parse_card(raw)
-        seen[card.id] = seen.get(card.id, 0) + 1
-        name = f"{PREFIX[player]}-{card.id}" + (f"-{seen[card.id]}" if seen[card.id] > 1 else "")
-        team.append(Monster(card, name, player))
-    return team
+    # Batches start thousands of games from the same deck lists: parse and name them once.
+    key = (id(cards), player)
+    hit = _NAMED.get(key)
+    if hit is None or len(hit[0]) != len(cards) or any(a is not b for a, b in zip(hit[0], cards)):
+        seen: dict[str, int] = {}
+        named = []
+        for raw in cards:
+            card = parse_card(raw)
+            seen[card.id] = seen.get(card.id, 0) + 1
+            named.append((card, f"{PREFIX[player]}-{card.id}" + (f"-{seen[card.id]}" if seen[card.id] > 1 else "")))
+        if len(_NAMED) > 4096:
+            _NAMED.clear()
+        hit = (tuple(cards), tuple(named))  # the card mappings themselves, checked on each hit
+        _NAMED[key] = hit
+    return [Monster(card, name, player) for card, name in hit[1]]
 
 
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> SethState:

@@ -111,6 +111,9 @@ class SethState(State):
         for team in teams:
             for m in team:
                 m.mult = _multipliers(m.card, self.resist_factor, self.vulnerable_factor)
+        self.has_round_triggers = any(
+            e.trigger in ("start_of_turn", "end_of_turn") for t in teams for m in t for e in m.card.effects
+        )
         self.has_continuous = any(e.trigger == "continuous" for t in teams for m in t for e in m.card.effects)
         self.left = [sum(1 for m in team if m.alive) for team in teams]  # monsters in play
         self.round = round_no
@@ -515,6 +518,8 @@ class SethState(State):
                     self.say(f"  {t.label} now deals {t.damage} and has {t.health} health")
 
     def _round_triggers(self, trigger: str) -> None:
+        if not self.has_round_triggers:
+            return
         ran = False
         for p in (0, 1):
             for m in list(self.teams[p]):
