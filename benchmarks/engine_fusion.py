@@ -100,6 +100,9 @@ def main() -> None:
     if args.winrate:
         _, _, share, _ = run(("heuristic", "random"), args.winrate, deck_a, deck_b, {**options, "_log": False})
         print(f"  heuristic beats random in {share:.1%} of {args.winrate} games (seats and decks alternate)")
+        for deck, name in ((deck_a, names[0]), (deck_b, names[1])):
+            _, _, share, _ = run(("heuristic", "random"), args.winrate, deck, deck, {**options, "_log": False})
+            print(f"  mirror {name}: heuristic beats random in {share:.1%} of {args.winrate} games (seats alternate)")
 
 
 if __name__ == "__main__":
