@@ -8,6 +8,7 @@ limits (warnings), the cost budget, and the declarative deck rules of game.yaml.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
@@ -93,9 +94,27 @@ def kind_schema(definition: GameDefinition, kind: str, options: Mapping[str, Any
 
 @lru_cache(maxsize=256)
 def _validator(schema_key: str) -> jsonschema.Draft202012Validator:
-    import json
-
     return jsonschema.Draft202012Validator(json.loads(schema_key))
+
+
+# (definition identity, kind, options) -> (definition, validator). The definition is kept in the
+# value so its id cannot be reused by another object while the entry lives.
+_KIND_VALIDATORS: dict[tuple[int, str, str], tuple[GameDefinition, jsonschema.Draft202012Validator]] = {}
+
+
+def _kind_validator(
+    definition: GameDefinition, kind: str, options: Mapping[str, Any]
+) -> jsonschema.Draft202012Validator:
+    key = (id(definition), kind, repr(sorted(options.items(), key=lambda kv: kv[0])))
+    cached = _KIND_VALIDATORS.get(key)
+    if cached is not None and cached[0] is definition:
+        return cached[1]
+    if len(_KIND_VALIDATORS) > 512:
+        _KIND_VALIDATORS.clear()
+    schema = kind_schema(definition, kind, options)
+    validator = _validator(json.dumps(schema, sort_keys=True, default=str))
+    _KIND_VALIDATORS[key] = (definition, validator)
+    return validator
 
 
 def _describe_limit(error: jsonschema.ValidationError, fdef: FieldDef) -> tuple[str, Any]:
@@ -161,10 +180,7 @@ def validate_card(
             actual=kind, limit=list(definition.kinds))
         return problems
     fields = {f.name: f for f in definition.fields_for(str(kind))}
-    schema = kind_schema(definition, str(kind), opts)
-    import json
-
-    validator = _validator(json.dumps(schema, sort_keys=True, default=str))
+    validator = _kind_validator(definition, str(kind), opts)
     for error in sorted(validator.iter_errors(dict(card)), key=lambda e: list(e.absolute_path)):
         if error.validator == "required":
             missing = error.message.split("'")[1] if "'" in error.message else "?"
