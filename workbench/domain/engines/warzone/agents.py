@@ -248,8 +248,9 @@ class HeuristicAgent:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
-        main_phase = state.pending is None and state.phase != "war"
-        if main_phase:
+        own_phase = state.pending is None
+        war = own_phase and state.phase == "war"
+        if own_phase:
             key = (id(state), id(state.p[0]), state.turn, state.phase)
             qkey, queue = self._queue
             if qkey == key:
@@ -257,7 +258,13 @@ class HeuristicAgent:
                     nxt = queue.pop(0)
                     for act in acts:
                         if act is nxt:
-                            return self._placed(state, player, act, acts, {})
+                            if not war:
+                                return self._placed(state, player, act, acts, {})
+                            # Each battle changes the board: re-check this attack alone.
+                            if self.score(state, player, act, {}) > 0:
+                                return act
+                            queue.clear()
+                            break
         plan: dict = {}
         scored: list[tuple[float, int, Action]] = []
         best, best_score = acts[-1], _NEVER
@@ -267,10 +274,12 @@ class HeuristicAgent:
             score = self.score(state, player, act, plan)
             if score > best_score:
                 best, best_score = act, score
-            if main_phase and score > 0:
+            if own_phase and score > 0:
                 scored.append((-score, i, act))
-        if main_phase:
+        if own_phase:
             scored.sort()
+            # The next good moves, taken in turn while they stay legal (and, in the War, still
+            # pay): scoring every action again at each decision costs more than the game.
             self._queue = (key, [a for _, _, a in scored if a is not best])
         return self._placed(state, player, best, acts, plan)
 
