@@ -94,8 +94,6 @@ class SethState(State):
     def __init__(self, teams: list[list[Monster]], options: Mapping[str, Any], seed: int,
                  round_no: int = 1, phase: int = 0) -> None:
         self.teams = teams
-        self.by_name: dict[str, Monster] = {m.name: m for team in teams for m in team}
-        self.order: dict[str, int] = {name: i for i, name in enumerate(self.by_name)}
         self._seed = seed
         self._rng: random.Random | None = None  # seth needs no chance; made on first use
         self.log: list[str] = []
@@ -108,14 +106,29 @@ class SethState(State):
         self.flight_reduction = int(options.get("flight_reduction", 1))
         self.flight_once = bool(options.get("flight_once_per_phase", True))
         self.damage_persists = bool(options.get("damage_persists", True))
-        for team in teams:
+        # One pass over the monsters: names, order, element tables, which triggers exist.
+        by_name: dict[str, Monster] = {}
+        order: dict[str, int] = {}
+        left = [0, 0]  # monsters in play per player
+        round_triggers = continuous = False
+        resist, vulnerable = self.resist_factor, self.vulnerable_factor
+        for p, team in enumerate(teams):
             for m in team:
-                m.mult = _multipliers(m.card, self.resist_factor, self.vulnerable_factor)
-        self.has_round_triggers = any(
-            e.trigger in ("start_of_turn", "end_of_turn") for t in teams for m in t for e in m.card.effects
-        )
-        self.has_continuous = any(e.trigger == "continuous" for t in teams for m in t for e in m.card.effects)
-        self.left = [sum(1 for m in team if m.alive) for team in teams]  # monsters in play
+                order[m.name] = len(by_name)
+                by_name[m.name] = m
+                card = m.card
+                m.mult = _multipliers(card, resist, vulnerable)
+                if m.alive:
+                    left[p] += 1
+                if card.effects:
+                    triggered = card.triggered
+                    round_triggers = round_triggers or "start_of_turn" in triggered or "end_of_turn" in triggered
+                    continuous = continuous or "continuous" in triggered
+        self.by_name = by_name
+        self.order = order
+        self.left = left
+        self.has_round_triggers = round_triggers
+        self.has_continuous = continuous
         self.round = round_no
         self.phase = phase
         self.step = ASSIGN
