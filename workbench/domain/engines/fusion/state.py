@@ -1304,7 +1304,8 @@ class FusionState(State):
                 if e.once:
                     self.used.add((p, card.id, e.index))
             if live:
-                self._push(p, i, "trigger", tuple(e for e, _ in live), tuple(t for _, t in live), x, 1)
+                speed = max(e.speed for e, _ in live)  # a creature's effect is speed 1 unless it says more
+                self._push(p, i, "trigger", tuple(e for e, _ in live), tuple(t for _, t in live), x, speed)
             return
         # magic or item: into the magic zone (normal items straight to the graveyard) then the chain
         for e in effects:
