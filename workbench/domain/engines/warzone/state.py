@@ -299,29 +299,40 @@ class WarzoneState(State):
         band_ok = (can_recruit(cfg, count, highest, used, 0),
                    can_recruit(cfg, count, highest, used, 2),
                    can_recruit(cfg, count, highest, used, 4))
-        acts: list[Action] = []
-        seen: set[str] = set()
-        for card in me.hand:
-            cid = card.id
-            if cid in seen:
-                continue  # copies of one card give the same choices
-            seen.add(cid)
-            kind = card.kind
-            if kind == "creature":
-                if not band_ok[card.band]:
-                    continue
-                if card.plain_play:
-                    acts.extend(card.recruit_acts)
-                    continue
+        hand = tuple(me.hand)
+        cached = me.hand_acts
+        if cached is None or cached[1] != band_ok or cached[0] != hand:
+            plain: list[Action] = []
+            targeted: list[Card] = []
+            seen: set[str] = set()
+            for card in hand:
+                cid = card.id
+                if cid in seen:
+                    continue  # copies of one card give the same choices
+                seen.add(cid)
+                kind = card.kind
+                if kind == "creature":
+                    if not band_ok[card.band]:
+                        continue
+                    if card.plain_play:
+                        plain.extend(card.recruit_acts)
+                    else:
+                        targeted.append(card)
+                elif kind == "spell":
+                    if card.plain_play:
+                        plain.append(card.spell_act)
+                    else:
+                        targeted.append(card)
+            cached = me.hand_acts = (hand, band_ok, tuple(plain), tuple(targeted))
+        acts: list[Action] = list(cached[2])
+        for card in cached[3]:  # their targets depend on the field: listed afresh
+            if card.kind == "creature":
                 for targets in self._combos(p, card.on_play):
                     for pos in (BATTLING, GUARDING):
                         acts.append(_act("recruit", (card.iid, pos) + targets, card.name))
-            elif kind == "spell":
-                if card.plain_play:
-                    acts.append(card.spell_act)
-                    continue
+            else:
                 for targets in self._combos(p, card.on_play):
-                    acts.append(_act(kind, (card.iid,) + targets, card.name))
+                    acts.append(_act("spell", (card.iid,) + targets, card.name))
         pos_once = cfg.pos_once
         for u in me.field:
             if not u.attacked and not (u.pos_changed and pos_once):

@@ -51,7 +51,8 @@ class Unit:
 class Player:
     """One player's Life Points and zones (§1.5). The deck's top card is the list's last."""
 
-    __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked")
+    __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked",
+                 "hand_acts")
 
     def __init__(self, life: int) -> None:
         self.life = life
@@ -63,6 +64,9 @@ class Player:
         self.exiled: list[Card] = []
         self.areas: list[Card | None] = [None, None, None]
         self.decked = False
+        # (hand as a tuple, recruitable bands, actions of cards without targets, cards with
+        # targets): the hand part of the legal actions, reused while the hand is unchanged.
+        self.hand_acts: tuple | None = None
 
     def copy(self) -> Player:
         """An independent copy: lists are copied, cards shared, units copied."""
@@ -76,6 +80,7 @@ class Player:
         p.exiled = self.exiled[:]
         p.areas = self.areas  # areas never move during play
         p.decked = self.decked
+        p.hand_acts = self.hand_acts  # immutable, keyed by the hand itself
         return p
 
     def rows(self) -> tuple[int, int, int]:
