@@ -37,9 +37,9 @@ from workbench.domain.engines.warzone.cards import (
 from workbench.domain.engines.warzone.rules import (
     Config,
     band_weight,
+    bands_open,
     battle,
     can_direct,
-    can_recruit,
     can_reach,
     damage_split,
 )
@@ -294,11 +294,8 @@ class WarzoneState(State):
         p = self.active
         me = self.p[p]
         cfg = self.cfg
-        count, highest, used = self.count, self.highest, self.used
         # The recruit limit depends only on the Degree band (0-1, 2-3, 4+) of the newcomer.
-        band_ok = (can_recruit(cfg, count, highest, used, 0),
-                   can_recruit(cfg, count, highest, used, 2),
-                   can_recruit(cfg, count, highest, used, 4))
+        band_ok = bands_open(cfg, self.count, self.highest, self.used)
         hand = tuple(me.hand)
         cached = me.hand_acts
         if cached is None or cached[1] != band_ok or cached[0] != hand:
