@@ -205,3 +205,16 @@ def test_game_over_refuses_actions_and_snapshot_has_result(options: dict[str, An
     with pytest.raises(IllegalAction):
         state.apply(Action("assign", ()))
     assert state.legal_actions(0) == []
+
+
+def test_ability_index_is_the_position_in_the_card_effects_list(options: dict[str, Any]) -> None:
+    witch = monster("a-witch", damage=0, text="Draw a card. Activate: deal 2 damage.",
+                    effects=[{"trigger": "on_play", "action": "draw", "amount": 1},
+                             {"trigger": "activated", "action": "damage", "target": "enemy_creature", "amount": 2}])
+    state = position([witch], [monster("b-ox", health=9, damage=0)], options)
+    state.apply_joint({0: Action("assign", ("a-witch",)), 1: Action("assign", ("b-ox",))})
+    picks = [a.args for a in state.legal_actions(0) if a.kind == "activate"]
+    assert picks == [("a-witch", 1, "b-ox")]
+    state.apply(Action("activate", ("a-witch", 1, "b-ox")))
+    assert state.by_name["b-ox"].damage_taken == 2
+    assert "a-witch" in state.stats.unsimulated

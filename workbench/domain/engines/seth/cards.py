@@ -7,7 +7,7 @@ A MonsterCard is immutable and shared by every clone of a state; only the Monste
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.domain.errors import WorkbenchError
@@ -45,6 +45,8 @@ class Effect:
     damage_mod: int
     health_mod: int
     permanent: bool
+    index: int = 0
+    """Position of the entry in the card's ``effects`` list (ability actions name it)."""
     single_target: bool = False
     """True when the controller picks one monster (own_creature, enemy_creature, any_creature)."""
     harmful: bool = False
@@ -161,12 +163,12 @@ def _parse_card(card: Mapping[str, Any]) -> MonsterCard:
     raw_effects = card.get("effects") or []
     effects: list[Effect] = []
     all_run = True
-    for raw in raw_effects:
+    for position, raw in enumerate(raw_effects):
         effect = parse_effect(raw) if isinstance(raw, Mapping) else None
         if effect is None:
             all_run = False
         else:
-            effects.append(effect)
+            effects.append(replace(effect, index=position))
     text = str(card.get("text") or "").strip()
     runs_something = bool(effects) or bool(keywords & SUPPORTED_KEYWORDS)
     simulated = all_run and (not text or runs_something) and not (keywords - SUPPORTED_KEYWORDS)

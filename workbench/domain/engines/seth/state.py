@@ -391,12 +391,12 @@ class SethState(State):
                 m.ever_assigned = True
                 if not m.card.effects:
                     continue
-                for index, effect in enumerate(m.card.effects):
+                for effect in m.card.effects:
                     if effect.trigger == "activated":
-                        slots.append((m, index, effect, False))
+                        slots.append((m, effect.index, effect, False))
                     elif effect.trigger == "on_play" and first:
                         if effect.single_target:
-                            slots.append((m, index, effect, True))
+                            slots.append((m, effect.index, effect, True))
                         else:
                             self.queued[p].append((m, effect, None, False))
             self.slots[p] = slots
