@@ -254,3 +254,31 @@ def test_behind_a_trusted_proxy_the_cookie_is_secure(data_dir, tmp_path):
     assert token.status_code == 200
     answer = login(client, "alice", headers=proxied)
     assert answer.status_code == 302 and "Secure" in answer.headers["Set-Cookie"]
+
+
+def test_limiter_window_expires_and_success_clears_the_count():
+    from workbench.web.auth import LoginLimiter
+
+    limiter = LoginLimiter(per_user=3, per_address=5, window_s=60)
+    for t in (0, 1, 2):
+        limiter.failed("alice", "10.0.0.1", now=t)
+    assert limiter.retry_after("alice", "10.0.0.1", now=3) == 58
+    assert limiter.retry_after("alice", "10.0.0.2", now=3) == 0  # another address
+    assert limiter.retry_after("alice", "10.0.0.1", now=61) == 0  # the first failure left the window
+    spray = LoginLimiter(per_user=3, per_address=5, window_s=60)
+    for name in ("bob", "carol", "erin", "frank", "gina"):  # one try per name: still five from one address
+        spray.failed(name, "10.0.0.7", now=10)
+    assert spray.retry_after("dave", "10.0.0.7", now=11) > 0
+    limiter.succeeded("alice", "10.0.0.1")
+    assert limiter.retry_after("alice", "10.0.0.1", now=30) == 0  # a success clears the name's count
+
+
+def test_logins_and_failures_are_logged(team, caplog):
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="workbench.auth"):
+        login(team.test_client(), "alice", "wrong-password-here")
+        login(team.test_client(), "alice")
+    events = [r.auth["event"] for r in caplog.records if r.name == "workbench.auth"]
+    assert events == ["login_failed", "login"]
+    assert PASSWORDS["alice"] not in caplog.text and "wrong-password-here" not in caplog.text

@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import fnmatch
 import ipaddress
+import logging
 import os
 import secrets
 import threading
@@ -50,6 +51,7 @@ from workbench.storage.users import User, UserStore
 from workbench.web.security import SAFE_METHODS, TOKEN_KEY
 
 bp = Blueprint("auth", __name__)
+AUTH_LOGGER = logging.getLogger("workbench.auth")
 
 PUBLIC_ENDPOINTS = frozenset({"auth.login", "static", "pages.healthz"})
 # Endpoints a viewer may call with POST/PUT/PATCH/DELETE: each only computes or reads. Patterns
@@ -282,16 +284,22 @@ def login() -> Any:
     limiter: LoginLimiter = current_app.extensions["workbench.login_limiter"]
     wait = limiter.retry_after(name, address)
     if wait:
+        AUTH_LOGGER.warning("login refused (rate limit) for %r from %s", name, address,
+                            extra={"auth": {"event": "login_limited", "user": name, "address": address}})
         page = render_template("auth/login.html", next_url=next_url, name=name,
                                error=f"Too many failed logins. Try again in {wait} seconds.")
         return Response(page, status=429, headers={"Retry-After": str(wait)})
     user = users().verify(name, password)
     if user is None:
         limiter.failed(name, address)
+        AUTH_LOGGER.warning("login failed for %r from %s", name, address,
+                            extra={"auth": {"event": "login_failed", "user": name, "address": address}})
         page = render_template("auth/login.html", next_url=next_url, name=name,
                                error="Wrong user name or password.")
         return Response(page, status=401)
     limiter.succeeded(name, address)
+    AUTH_LOGGER.info("login %s (%s) from %s", user.name, user.role, address,
+                     extra={"auth": {"event": "login", "user": user.name, "role": user.role, "address": address}})
     # A fresh session (and CSRF token) on login: nothing set before it carries over.
     session.clear()
     session[SESSION_USER] = user.name
@@ -304,6 +312,9 @@ def login() -> Any:
 @bp.post("/logout")
 def logout() -> WerkzeugResponse:
     """End the session and go back to the login page."""
+    name = session.get(SESSION_USER)
+    if name:
+        AUTH_LOGGER.info("logout %s", name, extra={"auth": {"event": "logout", "user": name}})
     session.clear()
     if current_app.config.get("TEAM_MODE"):
         return redirect(url_for("auth.login"))
