@@ -33,7 +33,7 @@ class Effect:
     """One parsed effect entry; only entries the engine can run become an Effect."""
 
     __slots__ = ("trigger", "action", "target", "amount", "d_str", "d_res", "permanent",
-                 "once_per_turn", "tap")
+                 "once_per_turn", "tap", "chooses")
 
     def __init__(self, trigger: str, action: str, target: str, amount: int, d_str: int,
                  d_res: int, permanent: bool, once_per_turn: bool, tap: bool) -> None:
@@ -46,19 +46,7 @@ class Effect:
         self.permanent = permanent
         self.once_per_turn = once_per_turn
         self.tap = tap
-
-    @property
-    def chooses(self) -> bool:
-        """True when the controller picks one target for this effect."""
-        return self.target in CHOSEN
-
-    def describe(self) -> str:
-        """A short readable form for logs, e.g. ``damage 300 to enemy_creature``."""
-        if self.action == "modify_stats":
-            return f"modify_stats {self.d_str:+}/{self.d_res:+} on {self.target}"
-        if self.amount:
-            return f"{self.action} {self.amount} ({self.target})"
-        return f"{self.action} ({self.target})"
+        self.chooses = target in CHOSEN  # the controller picks one target for it
 
 
 class Card:
