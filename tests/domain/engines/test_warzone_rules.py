@@ -217,3 +217,18 @@ def test_copies_are_listed_once_but_any_copy_may_be_named() -> None:
     assert list(snap["field"]) == ["a-x-2"] and snap["hand"] == ["a-x-1"]
     with pytest.raises(IllegalAction):
         state.apply(Action("recruit", ("a-x-9", "guarding")))
+
+
+@pytest.mark.parametrize("setup", [
+    {"players": [{"field": [{"name": "a-x", "positon": "guarding"}]}, {}]},  # a typo
+    {"players": [{"field": [{"name": "a-x", "position": "sideways"}]}, {}]},
+    {"players": [{"hand": ["nope"]}, {}]},                                   # not in cards
+    {"players": [{}, {}], "phase": "night"},
+    {"players": [{}]},
+    {"players": [{}, {}], "weather": "rain"},
+])
+def test_malformed_scenario_setups_are_refused(setup: dict) -> None:
+    from workbench.domain.engines.warzone.setup import SetupError
+
+    with pytest.raises(SetupError):
+        ENGINE.from_setup(setup, options(), 0)

@@ -102,6 +102,13 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
     return state
 
 
+_ENTRY_KEYS = frozenset({
+    "name", "card", "position", "damage", "attacked", "position_changed", "used",  # position
+    "id", "kind", "class", "degree", "strength", "resilience", "class_master", "text", "flavor",
+    "effects", "keywords", "number", "art",  # card fields
+})
+
+
 def _card(entry: Any, library: Mapping[str, Any], player: int, taken: set[str],
           where: str) -> tuple[Card, Mapping[str, Any]]:
     """One card of a setup zone: a library id, or a mapping with ``name`` and ``card``/fields."""
@@ -109,6 +116,11 @@ def _card(entry: Any, library: Mapping[str, Any], player: int, taken: set[str],
         entry = {"card": entry}
     if not isinstance(entry, Mapping):
         raise SetupError(f"{where}: a card must be a library id or a mapping, got {entry!r}")
+    unknown = set(entry) - _ENTRY_KEYS
+    if unknown:
+        raise SetupError(f"{where}: unknown keys {', '.join(sorted(map(str, unknown)))} "
+                         f"(card fields and name, card, position, damage, attacked, "
+                         f"position_changed, used)")
     base = entry.get("card")
     data: dict[str, Any] = {}
     if base is not None:
