@@ -165,3 +165,17 @@ def test_xlsx_import_cli_gives_a_clear_error(data_dir, tmp_path, name, capsys):
     err = capsys.readouterr().err
     assert code == 1 and err.startswith("error:") and "Traceback" not in err
     assert snapshot(data_dir) == before
+
+
+@pytest.mark.parametrize("name", ["ten-thousand", "zip-bomb", "dotdot", "symlink", "lying-sizes"])
+def test_import_page_refuses_hostile_xlsx_with_400(env, name):
+    client = env.app.test_client(use_cookies=False)
+    before = snapshot(env.data)
+    answer = client.post("/games/seth/import", data={"file": (io.BytesIO(_xlsx(name)), "cards.xlsx")},
+                         content_type="multipart/form-data")
+    assert answer.status_code in (400, 413), answer.status_code
+    assert b"Traceback" not in answer.data
+    assert snapshot(env.data) == before
+    staged = env.exports / "seth" / ".imports"
+    assert not staged.exists() or not list(staged.iterdir())  # a refused upload is not kept
+    assert client.get("/healthz").status_code == 200
