@@ -18,6 +18,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import queue as queue_module
 import random
 import shutil
 import socket
@@ -113,18 +114,23 @@ def run_load(url: str, duration: float, connections: int, processes: int) -> dic
         conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
         conn.getresponse().read()
         conn.close()
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
     deadline = time.monotonic() + duration
-    per = [connections // processes + (1 if i < connections % processes else 0) for i in range(processes)]
-    procs = [context.Process(target=_client_process, args=(url, mix, n, deadline, i + 1, queue))
-             for i, n in enumerate(per) if n]
     started = time.monotonic()
-    for proc in procs:
-        proc.start()
-    results = [item for _ in procs for item in queue.get(timeout=duration + 120)]
-    for proc in procs:
-        proc.join(timeout=30)
+    if processes <= 1:  # threads in this process (also what importing callers such as tests get)
+        inline: queue_module.Queue = queue_module.Queue()
+        _client_process(url, mix, connections, deadline, 1, inline)
+        results = inline.get()
+    else:
+        context = multiprocessing.get_context("spawn")
+        queue = context.Queue()
+        per = [connections // processes + (1 if i < connections % processes else 0) for i in range(processes)]
+        procs = [context.Process(target=_client_process, args=(url, mix, n, deadline, i + 1, queue))
+                 for i, n in enumerate(per) if n]
+        for proc in procs:
+            proc.start()
+        results = [item for _ in procs for item in queue.get(timeout=duration + 120)]
+        for proc in procs:
+            proc.join(timeout=30)
     elapsed = time.monotonic() - started
     report: dict = {"duration_s": round(elapsed, 1), "connections": connections, "types": {}}
     for label in dict.fromkeys(m[0] for m in mix):

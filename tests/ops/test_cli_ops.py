@@ -112,3 +112,12 @@ def test_team_server_end_to_end(tmp_path):
                   if line.startswith("{") and '"change"' in line)
     assert change["change"]["actor"] == "alice" and change["change"]["id"] == "glass-wasp"
     assert change["logger"] == "workbench.changes"
+
+
+def test_serve_refuses_an_unreadable_data_folder(data_dir, monkeypatch, capsys):
+    import os
+
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if str(path) == str(data_dir) else real_access(path, mode))
+    assert main(["serve", "--data", str(data_dir), "--port", "1"]) == 1
+    assert "not readable" in capsys.readouterr().err
