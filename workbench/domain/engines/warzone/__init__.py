@@ -2,8 +2,10 @@
 
 Modules: ``cards`` (card instances and the effect subset this engine runs), ``rules`` (pure rule
 arithmetic: recruit limits, reach, battle, Damage Cards), ``units`` (mutable zones), ``state``
-(turn structure and actions), ``setup`` (new games, scenario positions, snapshots) and
-``agents`` (random, heuristic and Monte Carlo players). See docs/engines/warzone.md.
+(turn structure, legal actions), ``combat`` (attacks, interception, battles, damage) and
+``effects`` (spells, traps, triggered effects) as mixins of the state, ``setup`` (new games,
+scenario positions, snapshots) and ``agents`` (random, heuristic and Monte Carlo players).
+See docs/engines/warzone.md.
 """
 
 from __future__ import annotations

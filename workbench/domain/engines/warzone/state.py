@@ -16,6 +16,7 @@ Decisions the players take (``Action.kind`` and ``args``):
 
 Wake and Night are automatic, and a phase whose only choice is to end it ends by itself.
 Card arguments are instance names (e.g. ``a-ironclad-sentry-2``) so scenarios can name them.
+Battles live in :mod:`.combat`, card effects in :mod:`.effects` (mixins of the state).
 """
 
 from __future__ import annotations
@@ -25,37 +26,29 @@ from collections.abc import Sequence
 from itertools import product
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
-from workbench.domain.engines.warzone.cards import (
-    ALL_CREATURES,
-    BATTLING,
-    CHOSEN_CREATURE,
-    GUARDING,
-    PLAYER_TARGETS,
-    Card,
-    Effect,
-)
+from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Effect
+from workbench.domain.engines.warzone.combat import Combat
+from workbench.domain.engines.warzone.effects import Effects
 from workbench.domain.engines.warzone.rules import (
     Config,
     band_weight,
     bands_open,
-    battle,
     can_direct,
     can_reach,
-    damage_split,
 )
-from workbench.domain.engines.warzone.units import Player, Unit
+from workbench.domain.engines.warzone.units import PLAYER_NAMES, Player, Unit
 from workbench.domain.errors import IllegalAction
 
-PLAYER_NAMES = ("P1", "P2")
+__all__ = ["PLAYER_NAMES", "WarzoneState"]
+
 END_PHASE = Action("end_phase", (), "end the phase")
 END_TURN = Action("end_turn", (), "end the turn")
 ALLOW = Action("allow", (), "let the attack through")
 DONE = Action("done", (), "no more interceptors")
 PASS = Action("pass", (), "no response")
-_PLAYER_EFFECTS = frozenset({"draw", "gain_life"})
 
 
-class WarzoneState(State):
+class WarzoneState(Combat, Effects, State):
     """A position of one warzone game; see the module docstring for the action kinds."""
 
     def __init__(self, cfg: Config, seed: int) -> None:
@@ -622,282 +615,6 @@ class WarzoneState(State):
             self._sweep()
         if card.on_play:
             self._resolve_all(p, card, card.on_play, targets, u.iid, None)
-
-    def _cast(self, p: int, card: Card, targets: tuple) -> None:
-        """Activate a spell from the hand; the opponent may respond with a trap."""
-        self.p[p].hand.remove(card)
-        self.stats.played[p].add(card.id)
-        if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
-        if self._trap_actions(1 - p, "respond", None):
-            self.pending = ("respond", p, card, targets)
-            return
-        self._finish_cast(p, card, targets)
-
-    def _finish_cast(self, p: int, card: Card, targets: tuple, negated: bool = False) -> None:
-        if negated:
-            if self.cfg.log:
-                self.say(f"{card.name} is negated")
-        else:
-            self._resolve_all(p, card, card.on_play, targets, None, None)
-        self.p[p].discard.append(card)
-
-    def _respond_trap(self, p: int, trap: Card, targets: tuple) -> None:
-        """A trap played in a response window (against a spell, or an attack)."""
-        me = self.p[p]
-        me.hand.remove(trap)
-        self.stats.played[p].add(trap.id)
-        if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[p]} responds with trap {trap.name}")
-        pend = self.pending
-        assert pend is not None
-        negates = any(e.action == "negate" for e in trap.on_play)
-        if pend[0] == "respond":
-            _, caster, card, ctargets = pend
-            self.pending = None
-            self._resolve_all(p, trap, trap.on_play, targets, None, None)
-            me.discard.append(trap)
-            if not self.over:
-                self._finish_cast(caster, card, ctargets, negated=negates)
-            return
-        _, att, target, chosen = pend
-        self.pending = None
-        self._resolve_all(p, trap, trap.on_play, targets, None, att)
-        me.discard.append(trap)
-        if self.over:
-            return
-        if negates:
-            if self.cfg.log:
-                self.say("the attack is negated")
-            return
-        u = self.unit(att)
-        if u is None:
-            return  # the attacker is gone: the attack ends
-        if target is not None and self.unit(target) is None:
-            return  # its target is gone: the attack ends
-        if self._interceptors(p, target, chosen) or self._trap_actions(p, "defend", att):
-            self.pending = ("defend", att, target, chosen)
-        else:
-            self._resolve_attack(att, target, chosen)
-
-    # ------------------------------------------------------------------ battle
-
-    def _declare(self, p: int, att: str, target: str | None) -> None:
-        u = self.p[p].unit(att)
-        assert u is not None
-        u.attacked = True
-        d = 1 - p
-        if target is None:
-            if self.cfg.log:
-                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) declares a Direct Attack")
-        else:
-            v = self.unit(target)
-            if self.cfg.log:
-                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
-                         f"{v.card.name if v else target} (C{v.cls if v else '?'})")
-        if self._interceptors(d, target, ()) or self._trap_actions(d, "defend", att):
-            self.pending = ("defend", att, target, ())
-        else:
-            self._resolve_attack(att, target, ())
-
-    def _resolve_attack(self, att: str, target: str | None, chosen: tuple[str, ...]) -> None:
-        u = self.unit(att)
-        if u is None:
-            return
-        d = 1 - u.owner
-        if chosen:
-            for iid in chosen:
-                v = self.unit(iid)
-                if v is not None:
-                    self._battle(u, v)
-                if self.over or self.unit(att) is None:
-                    break
-        elif target is None:
-            amount = self.strength(u)
-            if self.cfg.log:
-                self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
-            self.damage_player(d, amount)
-        else:
-            v = self.unit(target)
-            if v is not None:
-                self._battle(u, v)
-        self._check_end()
-
-    def _battle(self, u: Unit, v: Unit) -> None:
-        """One battle between attacker ``u`` and defending creature ``v`` (§1.9)."""
-        ures, vres = self.resilience(u), self.resilience(v)
-        o = battle(self.cfg, u.cls, self.strength(u), ures - u.damage, v.cls, self.strength(v),
-                   vres - v.damage, v.pos == GUARDING)
-        if self.cfg.log:
-            self.say(f"battle: {u.card.name} {self.strength(u)}/{ures - u.damage} vs "
-                     f"{v.card.name} {self.strength(v)}/{vres - v.damage} "
-                     f"({v.pos.capitalize()}) -> {o.att_left} | {o.def_left}")
-        u.damage = ures - o.att_left
-        v.damage = vres - o.def_left
-        if not o.def_dies and o.def_left == 0:
-            v.zero_ok = True
-        if o.att_dies:
-            self.destroy(u)
-        if o.def_dies:
-            self.destroy(v)
-        # Both controllers take their Battle Damage at the same moment (§1.4.4).
-        if o.to_attacker:
-            if self.cfg.log:
-                self.say(f"{PLAYER_NAMES[u.owner]} takes {o.to_attacker} Battle Damage")
-            self.damage_player(u.owner, o.to_attacker)
-        if o.to_defender:
-            if self.cfg.log:
-                self.say(f"{PLAYER_NAMES[v.owner]} takes {o.to_defender} Battle Damage")
-            self.damage_player(v.owner, o.to_defender)
-
-    def damage_player(self, p: int, amount: int) -> None:
-        """Damage to a player (§1.10): a Damage Card per full step, the rest from Life Points."""
-        cards, rest = damage_split(self.cfg, amount)
-        me = self.p[p]
-        for _ in range(cards):
-            if not me.deck:
-                me.decked = True
-                break
-            me.pile.append(me.deck.pop())
-        me.life -= rest
-        if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[p]} takes {amount}: {cards} Damage Card(s), {rest} Life "
-                     f"Points -> Life {me.life}, damage pile {len(me.pile)}")
-
-    def destroy(self, u: Unit) -> None:
-        """Destroy a creature: it goes to its owner's Discard Pile; on_destroyed triggers."""
-        pl = self.p[u.owner]
-        if u not in pl.field:
-            return
-        pl.field.remove(u)
-        pl.discard.append(u.card)
-        if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} is destroyed")
-        for e in u.card.on_destroyed:
-            self.queue.append((u.owner, u.card, e, None))
-        if u.card.continuous:
-            self._aura = None
-            self._sweep()
-
-    def _bounce(self, u: Unit) -> None:
-        pl = self.p[u.owner]
-        if u not in pl.field:
-            return
-        pl.field.remove(u)
-        pl.hand.append(u.card)
-        if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} returns to the hand")
-        if u.card.continuous:
-            self._aura = None
-            self._sweep()
-
-    def _sweep(self) -> None:
-        """Destroy creatures a stat change left with no Resilience."""
-        for pl in self.p:
-            for u in pl.field[:]:
-                left = self.left(u)
-                if left < 0 or (left == 0 and not u.zero_ok):
-                    self.destroy(u)
-
-    # ------------------------------------------------------------------ effects
-
-    def _run_trigger(self) -> None:
-        c, card, e, src = self.queue.pop(0)
-        if e.chooses:
-            choices = self._choices(c, e)
-            if not choices:
-                return
-            if len(choices) > 1:
-                self.pending = ("target", c, card, e, src)
-                return
-            self._resolve(c, card, e, choices[0], src, None)
-        else:
-            self._resolve(c, card, e, None, src, None)
-        self._check_end()
-
-    def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple,
-                     src: str | None, attacker: str | None) -> None:
-        i = 0
-        for e in effects:
-            chosen = None
-            if e.chooses:
-                chosen = targets[i] if i < len(targets) else None
-                i += 1
-            if e.action != "negate":
-                self._resolve(c, card, e, chosen, src, attacker)
-            if self._check_end():
-                return
-
-    def _resolve(self, c: int, card: Card, e: Effect, chosen: str | None, src: str | None,
-                 attacker: str | None) -> None:
-        """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle."""
-        action, t = e.action, e.target
-        if action in _PLAYER_EFFECTS or (action == "damage" and t in PLAYER_TARGETS):
-            if t == "self":
-                players = [c]
-            elif t == "opponent":
-                players = [1 - c]
-            else:
-                players = [PLAYER_NAMES.index(chosen)] if chosen in PLAYER_NAMES else []
-            for pl in players:
-                if action == "draw":
-                    if self.cfg.log:
-                        self.say(f"{card.name}: {PLAYER_NAMES[pl]} draws {e.amount}")
-                    self.draw(pl, e.amount)
-                elif action == "gain_life":
-                    self.p[pl].life += e.amount
-                    if self.cfg.log:
-                        self.say(f"{card.name}: {PLAYER_NAMES[pl]} gains {e.amount} Life Points "
-                                 f"-> {self.p[pl].life}")
-                else:
-                    if self.cfg.log:
-                        self.say(f"{card.name} deals {e.amount} to {PLAYER_NAMES[pl]}")
-                    self.damage_player(pl, e.amount)
-            return
-        if t in CHOSEN_CREATURE:
-            u = self.unit(chosen) if chosen else None
-            units = [u] if u is not None else []
-        elif t in ALL_CREATURES:
-            side = c if t == "own_creatures" else 1 - c
-            units = list(self.p[side].field)
-        elif t == "attacker":
-            u = self.unit(attacker) if attacker else None
-            units = [u] if u is not None else []
-        else:  # self / this: the creature itself
-            u = self.unit(src) if src else None
-            units = [u] if u is not None else []
-        if not units:
-            if self.cfg.log:
-                self.say(f"{card.name}: {e.action} has no target")
-            return
-        for u in units:
-            if action == "damage":
-                u.damage += e.amount
-                if self.cfg.log:
-                    self.say(f"{card.name} deals {e.amount} to {u.card.name}")
-                left = self.left(u)
-                if left <= 0:
-                    self.destroy(u)
-            elif action == "heal":
-                u.damage = max(0, u.damage - e.amount)
-                if self.cfg.log:
-                    self.say(f"{card.name} heals {u.card.name} by {e.amount}")
-            elif action == "modify_stats":
-                if e.permanent:
-                    u.perm_str += e.d_str
-                    u.perm_res += e.d_res
-                else:
-                    u.eot_str += e.d_str
-                    u.eot_res += e.d_res
-                if self.cfg.log:
-                    self.say(f"{card.name} gives {u.card.name} {e.d_str:+}/{e.d_res:+}")
-            elif action == "destroy":
-                self.destroy(u)
-            elif action == "return_to_hand":
-                self._bounce(u)
-        if action == "modify_stats" and (e.d_res < 0):
-            self._sweep()
-
 
 _ACTS: dict[tuple, Action] = {}
 _TEXT = {

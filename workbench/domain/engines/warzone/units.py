@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from workbench.domain.engines.warzone.cards import BATTLING, Card
 
+PLAYER_NAMES = ("P1", "P2")
+"""How logs and ``any_player`` targets name players 0 and 1."""
+
 
 class Unit:
     """A creature on the field: its card plus damage, position and this turn's flags."""

@@ -1,0 +1,129 @@
+"""Warzone battles (RULES.md §1.8-§1.10): attack declarations, interception windows, battle
+resolution, damage to players, destruction. A mixin of :class:`~.state.WarzoneState`."""
+
+from __future__ import annotations
+
+from workbench.domain.engines.warzone.cards import GUARDING
+from workbench.domain.engines.warzone.rules import battle, damage_split
+from workbench.domain.engines.warzone.units import PLAYER_NAMES, Unit
+
+
+class Combat:
+    """Battle methods of the warzone state (they use its zones, options and log)."""
+
+    def _declare(self, p: int, att: str, target: str | None) -> None:
+        u = self.p[p].unit(att)
+        assert u is not None
+        u.attacked = True
+        d = 1 - p
+        if target is None:
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) declares a Direct Attack")
+        else:
+            v = self.unit(target)
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
+                         f"{v.card.name if v else target} (C{v.cls if v else '?'})")
+        if self._interceptors(d, target, ()) or self._trap_actions(d, "defend", att):
+            self.pending = ("defend", att, target, ())
+        else:
+            self._resolve_attack(att, target, ())
+
+    def _resolve_attack(self, att: str, target: str | None, chosen: tuple[str, ...]) -> None:
+        u = self.unit(att)
+        if u is None:
+            return
+        d = 1 - u.owner
+        if chosen:
+            for iid in chosen:
+                v = self.unit(iid)
+                if v is not None:
+                    self._battle(u, v)
+                if self.over or self.unit(att) is None:
+                    break
+        elif target is None:
+            amount = self.strength(u)
+            if self.cfg.log:
+                self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
+            self.damage_player(d, amount)
+        else:
+            v = self.unit(target)
+            if v is not None:
+                self._battle(u, v)
+        self._check_end()
+
+    def _battle(self, u: Unit, v: Unit) -> None:
+        """One battle between attacker ``u`` and defending creature ``v`` (§1.9)."""
+        ures, vres = self.resilience(u), self.resilience(v)
+        o = battle(self.cfg, u.cls, self.strength(u), ures - u.damage, v.cls, self.strength(v),
+                   vres - v.damage, v.pos == GUARDING)
+        if self.cfg.log:
+            self.say(f"battle: {u.card.name} {self.strength(u)}/{ures - u.damage} vs "
+                     f"{v.card.name} {self.strength(v)}/{vres - v.damage} "
+                     f"({v.pos.capitalize()}) -> {o.att_left} | {o.def_left}")
+        u.damage = ures - o.att_left
+        v.damage = vres - o.def_left
+        if not o.def_dies and o.def_left == 0:
+            v.zero_ok = True
+        if o.att_dies:
+            self.destroy(u)
+        if o.def_dies:
+            self.destroy(v)
+        # Both controllers take their Battle Damage at the same moment (§1.4.4).
+        if o.to_attacker:
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[u.owner]} takes {o.to_attacker} Battle Damage")
+            self.damage_player(u.owner, o.to_attacker)
+        if o.to_defender:
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[v.owner]} takes {o.to_defender} Battle Damage")
+            self.damage_player(v.owner, o.to_defender)
+
+    def damage_player(self, p: int, amount: int) -> None:
+        """Damage to a player (§1.10): a Damage Card per full step, the rest from Life Points."""
+        cards, rest = damage_split(self.cfg, amount)
+        me = self.p[p]
+        for _ in range(cards):
+            if not me.deck:
+                me.decked = True
+                break
+            me.pile.append(me.deck.pop())
+        me.life -= rest
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[p]} takes {amount}: {cards} Damage Card(s), {rest} Life "
+                     f"Points -> Life {me.life}, damage pile {len(me.pile)}")
+
+    def destroy(self, u: Unit) -> None:
+        """Destroy a creature: it goes to its owner's Discard Pile; on_destroyed triggers."""
+        pl = self.p[u.owner]
+        if u not in pl.field:
+            return
+        pl.field.remove(u)
+        pl.discard.append(u.card)
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} is destroyed")
+        for e in u.card.on_destroyed:
+            self.queue.append((u.owner, u.card, e, None))
+        if u.card.continuous:
+            self._aura = None
+            self._sweep()
+
+    def _bounce(self, u: Unit) -> None:
+        pl = self.p[u.owner]
+        if u not in pl.field:
+            return
+        pl.field.remove(u)
+        pl.hand.append(u.card)
+        if self.cfg.log:
+            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} returns to the hand")
+        if u.card.continuous:
+            self._aura = None
+            self._sweep()
+
+    def _sweep(self) -> None:
+        """Destroy creatures a stat change left with no Resilience."""
+        for pl in self.p:
+            for u in pl.field[:]:
+                left = self.left(u)
+                if left < 0 or (left == 0 and not u.zero_ok):
+                    self.destroy(u)
