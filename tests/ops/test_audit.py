@@ -73,3 +73,20 @@ def test_audit_lines_survive_in_the_data_folder_backup(repo, tmp_path):
     import zipfile
 
     assert "data/.audit/changes.jsonl" in zipfile.ZipFile(archive).namelist()
+
+
+def test_changes_command_filters_by_user_game_and_id(repo, capsys):
+    from workbench.cli import main
+
+    created = repo.create_card("seth", CARD, actor="alice")
+    repo.update_card("seth", created.id, dict(CARD, health=2), created.version, actor="bob")
+    deck = repo.get_deck("warzone", "iron-bastion")
+    repo.update_deck("warzone", deck.id, dict(deck.data, notes="x"), deck.version, actor="alice")
+    capsys.readouterr()
+    assert main(["changes", "--data", str(repo.root), "--user", "alice", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [(e["game"], e["id"], e["action"]) for e in shown] == [("seth", "audit-imp", "create"),
+                                                                ("warzone", "iron-bastion", "update")]
+    assert main(["changes", "--data", str(repo.root), "--game", "seth", "--id", "audit-imp"]) == 0
+    out = capsys.readouterr().out
+    assert "alice" in out and "bob" in out and "2 changes" in out and "iron-bastion" not in out
