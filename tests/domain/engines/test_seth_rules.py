@@ -218,3 +218,31 @@ def test_ability_index_is_the_position_in_the_card_effects_list(options: dict[st
     state.apply(Action("activate", ("a-witch", 1, "b-ox")))
     assert state.by_name["b-ox"].damage_taken == 2
     assert "a-witch" in state.stats.unsimulated
+
+
+def test_any_split_is_accepted_and_lands_per_element(options: dict[str, Any]) -> None:
+    import random
+
+    rng = random.Random(7)
+    attackers = [monster("a-imp", damage=5, element="fire"), monster("a-wolf", damage=4),
+                 monster("a-mage", damage=3, element="magical")]
+    defenders = [monster("b-ent", damage=0, health=99, resist=["physical"], vulnerable=["fire"]),
+                 monster("b-golem", damage=0, health=99, resist=["fire", "magical"]),
+                 monster("b-toad", damage=0, health=99)]
+    for _ in range(60):
+        state = position(attackers, defenders, options)
+        state.apply_joint({0: Action("assign", ("a-imp", "a-wolf", "a-mage")),
+                           1: Action("assign", ("b-ent", "b-golem", "b-toad"))})
+        parts = []
+        for element, amount in (("fire", 5), ("physical", 4), ("magical", 3)):
+            cuts = sorted(rng.randint(0, amount) for _ in range(2))
+            shares = [cuts[0], cuts[1] - cuts[0], amount - cuts[1]]
+            parts += [(t, element, a) for t, a in zip(("b-ent", "b-golem", "b-toad"), shares)]
+        rng.shuffle(parts)
+        expected = {"b-ent": 0, "b-golem": 0, "b-toad": 0}
+        factors = {("b-ent", "physical"): 0.5, ("b-ent", "fire"): 2, ("b-golem", "fire"): 0.5,
+                   ("b-golem", "magical"): 0.5}
+        for target, element, amount in parts:
+            expected[target] += int(amount * factors.get((target, element), 1))
+        state.apply(Action("split", tuple(parts)))
+        assert {n: state.by_name[n].damage_taken for n in expected} == expected
