@@ -246,3 +246,15 @@ def test_any_split_is_accepted_and_lands_per_element(options: dict[str, Any]) ->
             expected[target] += int(amount * factors.get((target, element), 1))
         state.apply(Action("split", tuple(parts)))
         assert {n: state.by_name[n].damage_taken for n in expected} == expected
+
+
+def test_clone_does_not_deep_copy(options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    import copy
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("copy.deepcopy in the hot path")
+
+    monkeypatch.setattr(copy, "deepcopy", refuse)
+    state = ENGINE.new_game(*decks(), options, 1)
+    copy_state = state.clone()
+    assert ENGINE.snapshot(copy_state) == ENGINE.snapshot(state)
