@@ -173,7 +173,7 @@ class SethState(State):
         if player not in self._to_act:
             return []
         if self.step == ASSIGN:
-            return _subset_actions(self.eligible[player])
+            return list(_subset_actions(self.eligible[player]))  # a copy: callers may reorder it
         if self.step == ABILITY:
             return self._ability_actions(player)
         if self.step == SPLIT:
