@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.domain.engines.seth_teams import DEFAULTS, EMBER, GROVE, decks
+from tests.domain.engines.seth_teams import DEFAULTS, EMBER, decks
 from workbench.domain.engines.base import Action
 from workbench.domain.engines.seth import ENGINE, IllegalLineup, SethState
 from workbench.domain.errors import IllegalAction
