@@ -136,3 +136,20 @@ def test_exported_csv_and_xlsx_cells_never_start_a_formula(repo, data_dir, tmp_p
         for cell in row:
             assert cell.data_type != "f"
             assert not str(cell.value or "").startswith(FORMULA_START)
+
+
+@pytest.mark.parametrize("name", ["../../../../tmp/evil-import.csv", "/tmp/evil-import.csv",
+                                  "..\\..\\evil-import.csv", "evil\x00import.csv", "x" * 300 + ".csv"],
+                         ids=lambda n: repr(n)[:20])
+def test_upload_file_names_never_become_paths(env, name):
+    from pathlib import Path
+
+    client = env.app.test_client(use_cookies=False)
+    outside = snapshot(env.root)
+    answer = client.post("/games/seth/import", data={"file": (io.BytesIO(_csv([["Named", "monster", "x"]])), name)},
+                         content_type="multipart/form-data")
+    assert answer.status_code in (200, 400)
+    after = snapshot(env.root)
+    changed = {k for k in set(outside) | set(after) if outside.get(k) != after.get(k)}
+    assert all(k.startswith("exports/seth/.imports/") for k in changed), changed  # only the staged upload
+    assert not Path("/tmp/evil-import.csv").exists()
