@@ -9,6 +9,7 @@ in which chunk. Results are folded in game order, which also makes early stoppin
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import math
@@ -196,6 +197,10 @@ class ProcessBackend:
             single = threading.active_count() == 1
             method = "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
+        if method == "fork":
+            # Forked workers share the parent's heap; freezing it keeps their garbage collector
+            # from walking (and copying) every object the parent holds, e.g. earlier reports.
+            gc.freeze()
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         try:
             pending: dict[Future[list[dict[str, Any]]], tuple[int, int]] = {
@@ -209,6 +214,8 @@ class ProcessBackend:
                     yield chunk, future.result()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            if method == "fork":
+                gc.unfreeze()
 
 
 def make_backend(workers: int | None) -> Backend:
