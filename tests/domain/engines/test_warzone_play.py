@@ -238,3 +238,24 @@ def test_random_agent_choices_depend_only_on_its_seed() -> None:
         assert x == y
         a.apply(x)
         b.apply(y)
+
+
+def test_position_value_favours_the_side_ahead() -> None:
+    from workbench.domain.engines.warzone.agents import position_value
+
+    def board(life_b: int, extra: bool) -> WarzoneState:
+        field = [{"name": "a-x", "class": 1, "strength": 500, "resilience": 500}]
+        if extra:
+            field.append({"name": "a-y", "class": 2, "strength": 800, "resilience": 800})
+        setup = {"turn": 3, "players": [
+            {"field": field, "deck": [{"name": "a-f", "class": 1}]},
+            {"life": life_b, "field": [{"name": "b-x", "class": 1, "strength": 500,
+                                        "resilience": 500}], "deck": [{"name": "b-f", "class": 1}]}]}
+        state = ENGINE.from_setup(setup, options(), 0)
+        assert isinstance(state, WarzoneState)
+        return state
+
+    even = board(2500, False)
+    assert position_value(even, 0) == pytest.approx(0.5)
+    assert position_value(board(1500, False), 0) > 0.5 > position_value(board(1500, False), 1)
+    assert position_value(board(2500, True), 0) > position_value(even, 0)

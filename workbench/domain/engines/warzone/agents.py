@@ -7,6 +7,7 @@ visible board; it does not look at hidden cards (the opponent's hand and traps).
 
 from __future__ import annotations
 
+import math
 import random
 
 from workbench.domain.engines.base import Action
@@ -435,14 +436,17 @@ class HeuristicAgent:
 class MonteCarloAgent:
     """Flat Monte Carlo for the battle decisions: in the War phase and in answer windows
     (interception, traps, targets) the heuristic's best few actions are each tried on clones
-    and played out to the end by heuristic players; the best average result wins. Every
-    candidate is tried in the same sampled worlds (hidden cards reshuffled the same way), so
-    the comparison is fair. Recruitment and Return decisions are the heuristic's."""
+    and played on by heuristic players for ``horizon`` more turns (0: to the end), then scored
+    (win, loss, or :func:`position_value`); the best average wins. Every candidate is tried in
+    the same sampled worlds (hidden cards reshuffled the same way), so the comparison is fair.
+    Recruitment and Return decisions are the heuristic's."""
 
-    def __init__(self, seed: int = 0, playouts: int = 8, max_candidates: int = 4) -> None:
+    def __init__(self, seed: int = 0, playouts: int = 8, max_candidates: int = 4,
+                 horizon: int = 2) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.max_candidates = max_candidates
+        self.horizon = horizon  # 0: play to the end; N: N more turns, then position_value
         self.heuristic = HeuristicAgent(seed)
 
     def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
@@ -463,24 +467,41 @@ class MonteCarloAgent:
                 sim = state.clone(quiet=True)
                 _determinize(sim, player, random.Random(world))
                 sim.apply(act)
-                total += _playout(sim, player, self.heuristic)
+                total += _playout(sim, player, self.heuristic, self.horizon)
             score = total / self.playouts
             if score > best_score:
                 best, best_score = act, score
         return best
 
 
-def _playout(state: WarzoneState, player: int, agent: HeuristicAgent, limit: int = 2000) -> float:
+def _playout(state: WarzoneState, player: int, agent: HeuristicAgent, horizon: int = 0,
+             limit: int = 2000) -> float:
+    """Play on with ``agent`` for both players; 1 win, 0 loss, 0.5 draw. With a ``horizon``,
+    stop after that many more turns and score the position with :func:`position_value`."""
+    stop = state.turn + horizon if horizon else None
     for _ in range(limit):
-        if state.over:
+        if state.over or (stop is not None and state.turn > stop):
             break
         actor = state.to_act()[0]
         state.apply(agent.choose(state, actor))
     if not state.over:
-        return 0.5
+        return position_value(state, player)
     if state.winner is None:
         return 0.5
     return 1.0 if state.winner == player else 0.0
+
+
+def position_value(state: WarzoneState, player: int) -> float:
+    """A 0-1 estimate of ``player``'s chances: creatures on the field, Life Points and Damage
+    Pile room on each side, squashed by a logistic curve."""
+    score = 0.0
+    for side, sign in ((player, 1.0), (1 - player, -1.0)):
+        pl = state.p[side]
+        material = sum(unit_value(state, u) for u in pl.field)
+        room = max(state.cfg.pile_limit - len(pl.pile), 0)
+        health = 2500.0 * (pl.life / state.cfg.start_life + room / state.cfg.pile_limit)
+        score += sign * (material + health + 150.0 * len(pl.hand))
+    return 1.0 / (1.0 + math.exp(-score / 1500.0))
 
 
 def _determinize(state: WarzoneState, player: int, rng: random.Random) -> None:
