@@ -249,8 +249,9 @@ def test_position_value_favours_the_side_ahead() -> None:
             field.append({"name": "a-y", "class": 2, "strength": 800, "resilience": 800})
         setup = {"turn": 3, "players": [
             {"field": field, "deck": [{"name": "a-f", "class": 1}]},
-            {"life": life_b, "field": [{"name": "b-x", "class": 1, "strength": 500,
-                                        "resilience": 500}], "deck": [{"name": "b-f", "class": 1}]}]}
+            {"life": life_b,
+             "field": [{"name": "b-x", "class": 1, "strength": 500, "resilience": 500}],
+             "deck": [{"name": "b-f", "class": 1}]}]}
         state = ENGINE.from_setup(setup, options(), 0)
         assert isinstance(state, WarzoneState)
         return state
