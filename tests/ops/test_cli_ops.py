@@ -75,7 +75,9 @@ def test_local_mode_will_not_bind_other_addresses(data_dir, capsys):
     assert "--team" in capsys.readouterr().err
 
 
-def test_team_mode_refuses_to_start_without_accounts(data_dir, tmp_path, capsys):
+def test_team_mode_refuses_to_start_without_accounts(data_dir, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("WORKBENCH_INSTANCE", raising=False)  # serve --instance sets it: undone after the test
+    monkeypatch.delenv("WORKBENCH_TEAM", raising=False)
     code = main(["serve", "--team", "--data", str(data_dir), "--instance", str(tmp_path / "empty"), "--port", "1"])
     assert code == 1
     err = capsys.readouterr().err
