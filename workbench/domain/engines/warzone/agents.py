@@ -441,7 +441,7 @@ class MonteCarloAgent:
     the same sampled worlds (hidden cards reshuffled the same way), so the comparison is fair.
     Recruitment and Return decisions are the heuristic's."""
 
-    def __init__(self, seed: int = 0, playouts: int = 8, max_candidates: int = 4,
+    def __init__(self, seed: int = 0, playouts: int = 16, max_candidates: int = 6,
                  horizon: int = 2) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
