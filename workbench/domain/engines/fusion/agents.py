@@ -17,6 +17,7 @@ from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
 _PTOK = {"p0": -1, "p1": -2}
 _NONE: list[None] = [None]
+_NEG_INF = float("-inf")
 
 
 def _value(s: FusionState, i: int) -> float:
@@ -129,13 +130,39 @@ class HeuristicAgent:
             return max(acts, key=worth)
         if step == "discard":
             return min(acts, key=lambda a: self._card_worth(state, state.index[a.args[0]]))
-        best, best_score = acts[0], float("-inf")
-        threshold = 0.5 if step in ("respond", "window") else 0.0
+        # main, respond, window: score every listed action in one loop (the hot path of a game)
+        best, best_score = acts[0], _NEG_INF
+        index, cards = state.index, state.cards
+        mana = state.mana[player]
         for a in acts:
-            score = self._score(state, player, a)
+            kind = a.kind
+            if kind == "pass" or kind == "end":
+                score = 0.0
+            elif kind == "battle":
+                score = 0.4
+            elif kind == "set":
+                card = cards[index[a.args[0]]]
+                if card.is_creature:
+                    score = 1.0 if card.cost != "X" and card.cost > mana else -1.0
+                else:
+                    score = card.h_set
+            elif kind == "activate":
+                score = self._score(state, player, a)
+            else:
+                args = a.args
+                i = index[args[0]]
+                card = cards[i]
+                if card.on_play:
+                    score = self._score_play(state, player, kind, i, card, args, mana)
+                elif kind == "summon":
+                    score = card.h_summon + (mana if card.cost == "X" else card.cost)
+                elif kind == "flip":
+                    score = card.h_flip + (mana if card.cost == "X" else card.cost)
+                else:
+                    score = self._score_play(state, player, kind, i, card, args, mana)
             if score > best_score:
                 best, best_score = a, score
-        if best_score <= threshold and step in ("respond", "window"):
+        if best_score <= 0.5 and (step == "respond" or step == "window"):
             return acts[0]  # pass
         return best
 
@@ -154,7 +181,8 @@ class HeuristicAgent:
             return acts[0]
         return acts[1]
 
-    def _targets_of(self, s: FusionState, effects: tuple[Effect, ...], args: tuple[Any, ...]) -> list[int | None]:
+    @staticmethod
+    def _targets_of(s: FusionState, effects: tuple[Effect, ...], args: tuple[Any, ...]) -> list[int | None]:
         out: list[int | None] = []
         k = 0
         for e in effects:
@@ -189,18 +217,26 @@ class HeuristicAgent:
             return score
         card = s.cards[i]
         mana = s.mana[p]
-        cost = mana if card.cost == "X" else card.cost
         if kind == "set":
+            cost = mana if card.cost == "X" else card.cost
             if card.is_creature:
                 return 1.0 if cost > mana else -1.0
-            if card.subtype == "quick" or card.play_speed >= 2:
-                return 0.6
-            return -1.0
+            return card.h_set
+        return self._score_play(s, p, kind, i, card, a.args, mana)
+
+    @staticmethod
+    def _score_play(s: FusionState, p: int, kind: str, i: int, card: Any, args: tuple[Any, ...], mana: int) -> float:
+        """Score of summoning, flipping or playing card instance ``i`` with the given arguments."""
+        cost = mana if card.cost == "X" else card.cost
         gain = 0.0
         if card.on_play:
-            targets = self._targets_of(s, card.on_play, a.args[1:]) if card.aimed else _NONE * len(card.on_play)
+            on_play = card.on_play
+            if card.aimed:
+                targets = HeuristicAgent._targets_of(s, on_play, args[1:])
+            else:
+                targets = _NONE * len(on_play)
             used = s.used
-            for e, t in zip(card.on_play, targets):
+            for e, t in zip(on_play, targets):
                 if e.choice and t is None:
                     continue
                 if e.once and used and (p, card.id, e.index) in used:
@@ -210,9 +246,9 @@ class HeuristicAgent:
             return 2.0 + cost + 0.5 * (card.atk + card.dfn) + gain
         if kind == "flip":
             return 3.0 + cost + 0.5 * (card.atk + card.dfn) + gain
-        if card.kind == "magic" and card.subtype in ("continuous", "field", "equip", "aura"):
-            gain += 1.0 + sum(e.atk + e.dfn for e in card.continuous if e.target == "own_creatures") * len(s.crea[p])
-        if card.kind == "item" and card.subtype == "artifact":
+        if card.h_lasting:
+            gain += 1.0 + card.h_own_bonus * len(s.crea[p])
+        if card.h_artifact:
             gain += 0.5 * len(card.activated)
         if s.step == "main" and card.play_speed >= 2 and gain < 3.0:
             return gain - 1.0  # hold quick cards for the battle or the opponent's turn

@@ -86,6 +86,7 @@ class CardDef:
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "on_destroyed", "continuous", "start", "end", "is_creature",
         "play_speed", "simulated", "raw", "aimed",
+        "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact",
     )
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
@@ -122,6 +123,13 @@ class CardDef:
         # "【通常生物】" / "通常生物。" (normal creature) is no effect text at all.
         text = str(raw.get("text", "") or "").strip().strip("。.【】[] ").lower()
         self.simulated = text in _NO_TEXT or bool(ok) or self.taunt
+        # Static parts of the heuristic player's scores (agents.py), computed once per card.
+        self.h_summon = 2.0 + 0.5 * (self.atk + self.dfn)
+        self.h_flip = 3.0 + 0.5 * (self.atk + self.dfn)
+        self.h_set = 0.6 if self.subtype == "quick" or self.play_speed >= 2 else -1.0
+        self.h_lasting = self.kind == "magic" and self.subtype in ("continuous", "field", "equip", "aura")
+        self.h_own_bonus = sum(e.atk + e.dfn for e in self.continuous if e.target == "own_creatures")
+        self.h_artifact = self.kind == "item" and self.subtype == "artifact"
 
     @property
     def quick(self) -> bool:
