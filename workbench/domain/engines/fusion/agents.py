@@ -259,11 +259,31 @@ class HeuristicAgent:
     def _declare(self, s: FusionState, p: int, acts: list[Action]) -> Action:
         q = 1 - p
         # stats of the possible attackers and of every enemy creature, read once per decision
-        involved = [i for i in s.crea[p] if s.can_attack(i)] + s.crea[q] + [a[0] for a in s.attacks]
         damage = s.damage
-        atk = {i: s.atk(i) for i in involved}
-        left = {i: s.dfn(i) - damage.get(i, 0) for i in atk}
-        blockers = [b for b in s.crea[q] if s.can_block(b)]
+        tapped, sick, down = s.tapped, s.sick, s.down
+        atk_dfn = s.atk_dfn
+        attacks = s.attacks
+        declared = [a[0] for a in attacks]
+        atk: dict[int, int] = {}
+        left: dict[int, int] = {}
+        free: list[int] = []
+        for i in s.crea[p]:
+            if i in tapped or i in sick or i in down:
+                continue
+            atk[i], d = atk_dfn(i)
+            left[i] = d - damage.get(i, 0) if damage else d
+            if i not in declared:
+                free.append(i)
+        blockers: list[int] = []
+        for i in s.crea[q]:
+            atk[i], d = atk_dfn(i)
+            left[i] = d - damage.get(i, 0) if damage else d
+            if i not in tapped and i not in down:
+                blockers.append(i)
+        for i in declared:
+            if i not in atk:
+                atk[i], d = atk_dfn(i)
+                left[i] = d - damage.get(i, 0) if damage else d
         committed_power = sum(atk[a[0]] for a in s.attacks if a[1] < 0)
         committed: dict[int, int] = {}  # damage already declared against each creature
         for a in s.attacks:
@@ -272,7 +292,6 @@ class HeuristicAgent:
         strike_back = s.opts.strike_back
         best, best_score = None, 0.0
         index = s.index
-        free = [i for i in s.crea[p] if s.can_attack(i) and i not in {a[0] for a in s.attacks}]
         free_power = sum(max(0, atk[i]) for i in free)
         for a in acts:
             if a.kind != "attack":
@@ -303,7 +322,7 @@ class HeuristicAgent:
                 elif power > 0 and free_power >= need:
                     # together with the other free attackers it falls: take a share of the gain
                     score += 0.8 * (atk[t] + left[t] + 1.0) * power / need
-                if strike_back and t not in s.down and atk[t] >= left[i]:
+                if strike_back and t not in down and atk[t] >= left[i]:
                     score -= value_i
                 if score > 0:
                     for b in blockers:
@@ -317,8 +336,13 @@ class HeuristicAgent:
         return acts[-1]  # go, or end the battle phase
 
     def _block(self, s: FusionState, p: int, acts: list[Action]) -> Action:
-        atk = {i: s.atk(i) for i in s.crea[0] + s.crea[1]}
-        left = {i: s.dfn(i) - s.damage.get(i, 0) for i in atk}
+        atk: dict[int, int] = {}
+        left: dict[int, int] = {}
+        damage, atk_dfn = s.damage, s.atk_dfn
+        for zone in s.crea:
+            for i in zone:
+                atk[i], d = atk_dfn(i)
+                left[i] = d - damage.get(i, 0)
         incoming = 0
         blocked = {a[0] for a in s.attacks if a[2]}
         entries = {a[0]: a for a in s.attacks}

@@ -82,7 +82,7 @@ class Shared:
 
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "neg_cont", "has_cont", "acache",
-        "sa_set", "sa_summon", "sa_tables", "unsimulated",
+        "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -99,6 +99,8 @@ class Shared:
         n = len(cards)
         self.sa_set: list[Action | None] = [None] * n
         self.sa_summon: list[Action | None] = [None] * n
+        # attack Actions per attacker: target instance (or -1 for the opponent) -> Action
+        self.sa_attack: list[dict[int, Action] | None] = [None] * n
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
         }
@@ -125,6 +127,7 @@ class FusionState(State):
         self.sa_set = sh.sa_set
         self.sa_summon = sh.sa_summon
         self.sa_tables = sh.sa_tables
+        self.sa_attack = sh.sa_attack
         self.opts = opts
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
@@ -395,6 +398,35 @@ class FusionState(State):
                     v += m[1]
         return v
 
+    def atk_dfn(self, i: int) -> tuple[int, int]:
+        """Current (ATK, DEF) of creature ``i`` in one call: what ``atk`` and ``dfn`` return."""
+        card = self.cards[i]
+        a = card.atk
+        d = card.dfn
+        if self.mods:
+            m = self.mods.get(i)
+            if m:
+                a += m[0]
+                d += m[1]
+        if self.eot:
+            m = self.eot.get(i)
+            if m:
+                a += m[0]
+                d += m[1]
+        if self.has_cont:
+            cb = self._cb
+            if cb is None:
+                cb = self._cb = self._cont_bonuses()
+            m = cb[self.owner[i]]
+            a += m[0]
+            d += m[1]
+            if cb[2]:
+                m = cb[2].get(i)
+                if m:
+                    a += m[0]
+                    d += m[1]
+        return a, d
+
     def _cont_bonuses(self) -> tuple[tuple[int, int], tuple[int, int], dict[int, tuple[int, int]]]:
         """Continuous stat changes now in force: per player's creatures, and per creature itself.
 
@@ -626,8 +658,7 @@ class FusionState(State):
             elif step == "declare" or step == "mulligan" or step == "retarget":
                 self.actor = self.active if step != "mulligan" else self.actor
                 if step == "declare":
-                    declared = {a[0] for a in self.attacks}
-                    if not any(self.can_attack(i) and i not in declared for i in self.crea[self.active]):
+                    if not self._can_declare():
                         if not self.attacks:
                             self._to_main2()
                         else:  # nobody is left to declare: the declaration is complete
@@ -677,6 +708,15 @@ class FusionState(State):
                 return
             else:  # pragma: no cover - a bug in the step machine
                 raise RuntimeError(f"unknown step {step}")
+
+    def _can_declare(self) -> bool:
+        """True while the active player has a creature left that may still declare an attack."""
+        tapped, sick, down = self.tapped, self.sick, self.down
+        declared = [a[0] for a in self.attacks]
+        for i in self.crea[self.active]:
+            if i not in tapped and i not in sick and i not in down and i not in declared:
+                return True
+        return False
 
     def _only_pass(self) -> bool:
         legal = self._compute_legal()
@@ -1072,17 +1112,27 @@ class FusionState(State):
 
     def _declare_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
-        declared = {a[0] for a in self.attacks}
+        declared = [a[0] for a in self.attacks]
         enemy = self.crea[1 - p]
         player_ok = not self.taunting(1 - p)
+        tapped, sick, down = self.tapped, self.sick, self.down
+        sa_attack = self.sa_attack
         for i in self.crea[p]:
-            if i in declared or not self.can_attack(i):
+            if i in tapped or i in sick or i in down or i in declared:
                 continue
-            name = self.names[i]
+            table = sa_attack[i]
+            if table is None:
+                table = sa_attack[i] = {}
             if player_ok:
-                acts.append(self._act("attack", (name, PLAYER)))
+                action = table.get(-1)
+                if action is None:
+                    action = table[-1] = self._act("attack", (self.names[i], PLAYER))
+                acts.append(action)
             for j in enemy:
-                acts.append(self._act("attack", (name, self.names[j])))
+                action = table.get(j)
+                if action is None:
+                    action = table[j] = self._act("attack", (self.names[i], self.names[j]))
+                acts.append(action)
         if self.attacks:
             acts.append(FIXED["go"])
         else:
@@ -1116,8 +1166,12 @@ class FusionState(State):
         if not self.attacks:
             return False
         q = 1 - self.active
-        blocking = {b for a in self.attacks for b in a[2]}
-        return any(self.can_block(i) and i not in blocking for i in self.crea[q])
+        tapped, down = self.tapped, self.down
+        blocking = [b for a in self.attacks for b in a[2]]
+        for i in self.crea[q]:
+            if i not in tapped and i not in down and i not in blocking:
+                return True
+        return False
 
     def _block_actions(self) -> list[Action]:
         q = 1 - self.active
