@@ -44,6 +44,9 @@ FIXED = {
 """The argument-free actions: the same immutable values in every game."""
 
 
+_NO_TARGET = -1000  # key of the target-less Action in the per-target caches (player tokens are -1, -2)
+
+
 def _ptok(p: int) -> int:
     return -1 - p
 
@@ -82,7 +85,7 @@ class Shared:
 
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "neg_cont", "has_cont", "acache",
-        "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack",
+        "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -99,6 +102,14 @@ class Shared:
         n = len(cards)
         self.sa_set: list[Action | None] = [None] * n
         self.sa_summon: list[Action | None] = [None] * n
+        # Cards stay in their owner's zones, so a player without such cards in the deck list never
+        # has an ability to activate or a quick card to answer with.
+        self.has_act = [any(c.activated for c, o in zip(cards, owner) if o == p) for p in (0, 1)]
+        self.has_quick = [any(c.play_speed >= 2 for c, o in zip(cards, owner) if o == p) for p in (0, 1)]
+        # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
+        self.sa_aim: dict[str, list[dict[int, Action] | None]] = {
+            "summon": [None] * n, "play": [None] * n, "flip": [None] * n,
+        }
         # attack Actions per attacker: target instance (or -1 for the opponent) -> Action
         self.sa_attack: list[dict[int, Action] | None] = [None] * n
         self.sa_tables: dict[str, list[Action | None]] = {
@@ -128,6 +139,9 @@ class FusionState(State):
         self.sa_summon = sh.sa_summon
         self.sa_tables = sh.sa_tables
         self.sa_attack = sh.sa_attack
+        self.sa_aim = sh.sa_aim
+        self.has_act = sh.has_act
+        self.has_quick = sh.has_quick
         self.opts = opts
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
@@ -244,14 +258,14 @@ class FusionState(State):
             if candidate is action:
                 chosen = candidate
                 break
-        kind, args = action.kind, tuple(action.args)
         if chosen is None:
+            kind, args = action.kind, tuple(action.args)
             for candidate in legal:
                 if candidate.kind == kind and candidate.args == args:
                     chosen = candidate
                     break
-        if chosen is None:
-            chosen = self._match_loose(legal, kind, args)
+            if chosen is None:
+                chosen = self._match_loose(legal, kind, args)
         if chosen is None:
             raise IllegalAction(f"{action} is not legal for P{self.actor + 1} now ({self._step_name()})")
         self._legal = None
@@ -1045,6 +1059,27 @@ class FusionState(State):
             table = self.sa_tables[kind]
             acts.append(table[i] or self._simple(table, kind, i))
             return
+        e = effects[0] if len(effects) == 1 else None
+        if e is not None and e.choice:
+            # the usual aimed card: one effect with one chosen target, Actions cached per target
+            tables = self.sa_aim[kind]
+            cache = tables[i]
+            if cache is None:
+                cache = tables[i] = {}
+            options = self._targets(e, p, i)
+            if not options:
+                if allow_no_target:
+                    action = cache.get(_NO_TARGET)
+                    if action is None:
+                        action = cache[_NO_TARGET] = self._act(kind, (self.names[i],))
+                    acts.append(action)
+                return
+            for t in options:
+                action = cache.get(t)
+                if action is None:
+                    action = cache[t] = self._act(kind, (self.names[i], self._targ_arg(t)))
+                acts.append(action)
+            return
         combos = self._target_combos(effects, p, i)
         if combos is None:
             if not allow_no_target:
@@ -1055,7 +1090,7 @@ class FusionState(State):
             acts.append(self._act(kind, (self.names[i],) + targs))
 
     def _add_abilities(self, acts: list[Action], p: int, min_speed: int) -> None:
-        if self.acts[p] >= ACTIVATION_LIMIT:
+        if not self.has_act[p] or self.acts[p] >= ACTIVATION_LIMIT:
             return
         own_turn = p == self.active
         cards = self.cards
@@ -1087,6 +1122,9 @@ class FusionState(State):
         """Quick plays and abilities of ``p`` at least as fast as ``min_speed`` (§3.6.2)."""
         acts: list[Action] = []
         if self.acts[p] >= ACTIVATION_LIMIT:
+            return acts
+        if not self.has_quick[p]:
+            self._add_abilities(acts, p, min_speed)
             return acts
         own_turn = p == self.active
         mana = self.mana[p]
