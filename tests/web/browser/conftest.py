@@ -108,7 +108,11 @@ def browser() -> Iterator:
 def page(browser) -> Iterator:
     """A fresh context and page; console errors are collected in ``page.console_errors``."""
     context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="en-GB")
-    context.set_default_timeout(10_000)
+    from playwright.sync_api import expect
+
+    # Generous: CI machines are shared, and a cold render of a preview can take seconds there.
+    context.set_default_timeout(30_000)
+    expect.set_options(timeout=20_000)
     new_page = context.new_page()
     errors: list[str] = []
     new_page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
