@@ -33,7 +33,7 @@ def _left(s: FusionState, i: int) -> int:
 def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
     """A rough worth of one effect for player ``p`` (positive is good for ``p``)."""
     act = e.action
-    amount = x if e.amount == "X" else int(e.amount)
+    amount = x if e.amount == "X" else e.amount  # an int already (cards.Effect)
     if act == "negate":
         if not s.chain:
             return 0.0
@@ -45,7 +45,12 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
         )
     if act == "add_mana":
         return 0.3 * amount
-    targets = s._effect_targets(e, p, src, t)
+    if e.choice:  # what _effect_targets returns for a chosen target, without a call
+        if t is None:
+            return 0.0
+        targets: Any = (t,)
+    else:
+        targets = s._effect_targets(e, p, src, t)
     total = 0.0
     for target in targets:
         if target < 0:
@@ -68,14 +73,17 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
         mine = s.owner[target] == p
         sign = 1.0 if mine else -1.0
         if act == "damage":
-            if amount >= _left(s, target):
-                total -= sign * _value(s, target)
+            a, d = s.atk_dfn(target)
+            if amount >= d - s.damage.get(target, 0):
+                total -= sign * (a + d + 1.0)
             else:
                 total -= sign * 0.2
         elif act == "destroy":
-            total -= sign * _value(s, target)
+            a, d = s.atk_dfn(target)
+            total -= sign * (a + d + 1.0)
         elif act == "return_to_hand":
-            total -= sign * 0.6 * _value(s, target)
+            a, d = s.atk_dfn(target)
+            total -= sign * 0.6 * (a + d + 1.0)
         elif act == "heal":
             total += sign * 0.3 * min(amount, s.damage.get(target, 0))
         elif act == "modify_stats":
@@ -111,6 +119,8 @@ class HeuristicAgent:
         if len(acts) == 1:
             return acts[0]
         step = state.step
+        if step == "main" or step == "respond" or step == "window" or step == "retarget":
+            return self._best_play(state, player, acts, step)
         if step == "mulligan":
             return self._mulligan(state, player, acts)
         if step == "block":
@@ -130,7 +140,11 @@ class HeuristicAgent:
             return max(acts, key=worth)
         if step == "discard":
             return min(acts, key=lambda a: self._card_worth(state, state.index[a.args[0]]))
-        # main, respond, window: score every listed action in one loop (the hot path of a game)
+        return self._best_play(state, player, acts, step)
+
+    def _best_play(self, state: FusionState, player: int, acts: list[Action], step: str) -> Action:
+        """Main phase, chain answers, battle windows: the best-scoring action (pass unless one pays)."""
+        # every listed action is scored in one loop: the hot path of a game
         best, best_score = acts[0], _NEG_INF
         index, cards = state.index, state.cards
         mana = state.mana[player]
@@ -229,8 +243,22 @@ class HeuristicAgent:
         """Score of summoning, flipping or playing card instance ``i`` with the given arguments."""
         cost = mana if card.cost == "X" else card.cost
         gain = 0.0
-        if card.on_play:
-            on_play = card.on_play
+        on_play = card.on_play
+        if len(on_play) == 1:  # the usual card: one effect, decoded without building lists
+            e = on_play[0]
+            if e.choice:
+                if len(args) > 1:
+                    arg = args[1]
+                    t = _PTOK[arg] if arg in _PTOK else s.index[arg]
+                else:
+                    t = None
+            elif e.action == "negate":
+                t = len(s.chain) - 1
+            else:
+                t = None
+            if not (e.choice and t is None) and not (e.once and s.used and (p, card.id, e.index) in s.used):
+                gain += _effect_value(s, p, i, e, t, cost)
+        elif on_play:
             if card.aimed:
                 targets = HeuristicAgent._targets_of(s, on_play, args[1:])
             else:
