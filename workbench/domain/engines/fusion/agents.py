@@ -318,29 +318,34 @@ class HeuristicAgent:
             if a[1] >= 0:
                 committed[a[1]] = committed.get(a[1], 0) + atk[a[0]]
         strike_back = s.opts.strike_back
-        best, best_score = None, 0.0
-        index = s.index
+        best, best_score = -1, 0.0
+        best_t = 0
         free_power = sum(max(0, atk[i]) for i in free)
-        for a in acts:
-            if a.kind != "attack":
-                continue
-            i = index[a.args[0]]
+        # The listed attacks are every free attacker (in zone order) against the opponent (unless
+        # a taunt forbids it) and then each enemy creature: score those pairs in that order, so
+        # no action name needs decoding; ties keep the first, as the listed order would.
+        player_ok = not s.taunting(q)
+        enemy = s.crea[q]
+        life_q = s.life[q]
+        for i in free:
             power = atk[i]
-            value_i = power + left[i] + 1.0
-            if a.args[1] == PLAYER:
-                if not blockers and s.life[q] <= power + committed_power:
+            left_i = left[i]
+            value_i = power + left_i + 1.0
+            if player_ok:
+                if not blockers and life_q <= power + committed_power:
                     score = 100.0
                 else:
                     score = 0.6 * power
                     for b in blockers:
-                        kills = atk[b] >= left[i]
+                        kills = atk[b] >= left_i
                         if kills and power < left[b]:
                             score = -value_i
                             break
                         if kills:
                             score = min(score, atk[b] + left[b] - value_i + 1.0)
-            else:
-                t = index[a.args[1]]
+                if score > best_score:
+                    best, best_t, best_score = i, -1, score
+            for t in enemy:
                 score = 0.0
                 need = left[t] - committed.get(t, 0)
                 if need <= 0:
@@ -350,17 +355,24 @@ class HeuristicAgent:
                 elif power > 0 and free_power >= need:
                     # together with the other free attackers it falls: take a share of the gain
                     score += 0.8 * (atk[t] + left[t] + 1.0) * power / need
-                if strike_back and t not in down and atk[t] >= left[i]:
+                if strike_back and t not in down and atk[t] >= left_i:
                     score -= value_i
                 if score > 0:
                     for b in blockers:
-                        if b != t and atk[b] >= left[i] and power < left[b]:
+                        if b != t and atk[b] >= left_i and power < left[b]:
                             score -= 0.5 * value_i
                             break
-            if score > best_score:
-                best, best_score = a, score
-        if best is not None:
-            return best
+                if score > best_score:
+                    best, best_t, best_score = i, t, score
+        if best >= 0:
+            table = s.sa_attack[best]
+            action = table.get(best_t) if table is not None else None
+            if action is not None and action in acts:
+                return action
+            want = (s.names[best], PLAYER if best_t < 0 else s.names[best_t])
+            for a in acts:  # not cached yet (a state built another way): find it by name
+                if a.kind == "attack" and a.args == want:
+                    return a
         return acts[-1]  # go, or end the battle phase
 
     def _block(self, s: FusionState, p: int, acts: list[Action]) -> Action:
