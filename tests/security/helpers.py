@@ -4,19 +4,12 @@ URLs for every route of the app, and a real ``workbench serve`` process on a fre
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tests.live_server import Server, copy_data, free_port, running_server, wait_healthy  # noqa: F401 - shared
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PASSWORDS = {"alice": "alice-designs-cards", "vera": "vera-only-looks-on"}
@@ -94,75 +87,6 @@ def route_calls(app) -> Iterator[tuple[str, str, str]]:
                 else ROUTE_VALUES.get(arg, "x")
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             yield rule.endpoint, method, adapter.build(rule.endpoint, values, method=method)
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def copy_data(target: Path) -> Path:
-    """A private copy of the bundled data folder at ``target``."""
-    shutil.copytree(PROJECT_ROOT / "card_data", target, ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit"))
-    return target
-
-
-@dataclass
-class Server:
-    """A running ``workbench serve`` process."""
-
-    proc: subprocess.Popen
-    url: str
-    log: Path
-
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:
-    """Poll ``/healthz`` until it answers 200; raise with the server log when it never does."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"server did not answer within {timeout} s:\n{log.read_text(errors='replace')}")
-
-
-@contextmanager
-def running_server(data: Path, instance: Path, *extra: str, threads: int = 8) -> Iterator[Server]:
-    """Start ``python -m workbench serve`` on a free port; stop it (terminate, then kill) afterwards."""
-    port = free_port()
-    instance.mkdir(parents=True, exist_ok=True)
-    log = instance / f"server-{port}.log"
-    env = dict(os.environ, WORKBENCH_INSTANCE=str(instance), PYTHONUNBUFFERED="1")
-    for key in ("WORKBENCH_TRUSTED_HOSTS", "WORKBENCH_TEAM", "WORKBENCH_DATA"):
-        env.pop(key, None)
-    with open(log, "wb") as handle:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "workbench", "serve", "--port", str(port), "--data", str(data),
-             "--threads", str(threads), *extra],
-            cwd=PROJECT_ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
-        )
-    server = Server(proc, f"http://127.0.0.1:{port}", log)
-    try:
-        wait_healthy(server.url, proc, log)
-        yield server
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
 
 
 def http(url: str, method: str = "GET", path: str = "/", body: Any = None,

@@ -14,16 +14,12 @@ Reuse these in any browser test (mark it ``@pytest.mark.browser``):
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.live_server import copy_data, running_server
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOTS = PROJECT_ROOT / "test-output" / "screenshots"
@@ -34,61 +30,17 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"workbench serve exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"workbench serve did not answer on {url}/healthz within {timeout:.0f} s")
-
-
 @pytest.fixture(scope="session")
 def live_server_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private, writable copy of the bundled data folder for the live server."""
-    target = tmp_path_factory.mktemp("live") / "card_data"
-    shutil.copytree(PROJECT_ROOT / "card_data", target, ignore=shutil.ignore_patterns(".locks", ".tmp-*"))
-    return target
+    return copy_data(tmp_path_factory.mktemp("live") / "card_data")
 
 
 @pytest.fixture(scope="session")
 def live_server(live_server_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Start ``python -m workbench serve`` on a free port; yield its base URL; stop it at the end."""
-    port = _free_port()
-    instance = tmp_path_factory.mktemp("instance")
-    log_path = instance / "server.log"
-    env = dict(os.environ, WORKBENCH_INSTANCE=str(instance), PYTHONUNBUFFERED="1")
-    env.pop("WORKBENCH_TRUSTED_HOSTS", None)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "workbench", "serve", "--port", str(port), "--data", str(live_server_data)],
-            cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
-    except RuntimeError as exc:
-        proc.kill()
-        proc.wait(timeout=10)
-        raise RuntimeError(f"{exc}\n--- server log ---\n{log_path.read_text(errors='replace')}") from None
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    with running_server(live_server_data, tmp_path_factory.mktemp("instance")) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")

@@ -3,16 +3,13 @@ the dry run, confirm, and find the new card. Exports go to a private folder, nev
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser.conftest import PROJECT_ROOT, _free_port, _wait_healthy
+from tests.live_server import copy_data, running_server
 
 pytestmark = pytest.mark.browser
 
@@ -20,30 +17,11 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def transfer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A live server whose EXPORT_DIR is a temp folder; yields (base URL, exports folder)."""
-    import shutil
-
     root = tmp_path_factory.mktemp("transfer")
-    data = root / "card_data"
-    shutil.copytree(PROJECT_ROOT / "card_data", data, ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit"))
+    data = copy_data(root / "card_data")
     exports = root / "exports"
-    port = _free_port()
-    env = dict(os.environ, WORKBENCH_INSTANCE=str(root / "instance"), WORKBENCH_EXPORTS=str(exports),
-               PYTHONUNBUFFERED="1")
-    env.pop("WORKBENCH_TRUSTED_HOSTS", None)
-    with open(root / "server.log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", str(port), "--data", str(data)],
-                                cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
-        yield url, exports
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+    with running_server(data, root / "instance", env_extra={"WORKBENCH_EXPORTS": str(exports)}) as server:
+        yield server.url, exports
 
 
 def test_export_then_download(transfer_server, page, screenshot):
