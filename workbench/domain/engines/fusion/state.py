@@ -1010,6 +1010,8 @@ class FusionState(State):
         set_room = opts.max_set_magic > sum(1 for i in self.magic[p] if i in down) if self.magic[p] else opts.max_set_magic > 0
         cards = self.cards
         sa_set, sa_summon = self.sa_set, self.sa_summon
+        sa_play = self.sa_tables["play"]
+        used = self.used
         for i in self.hand[p]:
             card = cards[i]
             cost = mana if card.cost == "X" else card.cost
@@ -1023,8 +1025,11 @@ class FusionState(State):
                     if card.kind == "creature" and card.stars <= opts.set_max_stars:
                         acts.append(sa_set[i] or self._simple(sa_set, "set", i))
             else:
-                if cost <= mana and self._once_free(p, card, card.on_play):
-                    self._add_plays(acts, "play", i, card, p, card.on_play)
+                if cost <= mana and (not used or self._once_free(p, card, card.on_play)):
+                    if card.aimed:
+                        self._add_plays(acts, "play", i, card, p, card.on_play)
+                    else:
+                        acts.append(sa_play[i] or self._simple(sa_play, "play", i))
                 if set_room and card.kind == "magic":
                     acts.append(sa_set[i] or self._simple(sa_set, "set", i))
         if down:
@@ -1094,29 +1099,33 @@ class FusionState(State):
             return
         own_turn = p == self.active
         cards = self.cards
-        holders = [i for zone in (self.crea[p], self.magic[p], self.field[p]) for i in zone if cards[i].activated]
-        for i in holders:
-            if i in self.down:
+        down = self.down
+        for zone in (self.crea[p], self.magic[p], self.field[p]):
+            for i in zone:
+                if cards[i].activated and i not in down:
+                    self._add_abilities_of(acts, p, i, min_speed, own_turn)
+
+    def _add_abilities_of(self, acts: list[Action], p: int, i: int, min_speed: int, own_turn: bool) -> None:
+        """The usable ``activated`` effects of face-up card ``i`` on ``p``'s field."""
+        card = self.cards[i]
+        for e in card.activated:
+            if e.speed < min_speed or (e.speed < 2 and not own_turn):
                 continue
-            card = self.cards[i]
-            for e in card.activated:
-                if e.speed < min_speed or (e.speed < 2 and not own_turn):
-                    continue
-                if e.cost_tap and (i in self.tapped or i in self.sick):
-                    continue
-                if self._cost_of(e.cost_mana, p) > self.mana[p]:
-                    continue
-                if e.once and (p, card.id, e.index) in self.used:
-                    continue
-                if not e.choice:
-                    acts.append(self._act("activate", (self.names[i], e.index)))
-                    continue
-                combos = self._target_combos((e,), p, i)
-                if combos is None:
-                    continue
-                for combo in combos:
-                    targs = self._targ_args((e,), combo)
-                    acts.append(self._act("activate", (self.names[i], e.index) + targs))
+            if e.cost_tap and (i in self.tapped or i in self.sick):
+                continue
+            if self._cost_of(e.cost_mana, p) > self.mana[p]:
+                continue
+            if e.once and (p, card.id, e.index) in self.used:
+                continue
+            if not e.choice:
+                acts.append(self._act("activate", (self.names[i], e.index)))
+                continue
+            combos = self._target_combos((e,), p, i)
+            if combos is None:
+                continue
+            for combo in combos:
+                targs = self._targ_args((e,), combo)
+                acts.append(self._act("activate", (self.names[i], e.index) + targs))
 
     def _instant_actions(self, p: int, min_speed: int) -> list[Action]:
         """Quick plays and abilities of ``p`` at least as fast as ``min_speed`` (§3.6.2)."""
