@@ -12,6 +12,7 @@ from typing import Any
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
 from workbench.domain.validation import validate_card, validate_deck
+from workbench.services.memo import MISSING, Memo
 from workbench.storage.repository import Repository
 
 ExtraCardCheck = Callable[[GameDefinition, Mapping[str, Any]], list[Problem]]
@@ -28,11 +29,41 @@ def _extra_card_checks() -> list[ExtraCardCheck]:
     return checks
 
 
+# (definition identity, card id, with_layout, repr of the card) -> problems. The card page, the
+# validate API and the gallery ask about the same unchanged cards on every request; repr (not
+# JSON) keeps 1, 1.0, True and "1" apart, so equal keys mean equal cards. Huge cards are not
+# remembered, so the memo stays a few megabytes at most.
+_CARD_PROBLEMS = Memo(4096)
+_MAX_KEY_CHARS = 8192
+
+
 def card_problems(
     definition: GameDefinition, card: Mapping[str, Any], card_id: str | None = None,
     with_layout: bool = True,
 ) -> list[Problem]:
-    """Every problem of one card: field rules, budget and (if ``with_layout``) text overflow."""
+    """Every problem of one card: field rules, budget and (if ``with_layout``) text overflow.
+
+    Remembered per definition object and card content, so asking again costs a ``repr``.
+    Never raises for bad card data.
+    """
+    try:
+        shown = repr(card)
+    except Exception:  # noqa: BLE001 - an object whose repr fails is simply not memoised
+        shown = ""
+    key = (id(definition), card_id, with_layout, shown) if 0 < len(shown) <= _MAX_KEY_CHARS else None
+    if key is not None:
+        hit = _CARD_PROBLEMS.get(key, definition)
+        if hit is not MISSING:
+            return list(hit)
+    problems = _card_problems(definition, card, card_id, with_layout)
+    if key is not None:
+        _CARD_PROBLEMS.put(key, tuple(problems), definition)
+    return problems
+
+
+def _card_problems(
+    definition: GameDefinition, card: Mapping[str, Any], card_id: str | None, with_layout: bool,
+) -> list[Problem]:
     problems = validate_card(definition, card, card_id)
     if with_layout and not any(p.is_error for p in problems):
         for check in _extra_card_checks():

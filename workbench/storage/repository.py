@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
+import stat
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -50,6 +52,24 @@ StoredCard = Stored
 StoredDeck = Stored
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """Every file of one collection (cards or decks) of a game, as it was at one moment.
+
+    ``items`` (sorted by id) and their ``data`` are shared between callers: read them, never
+    change them (take a copy first). ``unreadable`` lists (id, reason) for files that cannot be
+    read. ``token`` is unique to this content: a new snapshot (any file added, removed or
+    changed) gets a new token, so it can key caches of anything derived from the files.
+    """
+
+    items: tuple[Stored, ...]
+    unreadable: tuple[tuple[str, str], ...]
+    token: str
+
+
+_SNAPSHOT_TOKENS = itertools.count(1)
+
+
 class Repository:
     """Reads and writes the games, cards and decks of one data folder.
 
@@ -63,6 +83,8 @@ class Repository:
         self.lock_dir = Path(lock_dir) if lock_dir else self.root / ".locks"
         self._cache: dict[Path, tuple[tuple[int, int, int], Stored | DataError]] = {}
         self._defs: dict[str, tuple[tuple[int, int, int], GameDefinition]] = {}
+        # (game, collection) -> (the stat of every file, the snapshot built from them)
+        self._snapshots: dict[tuple[str, str], tuple[tuple[Any, ...], Snapshot]] = {}
         self._cache_lock = threading.Lock()
         self.audit = AuditLog(self.root)
 
@@ -129,14 +151,24 @@ class Repository:
             stamp = _stamp(path)
         except FileNotFoundError:
             raise NotFound(f"{collection[:-1]} {item_id!r} does not exist") from None
+        item = self._read_stamped(path, collection, item_id, stamp)
+        return Stored(item.id, _copy(item.data), item.version)
+
+    def _read_stamped(self, path: Path, collection: str, item_id: str, stamp: tuple[int, int, int]) -> Stored:
+        """The cached item of ``path`` when its stat is still ``stamp``, else the file parsed
+        again. The result is shared with the cache: callers copy before handing it out.
+        Raises NotFound, DataError."""
         with self._cache_lock:
             cached = self._cache.get(path)
         if cached and cached[0] == stamp:
             item = cached[1]
             if isinstance(item, DataError):
                 raise DataError(str(item))
-            return Stored(item.id, _copy(item.data), item.version)
-        raw = path.read_bytes()
+            return item
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise NotFound(f"{collection[:-1]} {item_id!r} does not exist") from None
         try:
             data = parse_yaml(raw, COLLECTIONS[collection], f"{collection}/{item_id}.yaml")
             if not isinstance(data, dict):
@@ -148,35 +180,68 @@ class Repository:
                 self._cache[path] = (stamp, exc)
             raise
         item = Stored(item_id, data, content_version(raw))
+        # Kept under the stat taken *before* reading: if the file changed meanwhile, the next
+        # stat differs and the file is read again (never old bytes under a new stat).
         with self._cache_lock:
-            self._cache[path] = (_stamp(path), item)
-        return Stored(item.id, _copy(item.data), item.version)
+            self._cache[path] = (stamp, item)
+        return item
 
-    def _list(self, game_id: str, collection: str) -> list[Stored]:
-        folder = self._inside(self.game_dir(game_id) / collection)
-        if not folder.is_dir():
-            return []
-        items = []
-        for path in sorted(folder.glob("*.yaml")):
-            if not is_valid_id(path.stem) or path.is_symlink():
-                continue
-            items.append(self._read(path, collection, path.stem))
-        return items
+    def snapshot(self, game_id: str, collection: str = "cards") -> Snapshot:
+        """The current content of a game's cards (or decks) folder, shared and read-only.
 
-    def _list_tolerant(self, game_id: str, collection: str) -> tuple[list[Stored], list[tuple[str, str]]]:
+        Costs one directory listing and one ``lstat`` per file when nothing changed, so a hand
+        edit of any YAML file shows up on the very next call; only changed files are parsed
+        again. Raises InvalidId, NotFound (game), KeyError (unknown collection).
+        """
+        if collection not in COLLECTIONS:
+            raise KeyError(collection)
         folder = self._inside(self.game_dir(game_id) / collection)
+        stamps: list[tuple[str, int, int, int]] = []
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if not name.endswith(".yaml") or not is_valid_id(name[:-5]):
+                        continue
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except FileNotFoundError:  # deleted while we looked
+                        continue
+                    if not stat.S_ISREG(st.st_mode):  # symbolic links are never followed
+                        continue
+                    stamps.append((name[:-5], st.st_ino, st.st_mtime_ns, st.st_size))
+        except (FileNotFoundError, NotADirectoryError):
+            stamps = []
+        stamps.sort()
+        key = tuple(stamps)
+        cache_key = (game_id, collection)
+        with self._cache_lock:
+            cached = self._snapshots.get(cache_key)
+        if cached and cached[0] == key:
+            return cached[1]
         good: list[Stored] = []
         bad: list[tuple[str, str]] = []
-        if not folder.is_dir():
-            return good, bad
-        for path in sorted(folder.glob("*.yaml")):
-            if not is_valid_id(path.stem) or path.is_symlink():
-                continue
+        for item_id, ino, mtime, size in stamps:
             try:
-                good.append(self._read(path, collection, path.stem))
+                good.append(self._read_stamped(folder / f"{item_id}.yaml", collection, item_id, (ino, mtime, size)))
+            except NotFound:
+                continue
             except DataError as exc:
-                bad.append((path.stem, str(exc)))
-        return good, bad
+                bad.append((item_id, str(exc)))
+        snap = Snapshot(tuple(good), tuple(bad), f"{id(self):x}.{next(_SNAPSHOT_TOKENS)}")
+        with self._cache_lock:
+            self._snapshots[cache_key] = (key, snap)
+        return snap
+
+    def _list(self, game_id: str, collection: str) -> list[Stored]:
+        snap = self.snapshot(game_id, collection)
+        if snap.unreadable:
+            raise DataError(snap.unreadable[0][1])
+        return [Stored(i.id, _copy(i.data), i.version) for i in snap.items]
+
+    def _list_tolerant(self, game_id: str, collection: str) -> tuple[list[Stored], list[tuple[str, str]]]:
+        snap = self.snapshot(game_id, collection)
+        return [Stored(i.id, _copy(i.data), i.version) for i in snap.items], list(snap.unreadable)
 
     def _write(
         self,

@@ -1,22 +1,30 @@
 """The card gallery: every card of a game as a thumbnail, filtered, searched, sorted and paged.
 
 Filtering, search and sorting happen on the server and only one page of thumbnails is sent, so
-a game of thousands of cards stays quick (see ``benchmarks/gallery.py``). Problem counts are
-cached per card version: editing a card invalidates only that card.
+a game of thousands of cards stays quick (see ``benchmarks/gallery.py``).
+
+Under load (``benchmarks/load.py``) the page must cost a few milliseconds, so everything derived
+from the cards is remembered, never stale: the repository's snapshot of the cards folder
+(re-checked with one ``lstat`` per file on every request, so a hand edit shows at once) has a
+token that changes with any file; the page body is kept per (snapshot token, definition, query);
+each thumbnail's HTML and problem counts per (card version, definition). Editing one card
+re-renders only its thumbnail. Answers carry an ETag, so a browser's revalidation gets a 304.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, make_response, render_template, request
+from markupsafe import Markup
+from werkzeug.wrappers import Response
 
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.services.checks import card_problems
-from workbench.storage.repository import Stored
+from workbench.services.memo import MISSING, Memo
+from workbench.storage.repository import Snapshot, Stored
 from workbench.web import get_repo
 from workbench.web.ui import (
     all_fields,
@@ -36,42 +44,36 @@ install_error_page(bp)
 PAGE_SIZES = (24, 48, 96, 192)
 DEFAULT_PAGE_SIZE = 48
 _CACHE_LIMIT = 50_000
-_problem_cache: dict[tuple[str, str, str, int], dict[str, Any]] = {}
-_search_cache: dict[tuple[str, str, str], str] = {}
-_cache_lock = threading.Lock()
+# Keyed by card version (a hash of the file) and the definition object (a new one whenever
+# game.yaml changes), owner-checked so a recycled id() cannot hit.
+_summaries = Memo(_CACHE_LIMIT)
+_haystacks = Memo(_CACHE_LIMIT)
+_thumbs = Memo(_CACHE_LIMIT)
+# Page bodies per query: the few views a designer flips between, for the current card files.
+_pages = Memo(512)
 
 
 def problem_summary(game: str, definition: GameDefinition, item: Stored) -> dict[str, Any]:
     """Error and warning counts of a card plus its first messages, cached per card version."""
     key = (game, item.id, item.version, id(definition))
-    with _cache_lock:
-        hit = _problem_cache.get(key)
-    if hit is not None:
-        return hit
+    hit = _summaries.get(key, definition)
+    if hit is not MISSING:
+        return hit  # type: ignore[no-any-return]
     problems = card_problems(definition, item.data, item.id, with_layout=False)
     summary = {
         "errors": sum(p.is_error for p in problems),
         "warnings": sum(not p.is_error for p in problems),
         "messages": [p.message for p in problems[:6]],
     }
-    with _cache_lock:
-        if len(_problem_cache) > _CACHE_LIMIT:
-            _problem_cache.clear()
-        _problem_cache[key] = summary
-    return summary
+    return _summaries.put(key, summary, definition)  # type: ignore[no-any-return]
 
 
 def _haystack(game: str, item: Stored) -> str:
     key = (game, item.id, item.version)
-    with _cache_lock:
-        hit = _search_cache.get(key)
-    if hit is None:
-        hit = search_text(item.id, item.data)
-        with _cache_lock:
-            if len(_search_cache) > _CACHE_LIMIT:
-                _search_cache.clear()
-            _search_cache[key] = hit
-    return hit
+    hit = _haystacks.get(key)
+    if hit is MISSING:
+        hit = _haystacks.put(key, search_text(item.id, item.data))
+    return hit  # type: ignore[no-any-return]
 
 
 def filter_fields(definition: GameDefinition) -> list[FieldDef]:
@@ -174,11 +176,26 @@ def query_cards(
 
 
 @bp.get("/games/<game>/cards")
-def gallery(game: str) -> str:
-    """The card gallery page of a game."""
+def gallery(game: str) -> Response:
+    """The card gallery page of a game (``304 Not Modified`` when the browser's copy is current)."""
     repo = get_repo()
     definition = repo.game(game)
-    cards, unreadable = repo.list_cards_tolerant(game)
+    snap = repo.snapshot(game, "cards")
+    key = (request.script_root, game, snap.token, id(definition), tuple(sorted(request.args.items(multi=True))))
+    content = _pages.get(key, definition)
+    if content is MISSING:
+        content = _pages.put(key, Markup(_content(game, definition, snap)), definition)
+    response = make_response(render_template("gallery.html", game=definition, game_id=game, content=content))
+    # The page holds the session's CSRF token: private. no-cache: always revalidate, so a
+    # changed card file is never hidden by a browser's copy; unchanged pages cost a 304.
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+def _content(game: str, definition: GameDefinition, snap: Snapshot) -> str:
+    """The page body below the navigation: counts, filters, one page of thumbnails, the pager."""
+    cards = list(snap.items)
     results = query_cards(game, definition, cards, request.args)
     try:
         per_page = int(request.args.get("per", DEFAULT_PAGE_SIZE))
@@ -191,27 +208,12 @@ def gallery(game: str) -> str:
     except ValueError:
         page = 1
     shown = results[(page - 1) * per_page: page * per_page]
-    thumbs = []
-    for item, summary in shown:
-        kind = str(item.data.get("kind", ""))
-        kind_def = definition.kinds.get(kind)
-        thumbs.append({
-            "id": item.id,
-            "name": str(item.data.get("name") or item.id),
-            "kind": kind,
-            "kind_label": kind_def.label if kind_def else kind or "no kind",
-            "stats": card_summary(definition, item.data),
-            "text": str(item.data.get("text") or ""),
-            "face": face_url(game, item.id),
-            "version": item.version,
-            **summary,
-        })
     base_args = {k: v for k, v in request.args.items() if k != "page"}
     return render_template(
-        "gallery.html",
+        "gallery_content.html",
         game=definition,
         game_id=game,
-        thumbs=thumbs,
+        thumbs=[_thumb(game, definition, item, summary) for item, summary in shown],
         total=len(cards),
         matched=len(results),
         page=page,
@@ -223,6 +225,29 @@ def gallery(game: str) -> str:
         filters=_filter_options(definition, cards, filter_fields(definition)),
         sorts=sort_fields(definition),
         args=request.args,
-        unreadable=unreadable,
+        unreadable=list(snap.unreadable),
         errors_total=sum(1 for _, s in results if s["errors"]),
     )
+
+
+def _thumb(game: str, definition: GameDefinition, item: Stored, summary: dict[str, Any]) -> Markup:
+    """One thumbnail's HTML, rendered once per card version and definition."""
+    key = (request.script_root, game, item.id, item.version, id(definition))
+    hit = _thumbs.get(key, definition)
+    if hit is not MISSING:
+        return hit  # type: ignore[no-any-return]
+    kind = str(item.data.get("kind", ""))
+    kind_def = definition.kinds.get(kind)
+    thumb = {
+        "id": item.id,
+        "name": str(item.data.get("name") or item.id),
+        "kind": kind,
+        "kind_label": kind_def.label if kind_def else kind or "no kind",
+        "stats": card_summary(definition, item.data),
+        "text": str(item.data.get("text") or ""),
+        "face": face_url(game, item.id),
+        "version": item.version,
+        **summary,
+    }
+    html = Markup(render_template("gallery_thumb.html", t=thumb, game_id=game))
+    return _thumbs.put(key, html, definition)  # type: ignore[no-any-return]
