@@ -137,6 +137,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     for i, (p, zone, flags) in enumerate(placed):
         _place(state, i, p, zone, flags, turn)
     state._cb = None
+    state._sc = {}
     state.turn = turn
     state.active = active
     if phase == "mulligan":

@@ -146,6 +146,8 @@ class FusionState(State):
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
         self._cb: Any = None  # cached continuous bonuses, see _cont_bonuses
+        # cached (ATK, DEF) per creature, see atk_dfn; emptied with _cb and on every stat change
+        self._sc: dict[int, tuple[int, int]] = {}
         self.rng = random.Random(seed)
         self.log = []
         self.logging = opts.log  # log lines (a look-ahead clone turns this off)
@@ -215,6 +217,7 @@ class FusionState(State):
         d["chain"] = [list(link) for link in self.chain]
         d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
         d["_legal"] = None
+        d["_sc"] = {}
         return new
 
     @property  # type: ignore[override]
@@ -370,50 +373,26 @@ class FusionState(State):
 
     def atk(self, i: int) -> int:
         """Current ATK of creature ``i`` (base, permanent and end-of-turn changes, continuous)."""
-        v = self.cards[i].atk
-        if self.mods:
-            m = self.mods.get(i)
-            if m:
-                v += m[0]
-        if self.eot:
-            m = self.eot.get(i)
-            if m:
-                v += m[0]
-        if self.has_cont:
-            cb = self._cb
-            if cb is None:
-                cb = self._cb = self._cont_bonuses()
-            v += cb[self.owner[i]][0]
-            if cb[2]:
-                m = cb[2].get(i)
-                if m:
-                    v += m[0]
-        return v
+        v = self._sc.get(i)
+        if v is None:
+            v = self._sc[i] = self._stats(i)
+        return v[0]
 
     def dfn(self, i: int) -> int:
         """Current DEF of creature ``i``."""
-        v = self.cards[i].dfn
-        if self.mods:
-            m = self.mods.get(i)
-            if m:
-                v += m[1]
-        if self.eot:
-            m = self.eot.get(i)
-            if m:
-                v += m[1]
-        if self.has_cont:
-            cb = self._cb
-            if cb is None:
-                cb = self._cb = self._cont_bonuses()
-            v += cb[self.owner[i]][1]
-            if cb[2]:
-                m = cb[2].get(i)
-                if m:
-                    v += m[1]
-        return v
+        v = self._sc.get(i)
+        if v is None:
+            v = self._sc[i] = self._stats(i)
+        return v[1]
 
     def atk_dfn(self, i: int) -> tuple[int, int]:
         """Current (ATK, DEF) of creature ``i`` in one call: what ``atk`` and ``dfn`` return."""
+        v = self._sc.get(i)
+        if v is None:
+            v = self._sc[i] = self._stats(i)
+        return v
+
+    def _stats(self, i: int) -> tuple[int, int]:
         card = self.cards[i]
         a = card.atk
         d = card.dfn
@@ -523,6 +502,7 @@ class FusionState(State):
     def _leave_field(self, i: int) -> None:
         """Remove creature ``i``'s per-instance state and drop what was attached to it."""
         self._cb = None
+        self._sc = {}
         self.tapped.discard(i)
         self.down.discard(i)
         self.sick.discard(i)
@@ -637,6 +617,7 @@ class FusionState(State):
         # End (§3.8.6): damage wears off, "until end of turn" ends, once-per-turn resets.
         self.damage.clear()
         self.eot.clear()
+        self._sc = {}
         self.used.clear()
         self.sick.clear()  # summoning sickness lasts until end of turn (§3.4.4)
         self._check_creatures()  # a creature kept alive only by a +DEF until end of turn dies
@@ -815,6 +796,7 @@ class FusionState(State):
 
     def _card_to_grave(self, i: int) -> None:
         self._cb = None
+        self._sc = {}
         p = self.owner[i]
         for zone in (self.magic[p], self.field[p]):
             if i in zone:
@@ -827,6 +809,7 @@ class FusionState(State):
     def _settle_card(self, i: int) -> None:
         """Where a magic card or item goes after it resolved (§3.4.3)."""
         self._cb = None
+        self._sc = {}
         card = self.cards[i]
         p = self.owner[i]
         if card.kind == "magic":
@@ -883,6 +866,7 @@ class FusionState(State):
                     self.damage.pop(target, None)
             elif act == "modify_stats":
                 table = self.mods if e.duration == "permanent" else self.eot
+                self._sc = {}
                 old = table.get(target, (0, 0))
                 table[target] = (old[0] + e.atk, old[1] + e.dfn)
                 if log:
@@ -1350,6 +1334,7 @@ class FusionState(State):
 
     def _do_set(self, p: int, i: int) -> None:
         self._cb = None
+        self._sc = {}
         card = self.cards[i]
         self.stats.played[p].add(card.id)
         self.hand[p].remove(i)
@@ -1382,6 +1367,7 @@ class FusionState(State):
 
     def _do_play(self, kind: str, p: int, args: tuple[Any, ...]) -> None:
         self._cb = None
+        self._sc = {}
         i = self.index[args[0]]
         card = self.cards[i]
         x = self._pay(p, card.cost)
