@@ -432,7 +432,10 @@ class FusionState(State):
             if j in down:
                 continue
             p = self.owner[j]
-            if j not in self.crea[p] and j not in self.magic[p] and j not in self.field[p]:
+            if self.cards[j].is_creature:  # a creature is only ever in the creature zone
+                if j not in self.crea[p]:
+                    continue
+            elif j not in self.magic[p] and j not in self.field[p]:
                 continue
             for e in self.cards[j].continuous:
                 t = e.target
@@ -1239,7 +1242,12 @@ class FusionState(State):
         p = self.actor
         if self.logging and kind not in ("pass", "done", "keep", "go", "mulligan", "target"):
             self._say(f"P{p + 1}: {action.text or action}")
-        if kind == "pass":
+        if kind == "attack":  # the most frequent action first
+            i = self.index[args[0]]
+            t = _ptok(1 - p) if args[1] == PLAYER else self.index[args[1]]
+            self.tapped.add(i)
+            self.attacks.append([i, t, [], 0])
+        elif kind == "pass":
             if self.step == "respond":
                 self.resolving = True
             else:
@@ -1257,11 +1265,6 @@ class FusionState(State):
         elif kind == "end":
             self.attacks = []
             self.step = "end"
-        elif kind == "attack":
-            i = self.index[args[0]]
-            t = _ptok(1 - p) if args[1] == PLAYER else self.index[args[1]]
-            self.tapped.add(i)
-            self.attacks.append([i, t, [], 0])
         elif kind == "go":
             if self.logging:
                 self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
