@@ -148,32 +148,38 @@ class HeuristicAgent:
         best, best_score = acts[0], _NEG_INF
         index, cards = state.index, state.cards
         mana = state.mana[player]
+        score_play = self._score_play
         for a in acts:
             kind = a.kind
-            if kind == "pass" or kind == "end":
-                score = 0.0
-            elif kind == "battle":
-                score = 0.4
-            elif kind == "set":
+            # the kinds in the order they are most often listed
+            if kind == "set":
                 card = cards[index[a.args[0]]]
                 if card.is_creature:
                     score = 1.0 if card.cost != "X" and card.cost > mana else -1.0
                 else:
                     score = card.h_set
-            elif kind == "activate":
-                score = self._score(state, player, a)
-            else:
+            elif kind == "summon":
                 args = a.args
                 i = index[args[0]]
                 card = cards[i]
                 if card.on_play:
-                    score = self._score_play(state, player, kind, i, card, args, mana)
-                elif kind == "summon":
+                    score = score_play(state, player, kind, i, card, args, mana)
+                else:
                     score = card.h_summon + (mana if card.cost == "X" else card.cost)
-                elif kind == "flip":
+            elif kind == "end" or kind == "pass":
+                score = 0.0
+            elif kind == "battle":
+                score = 0.4
+            elif kind == "activate":
+                score = self._score(state, player, a)
+            else:  # play, flip, retarget
+                args = a.args
+                i = index[args[0]]
+                card = cards[i]
+                if kind == "flip" and not card.on_play:
                     score = card.h_flip + (mana if card.cost == "X" else card.cost)
                 else:
-                    score = self._score_play(state, player, kind, i, card, args, mana)
+                    score = score_play(state, player, kind, i, card, args, mana)
             if score > best_score:
                 best, best_score = a, score
         if best_score <= 0.5 and (step == "respond" or step == "window"):

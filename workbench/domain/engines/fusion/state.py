@@ -994,7 +994,7 @@ class FusionState(State):
         mana = self.mana[p]
         down = self.down
         room = len(self.crea[p]) < opts.max_creatures
-        set_room = opts.max_set_magic > sum(1 for i in self.magic[p] if i in down) if self.magic[p] else opts.max_set_magic > 0
+        set_room = None  # room for another face-down magic card: counted when a magic card asks
         cards = self.cards
         sa_set, sa_summon = self.sa_set, self.sa_summon
         sa_play = self.sa_tables["play"]
@@ -1017,8 +1017,12 @@ class FusionState(State):
                         self._add_plays(acts, "play", i, card, p, card.on_play)
                     else:
                         acts.append(sa_play[i] or self._simple(sa_play, "play", i))
-                if set_room and card.kind == "magic":
-                    acts.append(sa_set[i] or self._simple(sa_set, "set", i))
+                if card.kind == "magic":
+                    if set_room is None:
+                        magic = self.magic[p]
+                        set_room = opts.max_set_magic > sum(1 for j in magic if j in down) if magic else opts.max_set_magic > 0
+                    if set_room:
+                        acts.append(sa_set[i] or self._simple(sa_set, "set", i))
         if down:
             turn = self.turn
             for i in self.crea[p]:
