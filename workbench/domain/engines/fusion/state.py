@@ -86,6 +86,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
+        "act_ids", "quick_ids",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -104,8 +105,10 @@ class Shared:
         self.sa_summon: list[Action | None] = [None] * n
         # Cards stay in their owner's zones, so a player without such cards in the deck list never
         # has an ability to activate or a quick card to answer with.
-        self.has_act = [any(c.activated for c, o in zip(cards, owner) if o == p) for p in (0, 1)]
-        self.has_quick = [any(c.play_speed >= 2 for c, o in zip(cards, owner) if o == p) for p in (0, 1)]
+        self.act_ids = [frozenset(i for i, c in enumerate(cards) if c.activated and owner[i] == p) for p in (0, 1)]
+        self.quick_ids = [frozenset(i for i, c in enumerate(cards) if c.play_speed >= 2 and owner[i] == p) for p in (0, 1)]
+        self.has_act = [bool(ids) for ids in self.act_ids]
+        self.has_quick = [bool(ids) for ids in self.quick_ids]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         self.sa_aim: dict[str, list[dict[int, Action] | None]] = {
             "summon": [None] * n, "play": [None] * n, "flip": [None] * n,
@@ -142,6 +145,8 @@ class FusionState(State):
         self.sa_aim = sh.sa_aim
         self.has_act = sh.has_act
         self.has_quick = sh.has_quick
+        self.act_ids = sh.act_ids
+        self.quick_ids = sh.quick_ids
         self.opts = opts
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
@@ -1088,10 +1093,14 @@ class FusionState(State):
     def _add_abilities(self, acts: list[Action], p: int, min_speed: int) -> None:
         if not self.has_act[p] or self.acts[p] >= ACTIVATION_LIMIT:
             return
+        ids = self.act_ids[p]
+        crea, magic, field = self.crea[p], self.magic[p], self.field[p]
+        if ids.isdisjoint(crea) and ids.isdisjoint(magic) and (not field or ids.isdisjoint(field)):
+            return  # no card with an ability on the field: the usual case, without a loop
         own_turn = p == self.active
         cards = self.cards
         down = self.down
-        for zone in (self.crea[p], self.magic[p], self.field[p]):
+        for zone in (crea, magic, field):
             for i in zone:
                 if cards[i].activated and i not in down:
                     self._add_abilities_of(acts, p, i, min_speed, own_turn)
@@ -1123,7 +1132,8 @@ class FusionState(State):
         acts: list[Action] = []
         if self.acts[p] >= ACTIVATION_LIMIT:
             return acts
-        if not self.has_quick[p]:
+        quick = self.quick_ids[p]
+        if quick.isdisjoint(self.hand[p]) and quick.isdisjoint(self.magic[p]):
             self._add_abilities(acts, p, min_speed)
             return acts
         own_turn = p == self.active
