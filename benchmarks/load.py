@@ -4,10 +4,15 @@ Starts ``workbench serve`` (waitress) on a free 127.0.0.1 port with a private co
 games, then keeps ``--connections`` keep-alive connections busy for ``--duration`` seconds with a
 mix of the gallery of each sample game, a card page, the validate API and a live preview render.
 Prints requests per second, p50/p95/p99 latency and errors per request type, and stops by itself.
-Pure Python (threads in a few client processes), so no load tool needs installing; the client
-shares the two cores with the server, so the figures are a floor.
 
-    python benchmarks/load.py [--duration 60] [--connections 32] [--threads 8] [--json]
+Two clients: pure Python (threads in a few client processes; nothing to install) and ``wrk``
+(used when installed, ``--client auto``). The Python client costs about as much CPU per request
+as the server's cached pages do, and it shares the two cores with the server, so its figures are
+a floor. ``wrk`` (C, one process per request type with connections split by the mix's weights,
+``timeout`` bounded) leaves the server its core; each type's latencies are exact, the mix is
+then set by how fast each type answers rather than by the weights.
+
+    python benchmarks/load.py [--duration 60] [--connections 32] [--threads 8] [--client auto] [--json]
     python benchmarks/load.py --url http://127.0.0.1:5000   # an already running local server
 """
 
@@ -140,6 +145,87 @@ def run_load(url: str, duration: float, connections: int, processes: int) -> dic
     return report
 
 
+WRK_SCRIPT = """
+wrk.method = %(method)s
+wrk.body = %(body)s
+wrk.headers["Content-Type"] = "application/json"
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK {"requests": %%d, "errors": %%d, "duration_us": %%d, "p50_us": %%d, '
+    .. '"p95_us": %%d, "p99_us": %%d, "max_us": %%d}\\n', summary.requests,
+    e.connect + e.read + e.write + e.status + e.timeout, summary.duration, latency:percentile(50),
+    latency:percentile(95), latency:percentile(99), latency.max))
+end
+"""
+
+
+def _lua_string(value: str) -> str:
+    return '"' + "".join(ch if (ch.isascii() and ch.isalnum()) or ch in " -_/.:,{}[]" else f"\\{ord(ch):03d}"
+                         for ch in value.encode("utf-8").decode("latin-1")) + '"'
+
+
+def run_wrk(url: str, duration: float, connections: int) -> dict:
+    """Drive the server at ``url`` with ``wrk``: one wrk per request type, all at once, the
+    connections split by the mix's weights (at least one each). Same report as :func:`run_load`."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if host not in LOOPBACK:
+        raise SystemExit(f"refusing to load {host}: this script only targets the loopback interface")
+    wrk = shutil.which("wrk")
+    if not wrk:
+        raise SystemExit("wrk is not installed (Debian: apt-get install wrk); use --client python")
+    mix = _request_mix(url)
+    folder = Path(tempfile.mkdtemp(prefix="workbench-wrk-"))
+    procs = []
+    try:
+        for (label, method, path, body, _), conns in zip(mix, _split(connections, [m[4] for m in mix])):
+            script = folder / f"{len(procs)}.lua"
+            script.write_text(WRK_SCRIPT % {"method": _lua_string(method),
+                                            "body": _lua_string(body.decode()) if body else "nil"})
+            procs.append((label, subprocess.Popen(
+                ["timeout", str(int(duration) + 30), wrk, "-t1", f"-c{conns}", f"-d{max(1, int(duration))}s",
+                 "--timeout", "10s", "-s", str(script), url + path],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
+        figures: dict[str, list[dict]] = {}
+        for label, proc in procs:
+            out, _ = proc.communicate(timeout=duration + 60)
+            line = next((ln for ln in out.splitlines() if ln.startswith("WRK ")), None)
+            if line is None:
+                raise SystemExit(f"wrk failed:\n{out}")
+            figures.setdefault(label, []).append(json.loads(line[4:]))
+    finally:
+        for _, proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    report: dict = {"duration_s": round(duration, 1), "connections": connections, "client": "wrk", "types": {}}
+    for label, runs in figures.items():
+        report["types"][label] = _merge_wrk(runs, duration)
+    report["overall"] = _merge_wrk([r for runs in figures.values() for r in runs], duration)
+    return report
+
+
+def _split(total: int, weights: list[int]) -> list[int]:
+    """``total`` connections shared by weight (largest remainders), at least one each."""
+    exact = [total * w / sum(weights) for w in weights]
+    shares = [max(1, int(x)) for x in exact]
+    for i in sorted(range(len(weights)), key=lambda i: exact[i] - shares[i], reverse=True):
+        if sum(shares) >= total:
+            break
+        shares[i] += 1
+    return shares
+
+
+def _merge_wrk(runs: list[dict], duration: float) -> dict:
+    """Requests and errors add up; a percentile of several runs is taken as the worst run's,
+    weighted runs of one type are the same URL pattern, so this errs on the slow side."""
+    requests = sum(r["requests"] for r in runs)
+    return {"requests": requests, "errors": sum(r["errors"] for r in runs), "rps": round(requests / duration, 1),
+            "p50_ms": round(max(r["p50_us"] for r in runs) / 1000, 1),
+            "p95_ms": round(max(r["p95_us"] for r in runs) / 1000, 1),
+            "p99_ms": round(max(r["p99_us"] for r in runs) / 1000, 1),
+            "max_ms": round(max(r["max_us"] for r in runs) / 1000, 1)}
+
+
 def _figures(times: list[float], errors: int, elapsed: float) -> dict:
     if not times:
         return {"requests": 0, "errors": errors}
@@ -181,6 +267,8 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
     parser.add_argument("--url", help="load an already running loopback server instead of starting one")
+    parser.add_argument("--client", choices=("auto", "python", "wrk"), default="auto",
+                        help="load generator: wrk when installed (auto), or the Python threads")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not 0 < args.duration <= 600:
@@ -190,7 +278,11 @@ def main() -> int:
     if not url:
         proc, url, work = _start_server(args.threads)
     try:
-        report = run_load(url, args.duration, args.connections, max(1, args.processes))
+        if args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")):
+            report = run_wrk(url, args.duration, args.connections)
+        else:
+            report = run_load(url, args.duration, args.connections, max(1, args.processes))
+            report["client"] = "python"
     finally:
         if proc:
             proc.terminate()
@@ -200,7 +292,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"{report['connections']} connections for {report['duration_s']} s against waitress ({url})")
+        print(f"{report['connections']} connections for {report['duration_s']} s against waitress ({url}), "
+              f"client {report['client']}")
         print(f"{'request':16} {'count':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
         for label, fig in [*report["types"].items(), ("ALL", report["overall"])]:
             print(f"{label:16} {fig['requests']:7} {fig.get('rps', 0):7} {fig.get('p50_ms', 0):8} "

@@ -92,6 +92,20 @@ class Repository:
 
     def _inside(self, path: Path) -> Path:
         """Refuse symlinks and anything that resolves outside the data folder."""
+        try:
+            parts = path.relative_to(self.root).parts
+        except ValueError:
+            parts = ("..",)
+        if ".." not in parts:
+            # The usual case (a path built from checked ids): the root is already resolved, so
+            # when no component below it is a link the path cannot leave it, and resolve() (an
+            # lstat per component from /) adds nothing. One lstat per component, on every call.
+            current = str(self.root)
+            for part in parts:
+                current = os.path.join(current, part)
+                if os.path.islink(current):
+                    raise InvalidId(f"{part} is a symbolic link; links are not followed")
+            return path
         probe = path
         while probe != self.root and self.root in probe.parents:
             if probe.is_symlink():

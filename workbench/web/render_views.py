@@ -27,6 +27,7 @@ from flask import Blueprint, Response, abort, current_app, flash, jsonify, redir
 
 from workbench.domain.errors import Conflict, WorkbenchError
 from workbench.domain.ids import check_id
+from workbench.services.memo import MISSING, Memo
 from workbench.services.render.art import clean_art
 from workbench.services.render.cache import FaceRenderer
 from workbench.services.render.jobs import art_loader, cache_for, select_cards
@@ -39,6 +40,7 @@ from workbench.web import get_repo
 from workbench.web.ui import ERROR_STATUS, error_page
 
 bp = Blueprint("render", __name__)
+_previews = Memo(48)  # face key -> PNG bytes of recent live previews (~150 kB each)
 
 MAX_JOBS_KEPT = 20
 MAX_RUNNING_JOBS = 2
@@ -96,10 +98,17 @@ def preview(game: str) -> Response:
     if len(card) > 200:
         return _json_error("too many fields", 400)
     renderer = FaceRenderer(definition, default_size(definition), art_loader=art_loader(repo, game), workers=1)
-    image = renderer.face(dict(card)).image()
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=1)  # speed over size: it is shown once and thrown away
-    response = Response(out.getvalue(), mimetype="image/png")
+    # The face key covers the card's content, the definition, the size, the template version and
+    # the art file's bytes, so a remembered preview is exactly what drawing again would give. The
+    # editor asks again for content it has shown before (page load, undo, switching back).
+    key = renderer.key(dict(card))
+    png = _previews.get(key)
+    if png is MISSING:
+        image = renderer.face(dict(card)).image()
+        out = io.BytesIO()
+        image.save(out, "PNG", compress_level=1)  # speed over size: it is shown once and thrown away
+        png = _previews.put(key, out.getvalue())
+    response = Response(png, mimetype="image/png")
     response.headers["Cache-Control"] = "no-store"
     return response
 

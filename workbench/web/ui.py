@@ -189,8 +189,26 @@ def field_meta(fdef: FieldDef, options: Mapping[str, Any]) -> dict[str, Any]:
     return meta
 
 
+_EDITOR_SCHEMAS: dict[int, tuple[GameDefinition, dict[str, Any]]] = {}
+
+
 def editor_schema(definition: GameDefinition) -> dict[str, Any]:
-    """Kinds with their labels, colours and field metadata, for the card editor's script."""
+    """Kinds with their labels, colours and field metadata, for the card editor's script.
+
+    Built once per definition object (the repository hands out a new one when game.yaml
+    changes); the answer is shared, so callers must not change it.
+    """
+    cached = _EDITOR_SCHEMAS.get(id(definition))
+    if cached is not None and cached[0] is definition:
+        return cached[1]
+    if len(_EDITOR_SCHEMAS) > 64:
+        _EDITOR_SCHEMAS.clear()
+    schema = _editor_schema(definition)
+    _EDITOR_SCHEMAS[id(definition)] = (definition, schema)
+    return schema
+
+
+def _editor_schema(definition: GameDefinition) -> dict[str, Any]:
     options = definition.default_options()
     return {
         "id": definition.id,
