@@ -34,6 +34,13 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
     """A rough worth of one effect for player ``p`` (positive is good for ``p``)."""
     act = e.action
     amount = x if e.amount == "X" else e.amount  # an int already (cards.Effect)
+    if act == "damage" and e.choice and t is not None and t >= 0:
+        # the most frequent estimate (damage to a chosen creature), as the loop below computes it
+        a, d = s.atk_dfn(t)
+        sign = 1.0 if s.owner[t] == p else -1.0
+        if amount >= d - s.damage.get(t, 0):
+            return 0.0 - sign * (a + d + 1.0)
+        return 0.0 - sign * 0.2
     if act == "negate":
         if not s.chain:
             return 0.0
@@ -110,7 +117,15 @@ class HeuristicAgent:
     """Plays sensibly without look-ahead; see the module docstring."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The agent's own generator, seeded on first use (the heuristic itself never draws)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     def choose(self, state: State, player: int) -> Action:
         """Pick the best-scoring legal action for ``player``."""
