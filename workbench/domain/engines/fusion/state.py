@@ -86,7 +86,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
-        "act_ids", "quick_ids",
+        "act_ids", "quick_ids", "taunt_ids",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -108,6 +108,7 @@ class Shared:
         self.act_ids = [frozenset(i for i, c in enumerate(cards) if c.activated and owner[i] == p) for p in (0, 1)]
         self.quick_ids = [frozenset(i for i, c in enumerate(cards) if c.play_speed >= 2 and owner[i] == p) for p in (0, 1)]
         self.has_act = [bool(ids) for ids in self.act_ids]
+        self.taunt_ids = [frozenset(i for i, c in enumerate(cards) if c.taunt and owner[i] == p) for p in (0, 1)]
         self.has_quick = [bool(ids) for ids in self.quick_ids]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         self.sa_aim: dict[str, list[dict[int, Action] | None]] = {
@@ -147,6 +148,7 @@ class FusionState(State):
         self.has_quick = sh.has_quick
         self.act_ids = sh.act_ids
         self.quick_ids = sh.quick_ids
+        self.taunt_ids = sh.taunt_ids
         self.opts = opts
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
@@ -461,8 +463,11 @@ class FusionState(State):
 
     def taunting(self, p: int) -> bool:
         """True when player ``p`` controls a face-up creature with Taunt (§3.5.1)."""
+        crea = self.crea[p]
+        if self.taunt_ids[p].isdisjoint(crea):
+            return False  # no Taunt card on the field at all: the usual case
         down = self.down
-        return any(self.cards[i].taunt and i not in down for i in self.crea[p])
+        return any(self.cards[i].taunt and i not in down for i in crea)
 
     def can_attack(self, i: int) -> bool:
         """Untapped, face up and not summoned this turn (§3.4.4, §3.5.1)."""
@@ -654,6 +659,12 @@ class FusionState(State):
             if step == "main":
                 self.actor = self.active
                 return
+            if step == "respond":
+                self.actor = self.prio
+                if self._only_pass():
+                    self.resolving = True
+                    continue
+                return
             if step == "turn":
                 self._start_turn()
             elif step == "draw":
@@ -669,12 +680,6 @@ class FusionState(State):
                         continue
                 if step == "retarget" and not self._needs_retarget():
                     self.step = "block" if self.attacks else "declare"
-                    continue
-                return
-            elif step == "respond":
-                self.actor = self.prio
-                if self._only_pass():
-                    self.resolving = True
                     continue
                 return
             elif step == "window":
@@ -950,7 +955,7 @@ class FusionState(State):
         return []
 
     def _cost_of(self, cost: int | str, p: int) -> int:
-        return self.mana[p] if cost == "X" else int(cost)
+        return self.mana[p] if cost == "X" else cost  # an int already (cards.CardDef, Effect)
 
     def _once_free(self, p: int, card: CardDef, effects: tuple[Effect, ...]) -> bool:
         used = self.used
