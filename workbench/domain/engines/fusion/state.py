@@ -84,7 +84,7 @@ class Shared:
     """
 
     __slots__ = (
-        "cards", "names", "owner", "index", "cont_ids", "neg_cont", "has_cont", "acache",
+        "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids",
     )
@@ -95,6 +95,8 @@ class Shared:
         self.owner = owner
         self.index = {n: i for i, n in enumerate(names)}
         self.cont_ids = [i for i, c in enumerate(cards) if c.continuous]
+        # Stats (see FusionState.atk_dfn) change only when one of these cards moves or turns.
+        self.cont_set = frozenset(self.cont_ids)
         self.neg_cont = any(e.dfn < 0 for c in cards for e in c.continuous)
         self.has_cont = bool(self.cont_ids)
         self.unsimulated = frozenset(c.id for c in cards if not c.simulated)
@@ -136,6 +138,7 @@ class FusionState(State):
         self.owner = sh.owner
         self.index = sh.index
         self.cont_ids = sh.cont_ids
+        self.cont_set = sh.cont_set
         self.neg_cont = sh.neg_cont
         self.has_cont = sh.has_cont
         self.acache = sh.acache  # Actions are immutable values: shared by clones and games
@@ -514,8 +517,11 @@ class FusionState(State):
 
     def _leave_field(self, i: int) -> None:
         """Remove creature ``i``'s per-instance state and drop what was attached to it."""
-        self._cb = None
-        self._sc = {}
+        if i in self.cont_set:
+            self._cb = None
+            self._sc = {}
+        elif self._sc:
+            self._sc.pop(i, None)  # its own changes end; other creatures keep their stats
         self.tapped.discard(i)
         self.down.discard(i)
         self.sick.discard(i)
@@ -531,6 +537,9 @@ class FusionState(State):
                     if card in self.magic[q] and self.cards[card].kind == "magic":
                         self.magic[q].remove(card)
                         self.grave[q].append(card)
+                        if card in self.cont_set:
+                            self._cb = None
+                            self._sc = {}
 
     def _destroy(self, i: int, why: str) -> None:
         p = self.owner[i]
@@ -808,8 +817,9 @@ class FusionState(State):
         self._after_resolution()
 
     def _card_to_grave(self, i: int) -> None:
-        self._cb = None
-        self._sc = {}
+        if i in self.cont_set:
+            self._cb = None
+            self._sc = {}
         p = self.owner[i]
         for zone in (self.magic[p], self.field[p]):
             if i in zone:
@@ -821,9 +831,10 @@ class FusionState(State):
 
     def _settle_card(self, i: int) -> None:
         """Where a magic card or item goes after it resolved (§3.4.3)."""
-        self._cb = None
-        self._sc = {}
         card = self.cards[i]
+        if i in self.cont_set or card.subtype == "field":  # a field card may replace a continuous one
+            self._cb = None
+            self._sc = {}
         p = self.owner[i]
         if card.kind == "magic":
             if card.subtype in ("normal", "quick"):
@@ -879,7 +890,7 @@ class FusionState(State):
                     self.damage.pop(target, None)
             elif act == "modify_stats":
                 table = self.mods if e.duration == "permanent" else self.eot
-                self._sc = {}
+                self._sc.pop(target, None)
                 old = table.get(target, (0, 0))
                 table[target] = (old[0] + e.atk, old[1] + e.dfn)
                 if log:
@@ -1355,8 +1366,9 @@ class FusionState(State):
         self._after_resolution()
 
     def _do_set(self, p: int, i: int) -> None:
-        self._cb = None
-        self._sc = {}
+        if i in self.cont_set:
+            self._cb = None
+            self._sc = {}
         card = self.cards[i]
         self.stats.played[p].add(card.id)
         self.hand[p].remove(i)
@@ -1388,9 +1400,10 @@ class FusionState(State):
         return tuple(out)
 
     def _do_play(self, kind: str, p: int, args: tuple[Any, ...]) -> None:
-        self._cb = None
-        self._sc = {}
         i = self.index[args[0]]
+        if i in self.cont_set:  # only a continuous card changes stats by entering or turning face up
+            self._cb = None
+            self._sc = {}
         card = self.cards[i]
         x = self._pay(p, card.cost)
         self.stats.played[p].add(card.id)
