@@ -114,3 +114,51 @@ def test_the_card_page_and_validate_api_follow_a_hand_edit(client, data_dir):
     broken = client.post("/api/games/warzone/validate", json={"card": dict(card, degree=9), "id": CARD},
                          headers=headers).json
     assert not broken["legal"] and any(p["code"] == "card.maximum" for p in broken["problems"])
+
+
+def _preview(client, card):
+    token = client.get("/api/csrf").json["csrf_token"]
+    answer = client.post("/games/warzone/preview.png", json={"card": card}, headers={"X-CSRF-Token": token})
+    assert answer.status_code == 200 and answer.mimetype == "image/png"
+    return answer.get_data()
+
+
+def test_a_remembered_preview_follows_the_content_and_the_art_file(client, data_dir):
+    from PIL import Image
+
+    card = client.get(f"/api/games/warzone/cards/{CARD}").json["card"]
+    first = _preview(client, card)
+    assert _preview(client, card) == first
+    assert _preview(client, dict(card, name="Ironbark Keeper")) != first
+
+    art = data_dir / "warzone" / "art" / "hand-drawn.png"
+    art.parent.mkdir(exist_ok=True)
+    Image.new("RGB", (64, 64), (200, 30, 30)).save(art)
+    with_art = dict(card, art="hand-drawn.png")
+    red = _preview(client, with_art)
+    assert red != first
+    Image.new("RGB", (64, 64), (30, 30, 200)).save(art)  # the art file changed on disk
+    assert _preview(client, with_art) != red
+
+
+def test_remembered_pages_carry_each_sessions_own_csrf_token(app):
+    import re
+
+    tokens = []
+    for _ in range(2):
+        with app.test_client() as browser:
+            for url in ("/games/warzone/cards", f"/games/warzone/cards/{CARD}/edit"):
+                page = browser.get(url).get_data(as_text=True)
+                shown = re.search(r'<meta name="csrf-token" content="([^"]+)">', page).group(1)
+                assert shown == browser.get("/api/csrf").json["csrf_token"]
+                assert "csrf-slot-" not in page
+                tokens.append(shown)
+    assert tokens[0] == tokens[1] and tokens[2] == tokens[3] and tokens[0] != tokens[2]
+
+
+def test_the_card_page_follows_the_decks_that_use_the_card(client, data_dir):
+    url = f"/games/warzone/cards/{CARD}/edit"
+    assert "Hand Built Deck" not in client.get(url).get_data(as_text=True)
+    (data_dir / "warzone" / "decks" / "hand-built.yaml").write_text(
+        f"name: Hand Built Deck\nzones:\n  main:\n    {CARD}: 2\n", encoding="utf-8")
+    assert "Hand Built Deck" in client.get(url).get_data(as_text=True)

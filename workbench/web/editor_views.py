@@ -17,7 +17,7 @@ from workbench.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
 from workbench.services.card_rename import decks_using, rename_card
 from workbench.services.checks import card_problems
 from workbench.web import get_repo
-from workbench.web.ui import editor_schema, face_url, install_error_page, preview_url, rule_url
+from workbench.web.ui import cached_page, editor_schema, face_url, install_error_page, preview_url, rule_url
 
 bp = Blueprint("editor", __name__)
 install_error_page(bp)
@@ -25,7 +25,7 @@ ART_RULE = "/games/<game>/cards/<card_id>/art"  # the render feature's upload ro
 
 
 def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | None,
-          duplicate_of: str | None = None) -> str:
+          duplicate_of: str | None = None, **extra: Any) -> str:
     repo = get_repo()
     definition = repo.game(game)
     problems = card_problems(definition, card, card_id) if card_id else []
@@ -62,6 +62,7 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
         nav_active="Gallery",
         art_upload=rule_url(ART_RULE, method="POST", game=game, card_id=card_id) if card_id else None,
         name_label=next((f.label for f in definition.common_fields if f.name == "name"), "Name"),
+        **extra,
     )
 
 
@@ -88,9 +89,12 @@ def new_card(game: str) -> str:
 
 @bp.get("/games/<game>/cards/<card_id>/edit")
 def edit_card(game: str, card_id: str) -> str:
-    """The editor for a saved card."""
-    item = get_repo().get_card(game, card_id)
-    return _page(game, card_id, item.data, item.version)
+    """The editor for a saved card (remembered per card version, definition and decks)."""
+    repo = get_repo()
+    item = repo.get_card(game, card_id)
+    definition = repo.game(game)
+    key = ("editor", game, card_id, item.version, id(definition), repo.snapshot(game, "decks").token)
+    return cached_page(key, definition, lambda **extra: _page(game, card_id, item.data, item.version, **extra))
 
 
 @bp.route("/games/<game>/cards/<card_id>/delete", methods=["GET", "POST"])

@@ -28,6 +28,7 @@ from workbench.storage.repository import Snapshot, Stored
 from workbench.web import get_repo
 from workbench.web.ui import (
     all_fields,
+    cached_page,
     card_summary,
     face_url,
     install_error_page,
@@ -185,7 +186,9 @@ def gallery(game: str) -> Response:
     content = _pages.get(key, definition)
     if content is MISSING:
         content = _pages.put(key, Markup(_content(game, definition, snap)), definition)
-    response = make_response(render_template("gallery.html", game=definition, game_id=game, content=content))
+    page = cached_page(("gallery", key), definition, lambda **extra: render_template(
+        "gallery.html", game=definition, game_id=game, content=content, **extra))
+    response = make_response(page)
     # The page holds the session's CSRF token: private. no-cache: always revalidate, so a
     # changed card file is never hidden by a browser's copy; unchanged pages cost a 304.
     response.headers["Cache-Control"] = "private, no-cache"

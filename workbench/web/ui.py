@@ -7,11 +7,12 @@ them are built only when their route exists, so the UI never points at a 404.
 from __future__ import annotations
 
 import functools
+import secrets
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, current_app, g, render_template, request, session, url_for
 
 from workbench.domain.errors import (
     AlreadyExists,
@@ -25,6 +26,8 @@ from workbench.domain.errors import (
 
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.domain.validation import resolve_bound
+from workbench.services.memo import MISSING, Memo
+from workbench.web.security import csrf_token
 
 # Per-game navigation: (label, candidate endpoints, candidate URL rules). The first that exists wins.
 NAV_ITEMS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
@@ -49,13 +52,24 @@ def rule_url(rule: str, method: str = "GET", **values: Any) -> str | None:
 
     Route arguments are matched by name, so another feature's converter choice does not matter.
     """
-    for candidate in current_app.url_map.iter_rules():
-        if _plain_rule(candidate.rule) == rule and method in (candidate.methods or ()):
-            try:
-                return url_for(candidate.endpoint, **values)
-            except Exception:  # noqa: BLE001 - a route we cannot build is treated as absent
-                return None
-    return None
+    endpoint = _rule_endpoint(rule, method)
+    if endpoint is None:
+        return None
+    try:
+        return url_for(endpoint, **values)
+    except Exception:  # noqa: BLE001 - a route we cannot build is treated as absent
+        return None
+
+
+def _rule_endpoint(rule: str, method: str) -> str | None:
+    """The endpoint of the first route written ``rule`` that answers ``method``, looked up once
+    per app (the routes are fixed once the app serves; the gallery asks per thumbnail)."""
+    known = current_app.extensions.setdefault("workbench.rule_endpoints", {})
+    if (rule, method) not in known:
+        known[(rule, method)] = next(
+            (c.endpoint for c in current_app.url_map.iter_rules()
+             if _plain_rule(c.rule) == rule and method in (c.methods or ())), None)
+    return known[(rule, method)]  # type: ignore[no-any-return]
 
 
 @functools.lru_cache(maxsize=4096)  # called per rule per thumbnail: the gallery's hot spot under load
@@ -70,7 +84,21 @@ def _plain_rule(rule: str) -> str:
 
 
 def game_nav(game: str) -> list[dict[str, str]]:
-    """The per-game links (Gallery · Decks · Print · Export · Playtest) whose pages exist."""
+    """The per-game links (Gallery · Decks · Print · Export · Playtest) whose pages exist.
+
+    Built once per app, game and script root (every page's header shows them); a shared list,
+    not to be changed by callers.
+    """
+    known = current_app.extensions.setdefault("workbench.game_nav", {})
+    key = (game, request.script_root)
+    if key not in known:
+        if len(known) > 1024:
+            known.clear()
+        known[key] = _game_nav(game)
+    return known[key]  # type: ignore[no-any-return]
+
+
+def _game_nav(game: str) -> list[dict[str, str]]:
     links = []
     for label, endpoints, rules in NAV_ITEMS:
         url = None
@@ -99,6 +127,30 @@ def face_url(game: str, card_id: str) -> str | None:
 def preview_url(game: str) -> str | None:
     """URL of the live preview PNG route (POST) when the render feature is installed."""
     return rule_url(PREVIEW_RULE, method="POST", game=game)
+
+
+# ------------------------------------------------------------------ whole pages
+
+# Stands in for the session's CSRF token in a remembered page; random, so no card text can hold it.
+CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
+_pages = Memo(1024)
+
+
+def cached_page(key: Hashable, owner: Any, render: Callable[..., str]) -> str:
+    """A page's HTML, remembered under ``key`` (all the page depends on) for ``owner`` (the game
+    definition) and the logged-in user; the session's CSRF token is filled in on every answer.
+
+    ``render(**context)`` must pass ``context`` to ``render_template``. A session with flashed
+    messages waiting is rendered afresh: they are shown once.
+    """
+    if session.get("_flashes"):
+        return render()
+    user = g.get("user")
+    full_key = (key, request.script_root, getattr(user, "name", None), getattr(user, "role", None))
+    html = _pages.get(full_key, owner)
+    if html is MISSING:
+        html = _pages.put(full_key, render(csrf_token=lambda: CSRF_SLOT), owner)
+    return html.replace(CSRF_SLOT, csrf_token())  # type: ignore[no-any-return]
 
 
 # ------------------------------------------------------------------ error pages
