@@ -66,18 +66,30 @@ def _request_mix(url: str) -> list[tuple[str, str, str, bytes | None, int]]:
     return mix
 
 
+def browser_session(url: str) -> dict[str, str]:
+    """Headers of one designer's browser: the session cookie and its CSRF token (sent by the
+    editor's script), so pages do not start a new session on every request."""
+    conn = _connect(url)
+    conn.request("GET", "/api/csrf")
+    answer = conn.getresponse()
+    token = json.loads(answer.read())["csrf_token"]
+    cookie = (answer.getheader("Set-Cookie") or "").split(";", 1)[0]
+    conn.close()
+    return {"Cookie": cookie, "X-CSRF-Token": token}
+
+
 def _connect(url: str) -> http.client.HTTPConnection:
     parts = urllib.parse.urlsplit(url)
     return http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
 
 
-def _worker(url: str, mix: list, deadline: float, seed: int, out: list) -> None:
+def _worker(url: str, mix: list, deadline: float, seed: int, out: list, extra: dict | None = None) -> None:
     rng = random.Random(seed)
     weights = [m[4] for m in mix]
     conn = _connect(url)
     while time.monotonic() < deadline:
         label, method, path, body, _ = rng.choices(mix, weights)[0]
-        headers = {"Content-Type": "application/json"} if body else {}
+        headers = dict(extra or {}, **({"Content-Type": "application/json"} if body else {}))
         start = time.perf_counter()
         try:
             conn.request(method, path, body=body, headers=headers)
@@ -92,9 +104,10 @@ def _worker(url: str, mix: list, deadline: float, seed: int, out: list) -> None:
     conn.close()
 
 
-def _client_process(url: str, mix: list, connections: int, deadline: float, seed: int, queue) -> None:
+def _client_process(url: str, mix: list, connections: int, deadline: float, seed: int, queue,
+                    extra: dict | None = None) -> None:
     results: list = []
-    threads = [threading.Thread(target=_worker, args=(url, mix, deadline, seed * 1000 + i, results))
+    threads = [threading.Thread(target=_worker, args=(url, mix, deadline, seed * 1000 + i, results, extra))
                for i in range(connections)]
     for thread in threads:
         thread.start()
@@ -108,12 +121,14 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def run_load(url: str, duration: float, connections: int, processes: int) -> dict:
-    """Drive the server at ``url``; return figures per request type and overall."""
+def run_load(url: str, duration: float, connections: int, processes: int, session: bool = False) -> dict:
+    """Drive the server at ``url``; return figures per request type and overall. ``session``:
+    every connection is the same browser (cookie and CSRF token), else none sends a cookie."""
     host = urllib.parse.urlsplit(url).hostname or ""
     if host not in LOOPBACK:
         raise SystemExit(f"refusing to load {host}: this script only targets the loopback interface")
     mix = _request_mix(url)
+    extra = browser_session(url) if session else None
     for label, method, path, body, _ in mix:  # warm the caches once, as a designer's first visit does
         conn = _connect(url)
         conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
@@ -123,13 +138,13 @@ def run_load(url: str, duration: float, connections: int, processes: int) -> dic
     started = time.monotonic()
     if processes <= 1:  # threads in this process (also what importing callers such as tests get)
         inline: queue_module.Queue = queue_module.Queue()
-        _client_process(url, mix, connections, deadline, 1, inline)
+        _client_process(url, mix, connections, deadline, 1, inline, extra)
         results = inline.get()
     else:
         context = multiprocessing.get_context("spawn")
         queue = context.Queue()
         per = [connections // processes + (1 if i < connections % processes else 0) for i in range(processes)]
-        procs = [context.Process(target=_client_process, args=(url, mix, n, deadline, i + 1, queue))
+        procs = [context.Process(target=_client_process, args=(url, mix, n, deadline, i + 1, queue, extra))
                  for i, n in enumerate(per) if n]
         for proc in procs:
             proc.start()
@@ -149,6 +164,7 @@ WRK_SCRIPT = """
 wrk.method = %(method)s
 wrk.body = %(body)s
 wrk.headers["Content-Type"] = "application/json"
+%(headers)s
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('WRK {"requests": %%d, "errors": %%d, "duration_us": %%d, "p50_us": %%d, '
@@ -164,7 +180,7 @@ def _lua_string(value: str) -> str:
                          for ch in value.encode("utf-8").decode("latin-1")) + '"'
 
 
-def run_wrk(url: str, duration: float, connections: int) -> dict:
+def run_wrk(url: str, duration: float, connections: int, session: bool = False) -> dict:
     """Drive the server at ``url`` with ``wrk``: one wrk per request type, all at once, the
     connections split by the mix's weights (at least one each). Same report as :func:`run_load`."""
     host = urllib.parse.urlsplit(url).hostname or ""
@@ -174,12 +190,14 @@ def run_wrk(url: str, duration: float, connections: int) -> dict:
     if not wrk:
         raise SystemExit("wrk is not installed (Debian: apt-get install wrk); use --client python")
     mix = _request_mix(url)
+    extra = browser_session(url) if session else {}
+    headers = "\n".join(f"wrk.headers[{_lua_string(k)}] = {_lua_string(v)}" for k, v in extra.items())
     folder = Path(tempfile.mkdtemp(prefix="workbench-wrk-"))
     procs = []
     try:
         for (label, method, path, body, _), conns in zip(mix, _split(connections, [m[4] for m in mix])):
             script = folder / f"{len(procs)}.lua"
-            script.write_text(WRK_SCRIPT % {"method": _lua_string(method),
+            script.write_text(WRK_SCRIPT % {"method": _lua_string(method), "headers": headers,
                                             "body": _lua_string(body.decode()) if body else "nil"})
             procs.append((label, subprocess.Popen(
                 ["timeout", str(int(duration) + 30), wrk, "-t1", f"-c{conns}", f"-d{max(1, int(duration))}s",
@@ -197,7 +215,8 @@ def run_wrk(url: str, duration: float, connections: int) -> dict:
             if proc.poll() is None:
                 proc.kill()
         shutil.rmtree(folder, ignore_errors=True)
-    report: dict = {"duration_s": round(duration, 1), "connections": connections, "client": "wrk", "types": {}}
+    report: dict = {"duration_s": round(duration, 1), "connections": connections, "client": "wrk",
+                    "browser_session": session, "types": {}}
     for label, runs in figures.items():
         report["types"][label] = _merge_wrk(runs, duration)
     report["overall"] = _merge_wrk([r for runs in figures.values() for r in runs], duration)
@@ -269,6 +288,9 @@ def main() -> int:
     parser.add_argument("--url", help="load an already running loopback server instead of starting one")
     parser.add_argument("--client", choices=("auto", "python", "wrk"), default="auto",
                         help="load generator: wrk when installed (auto), or the Python threads")
+    parser.add_argument("--browser-session", action="store_true",
+                        help="send one session cookie and CSRF token, as a designer's browser does "
+                             "(default: no cookie, so every page starts a session)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not 0 < args.duration <= 600:
@@ -279,10 +301,10 @@ def main() -> int:
         proc, url, work = _start_server(args.threads)
     try:
         if args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")):
-            report = run_wrk(url, args.duration, args.connections)
+            report = run_wrk(url, args.duration, args.connections, args.browser_session)
         else:
-            report = run_load(url, args.duration, args.connections, max(1, args.processes))
-            report["client"] = "python"
+            report = run_load(url, args.duration, args.connections, max(1, args.processes), args.browser_session)
+            report.update(client="python", browser_session=args.browser_session)
     finally:
         if proc:
             proc.terminate()
