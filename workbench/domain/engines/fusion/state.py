@@ -86,7 +86,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
-        "act_ids", "quick_ids", "taunt_ids",
+        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -110,6 +110,10 @@ class Shared:
         self.act_ids = [frozenset(i for i, c in enumerate(cards) if c.activated and owner[i] == p) for p in (0, 1)]
         self.quick_ids = [frozenset(i for i, c in enumerate(cards) if c.play_speed >= 2 and owner[i] == p) for p in (0, 1)]
         self.has_act = [bool(ids) for ids in self.act_ids]
+        # the cards with an ability fast enough for the opponent's turn or a faster chain (§3.6.2)
+        self.fast_act_ids = [
+            frozenset(i for i in ids if any(e.speed >= 2 for e in cards[i].activated)) for ids in self.act_ids
+        ]
         self.taunt_ids = [frozenset(i for i, c in enumerate(cards) if c.taunt and owner[i] == p) for p in (0, 1)]
         self.has_quick = [bool(ids) for ids in self.quick_ids]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
@@ -152,6 +156,7 @@ class FusionState(State):
         self.act_ids = sh.act_ids
         self.quick_ids = sh.quick_ids
         self.taunt_ids = sh.taunt_ids
+        self.fast_act_ids = sh.fast_act_ids
         self.opts = opts
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
@@ -1109,16 +1114,15 @@ class FusionState(State):
     def _add_abilities(self, acts: list[Action], p: int, min_speed: int) -> None:
         if not self.has_act[p] or self.acts[p] >= ACTIVATION_LIMIT:
             return
-        ids = self.act_ids[p]
-        crea, magic, field = self.crea[p], self.magic[p], self.field[p]
-        if ids.isdisjoint(crea) and ids.isdisjoint(magic) and (not field or ids.isdisjoint(field)):
-            return  # no card with an ability on the field: the usual case, without a loop
         own_turn = p == self.active
-        cards = self.cards
+        # only speed 2+ effects qualify outside the own turn or above speed 1 (checked per effect)
+        ids = self.act_ids[p] if own_turn and min_speed <= 1 else self.fast_act_ids[p]
         down = self.down
-        for zone in (crea, magic, field):
+        for zone in (self.crea[p], self.magic[p], self.field[p]):
+            if not zone or ids.isdisjoint(zone):
+                continue  # no card with a usable ability in this zone: the usual case
             for i in zone:
-                if cards[i].activated and i not in down:
+                if i in ids and i not in down:
                     self._add_abilities_of(acts, p, i, min_speed, own_turn)
 
     def _add_abilities_of(self, acts: list[Action], p: int, i: int, min_speed: int, own_turn: bool) -> None:
