@@ -13,6 +13,14 @@ Steps (``self.step``) where a player decides:
 (answer the top of the chain or pass), ``window`` (a quick-effect window in battle),
 ``retarget`` (an attack lost its target), ``block``, ``order`` (the attacker orders blockers),
 ``discard`` (hand limit), ``target`` (a triggered effect needs a target).
+
+Speed (benchmarks/engine_fusion.py): Actions are built once per deck pair and looked up in
+per-instance tables (``sa_*``: plain plays, plays per chosen target, attacks per target), so a
+decision allocates no Action and formats no text while the log is off. ``atk_dfn`` caches each
+creature's (ATK, DEF) in ``_sc``; the cache and the continuous bonuses ``_cb`` are dropped only
+when a continuous card moves or turns face up, and a single entry when that creature's own
+changes do. Per-player sets of the cards with abilities, quick cards and Taunt let the scans
+skip fields and hands that hold none.
 """
 
 from __future__ import annotations
