@@ -4,6 +4,11 @@ The heuristic player scores each legal action with simple, fast estimates (no lo
 spends its mana on the best creatures and effects it can afford, attacks where the fight favours
 it or the opponent cannot block profitably, blocks to kill or to survive, orders blockers so as
 to kill as many as possible, and answers the chain when negating or a quick effect pays.
+
+It is the inner loop of every playtest, so it reads what it needs directly: the static parts of
+a card's score are computed once per card (``CardDef.h_*``), main-phase actions are scored in one
+loop, and attack declarations are scored over (attacker, target) pairs rather than by decoding
+action names.
 """
 
 from __future__ import annotations
