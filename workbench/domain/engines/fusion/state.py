@@ -663,14 +663,14 @@ class FusionState(State):
     def _advance(self) -> None:
         """Run automatic rules until a player must decide or the game ends."""
         while True:
-            if self.over:
-                self.step = "over"
-                return
-            if self.pending:
-                if self._run_pending():
+            if self.over or self.pending or self.resolving:  # one test on the usual path
+                if self.over:
+                    self.step = "over"
                     return
-                continue
-            if self.resolving:
+                if self.pending:
+                    if self._run_pending():
+                        return
+                    continue
                 if self.chain:
                     self._resolve_top()
                     continue
