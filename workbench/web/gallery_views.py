@@ -49,9 +49,9 @@ _CACHE_LIMIT = 50_000
 # game.yaml changes), owner-checked so a recycled id() cannot hit.
 _summaries = Memo(_CACHE_LIMIT)
 _haystacks = Memo(_CACHE_LIMIT)
-_thumbs = Memo(_CACHE_LIMIT)
+_thumbs = Memo(20_000)  # ~1.5 kB of HTML each
 # Page bodies per query: the few views a designer flips between, for the current card files.
-_pages = Memo(512)
+_pages = Memo(256)
 
 
 def problem_summary(game: str, definition: GameDefinition, item: Stored) -> dict[str, Any]:

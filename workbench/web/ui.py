@@ -133,7 +133,7 @@ def preview_url(game: str) -> str | None:
 
 # Stands in for the session's CSRF token in a remembered page; random, so no card text can hold it.
 CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
-_pages = Memo(1024)
+_pages = Memo(256)  # whole pages of ~50 kB: at most ~13 MB
 
 
 def cached_page(key: Hashable, owner: Any, render: Callable[..., str]) -> str:
