@@ -20,9 +20,11 @@ TEMP_PREFIX = ".tmp-"
 LOCK_TIMEOUT_S = 10.0
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically; on any failure the old file stays as it was.
 
+    ``durable=False`` skips the fsyncs, for files that are cheap to recreate (caches): the
+    replace is still atomic, only a power cut may lose the newest version.
     Raises OSError from the file system (the temp file is removed first).
     """
     folder = path.parent
@@ -31,14 +33,16 @@ def atomic_write(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
         raise
-    fsync_dir(folder)
+    if durable:
+        fsync_dir(folder)
 
 
 def fsync_dir(folder: Path) -> None:
