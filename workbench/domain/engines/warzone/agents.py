@@ -61,8 +61,18 @@ def battle_value(state: WarzoneState, u: Unit, v: Unit) -> float:
 
 
 def _stats(state: WarzoneState, u: Unit) -> tuple[int, int, float]:
-    s, left = state.strength(u), state.left(u)
-    return s, left, s + (left if left > 0 else 0) + (200 if u.card.master else 0)
+    # state.strength and state.left inlined (one aura look-up): this runs for every creature
+    # at nearly every decision.
+    aura = state._aura
+    if aura is None:
+        aura = state._compute_aura()
+    mod = aura[u.owner][u.cls]
+    card = u.card
+    s = card.strength + u.perm_str + u.eot_str + mod[0]
+    if s < 0:
+        s = 0
+    left = card.resilience + u.perm_res + u.eot_res + mod[1] - u.damage
+    return s, left, s + (left if left > 0 else 0) + (200 if card.master else 0)
 
 
 def _battle_value(state: WarzoneState, u: Unit, us: tuple[int, int, float], v: Unit,
