@@ -33,6 +33,7 @@ from workbench.domain.engines.warzone.units import Unit
 LETHAL = 100_000
 _EXPECT = 0.6  # weight of the defender's best interception; the rest: it lets the attack through
 _NEVER = -1e9
+_ZERO_KINDS = frozenset(("end_phase", "end_turn", "pass"))  # scored 0 by HeuristicAgent.score
 
 
 def unit_value(state: WarzoneState, u: Unit) -> float:
@@ -280,9 +281,16 @@ class HeuristicAgent:
         scored: list[tuple[float, int, Action]] = []
         best, best_score = acts[-1], _NEVER
         for i, act in enumerate(acts):
-            if act.kind == "recruit" and act.args[1] == GUARDING:
-                continue  # scored with its Battling twin; the position is chosen below
-            score = self.score(state, player, act, plan)
+            kind = act.kind
+            # The commonest kinds are scored here, without the dispatch in score().
+            if kind == "recruit":
+                if act.args[1] == GUARDING:
+                    continue  # scored with its Battling twin; the position is chosen below
+                score = self._recruit_score(state, player, act.args, plan)
+            elif kind in _ZERO_KINDS:
+                score = 0.0
+            else:
+                score = self.score(state, player, act, plan)
             if score > best_score:
                 best, best_score = act, score
             if own_phase and score > 0:
