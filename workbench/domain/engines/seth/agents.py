@@ -21,10 +21,20 @@ def _value(m: Monster) -> float:
 
 
 class HeuristicAgent:
-    """Plays seth sensibly with cheap rules (no look-ahead); deterministic, so the seed is unused."""
+    """Plays seth sensibly with cheap rules (no look-ahead).
 
-    def __init__(self, seed: int = 0) -> None:
+    Seth has no hidden deck and no dice: two fixed strategies would play the same game for every
+    seed, so a playtest would only ever report 0 % or 100 %. Like a person, the player mixes:
+    a monster that could also act in a later phase of this round is sometimes kept for it
+    (``hold``), and target values are jittered a little (``jitter``) — all from its own seeded
+    generator, so a game still replays exactly from its seeds.
+    """
+
+    def __init__(self, seed: int = 0, hold: float = 0.3, jitter: float = 0.15) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
+        self.hold = hold
+        self.jitter = jitter
 
     def choose(self, state: State, player: int) -> Action:
         """Pick ``player``'s action at the current step (assignment, ability or split)."""
@@ -38,7 +48,12 @@ class HeuristicAgent:
         return state.legal_actions(player)[0]
 
     def _assign(self, state: SethState, player: int) -> Action:
-        names = tuple(m.name for m in state.eligible[player] if m.poison < m.remaining)
+        phase, rng, hold = state.phase, self.rng, self.hold
+        names = tuple(
+            m.name for m in state.eligible[player]
+            if m.poison < m.remaining
+            and not (hold and any(p > phase for p in m.card.phases) and rng.random() < hold)
+        )
         return Action("assign", names, "assign " + (", ".join(names) or "nothing"))
 
     def _ability(self, state: SethState, player: int) -> Action:
@@ -84,7 +99,8 @@ class HeuristicAgent:
     def _split(self, state: SethState, player: int) -> Action:
         budget = dict(state.totals[player])
         targets = state.targets[player]
-        values = {t.name: _value(t) for t in targets}
+        jitter, rng = self.jitter, self.rng
+        values = {t.name: _value(t) * (1 + jitter * (2 * rng.random() - 1) if jitter else 1) for t in targets}
         if len(budget) == 1:
             return self._split_one(state, player, targets, values)
         plan: dict[tuple[str, str], int] = {}
