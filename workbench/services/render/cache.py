@@ -42,12 +42,16 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class Face:
-    """A cached face: pixel size, overflow, and the compressed RGB rows."""
+    """A cached face: pixel size, overflow, and the compressed RGB rows.
+
+    ``zdata`` is a read-only view into the cached bytes rather than a copy: a deck holds
+    hundreds of 40-70 kB faces, and copying them all costs more than assembling the PDF.
+    """
 
     width: int
     height: int
     overflow_lines: int
-    zdata: bytes
+    zdata: bytes | memoryview
 
     def image(self) -> Image.Image:
         """The face as a Pillow RGB image."""
@@ -75,7 +79,7 @@ def decode_face(data: bytes) -> Face:
     magic, width, height, overflow = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise ValueError("cached face has an unknown format")
-    return Face(width, height, overflow, data[_HEADER.size:])
+    return Face(width, height, overflow, memoryview(data)[_HEADER.size:])
 
 
 def _canonical(value: Any) -> bytes:
@@ -161,12 +165,25 @@ class FaceRenderer:
         if self.cache:
             self.cache.put(key, data)
 
-    def faces(self, cards: Iterable[Mapping[str, Any]], progress: Progress | None = None) -> dict[str, Face]:
-        """Faces of cards by key, drawing only those not cached. ``progress(done, total)`` is
-        called as faces become ready. Raises FontMissing when fonts are not installed."""
-        wanted: dict[str, Mapping[str, Any]] = {}
+    def keys(self, cards: Iterable[Mapping[str, Any]]) -> list[str]:
+        """The cache key of each card's face, in order (a copy that is the same dict as the
+        card before it is not hashed again)."""
+        keys: list[str] = []
+        last: Mapping[str, Any] | None = None
         for card in cards:
-            wanted.setdefault(self.key(card), card)
+            if card is not last:  # decks list the copies of a card one after the other
+                key, last = self.key(card), card
+            keys.append(key)
+        return keys
+
+    def faces(self, cards: Iterable[Mapping[str, Any]], progress: Progress | None = None,
+              keys: Iterable[str] | None = None) -> dict[str, Face]:
+        """Faces of cards by key, drawing only those not cached. ``progress(done, total)`` is
+        called as faces become ready; ``keys`` are the cards' keys when the caller already has
+        them (from ``keys()``, same order). Raises FontMissing when fonts are not installed."""
+        wanted: dict[str, Mapping[str, Any]] = {}
+        for card, key in zip(cards, keys) if keys is not None else ((c, self.key(c)) for c in cards):
+            wanted.setdefault(key, card)
         found: dict[str, bytes] = {}
         missing: list[str] = []
         for key in wanted:

@@ -20,6 +20,7 @@ What a home printer needs, and what this module does:
 
 from __future__ import annotations
 
+import functools
 import io
 import threading
 from collections.abc import Callable, Sequence
@@ -157,9 +158,16 @@ def plan_grid(paper: str, size: CardSize, bleed_mm: float = 0.0, crop_marks: boo
 
 
 class _FaceImage(pdfdoc.PDFImageXObject):
-    """An RGB image XObject from a cached face's zlib data, embedded without re-encoding."""
+    """An RGB image XObject from a cached face's zlib data, embedded without re-encoding.
 
-    def __init__(self, name: str, face: Face) -> None:
+    ``parts`` gives the object as a small head, the face's bytes (the cache's own buffer, not a
+    copy) and a tail; ``_format_document`` writes them as they are. reportlab's ``format`` would
+    copy each 40-70 kB face about five times, which dominated a warm re-render.
+    """
+
+    _LENGTH = 9876543210  # stands in for /Length while the dictionary is formatted once per size
+
+    def __init__(self, name: str, face: Face, heads: dict[tuple[int, int], tuple[bytes, bytes]]) -> None:
         super().__init__(name)
         self.width = face.width
         self.height = face.height
@@ -168,6 +176,93 @@ class _FaceImage(pdfdoc.PDFImageXObject):
         self.streamContent = face.zdata
         self._filters = ("FlateDecode",)
         self.mask = None
+        self._heads = heads
+
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        head, body, tail = self.parts(document)
+        return b"".join((head, body, tail))
+
+    def parts(self, document: pdfdoc.PDFDocument) -> tuple[bytes, bytes | memoryview, bytes]:
+        """The stream object as (dictionary and ``stream``, data, ``endstream``), byte for byte
+        what reportlab's PDFImageXObject.format gives."""
+        size = (self.width, self.height)
+        if size not in self._heads:
+            # The dictionary as reportlab formats it (sorted keys, its line breaks), split
+            # around the length, which is the only entry that differs between faces.
+            d = pdfdoc.PDFDictionary()
+            d["Type"] = pdfdoc.PDFName("XObject")
+            d["Subtype"] = pdfdoc.PDFName("Image")
+            d["Width"] = self.width
+            d["Height"] = self.height
+            d["BitsPerComponent"] = self.bitsPerComponent
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFArray(map(pdfdoc.PDFName, self._filters))
+            d["Length"] = self._LENGTH
+            before, after = pdfdoc.format(d, document).split(b"/Length %d" % self._LENGTH)
+            self._heads[size] = (before + b"/Length ", after + b"\nstream\n")
+        before, after = self._heads[size]
+        data = self.streamContent
+        return b"%s%d%s" % (before, len(data), after), data, b"endstream\n"
+
+
+def _format_document(doc: pdfdoc.PDFDocument) -> bytes:
+    """The whole file, as reportlab 4-5's ``PDFDocument.format`` writes it, except that face
+    images are added to the output as their parts instead of being concatenated (and so
+    copied) on the way. Installed on one document by ``_Sheet``; documents with encryption
+    never reach it (print sheets are not encrypted)."""
+    doc.encrypt.prepare(doc)
+    cat, info = doc.Catalog, doc.info
+    doc.Reference(cat)
+    doc.Reference(info)
+    encryptref = None
+    encryptinfo = doc.encrypt.info()
+    if encryptinfo:
+        encryptref = doc.Reference(encryptinfo)
+    counter = 0
+    ids = []
+    numbertoid = doc.numberToId
+    idToOb = doc.idToObject
+    idToOf = doc.idToOffset
+    idToNV = doc.idToObjectNumberAndVersion
+    out = pdfdoc.PDFFile(doc._pdfVersion)
+    doc._PDFDocument__accum__ = out  # objects may ask where they are in the file
+    comments = not rl_config.invariant and rl_config.pdfComments
+    while True:
+        counter += 1
+        if counter not in numbertoid:
+            break  # new objects may be registered while formatting, so no fixed range
+        oid = numbertoid[counter]
+        obj = idToOb[oid]
+        if comments:
+            try:
+                classname = obj.__class__.__name__
+            except Exception:  # pragma: no cover - reportlab's own guard
+                classname = ascii(obj)
+            out.add("%% %s: class %s \n" % (ascii(oid), classname[:50]))
+        if type(obj) is _FaceImage:
+            n, v = idToNV[oid]
+            doc.encrypt.register(n, v)
+            head, body, tail = obj.parts(doc)
+            offset = out.add(b"%d %d obj\n%s" % (n, v, head))
+            out.add(body)
+            out.add(tail + b"endobj\n")
+        else:
+            offset = out.add(pdfdoc.PDFIndirectObject(oid, obj).format(doc))
+        idToOf[oid] = offset
+        ids.append(oid)
+    del doc._PDFDocument__accum__
+    lno = len(numbertoid)
+    if counter - 1 != lno:
+        raise ValueError(f"counter {counter} doesn't match number to id dictionary {lno}")
+    xref = pdfdoc.PDFCrossReferenceTable()
+    xref.addsection(0, ids)
+    xrefoffset = out.add(xref.format(doc))
+    trailer = pdfdoc.PDFTrailer(startxref=xrefoffset, Size=lno + 1, Root=doc.Reference(cat),
+                                Info=doc.Reference(info), Encrypt=encryptref, ID=doc.ID())
+    out.add(trailer.format(doc))
+    for signature in getattr(doc, "_digiSigs", []):
+        signature.sign(out)
+    return out.format(doc)
 
 
 _fonts_ready: dict[str, str] = {}
@@ -203,6 +298,10 @@ class _Sheet:
         self.canvas.setCreator("Card Workbench (reportlab)")
         self.canvas.setSubject(f"{options.size.name} cards on {options.paper}, bleed {options.bleed_mm:g} mm")
         self._registered: set[str] = set()
+        self._heads: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+        doc = self.canvas._doc
+        if isinstance(doc.encrypt, pdfdoc.NoEncryption):
+            doc.format = functools.partial(_format_document, doc)
         self._set_boxes()
 
     def _set_boxes(self) -> None:
@@ -217,7 +316,7 @@ class _Sheet:
         name = f"face{key[:24]}"
         reg = self.canvas._doc.getXObjectName(name)
         if name not in self._registered:
-            obj = _FaceImage(name, face)
+            obj = _FaceImage(name, face, self._heads)
             self.canvas._doc.Reference(obj, reg)
             self.canvas._doc.addForm(name, obj)
             self._registered.add(name)
@@ -396,8 +495,8 @@ class _Sheet:
         self._set_boxes()
 
     def finish(self) -> bytes:
-        self.canvas.save()
-        return self.buffer.getvalue()
+        # The bytes as they are: saving to the buffer would copy the 36 MB file twice more.
+        return self.canvas.getpdfdata()
 
 
 def build_pdf(cards: Sequence[SheetCard], faces: dict[str, Face], back: Face | None, options: SheetOptions,

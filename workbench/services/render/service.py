@@ -46,10 +46,11 @@ def render_pdf(definition: GameDefinition, cards: Sequence[Mapping[str, Any]], o
     plan_grid(options.paper, options.size, options.bleed_mm, options.crop_marks)  # fail before drawing
     renderer = renderer or FaceRenderer(definition, options.size, options.bleed_mm, cache=cache,
                                         art_loader=art_loader)
-    faces = renderer.faces(cards, (lambda d, t: progress("faces", d, t)) if progress else None)
+    keys = renderer.keys(cards)  # hashing a card's content is the costly part of a warm render
+    faces = renderer.faces(cards, (lambda d, t: progress("faces", d, t)) if progress else None, keys)
     back = renderer.back() if options.backs != "none" else None
-    sheet_cards = [SheetCard(renderer.key(card), str(card.get("name", "")), str(card.get("number") or ""))
-                   for card in cards]
+    sheet_cards = [SheetCard(key, str(card.get("name", "")), str(card.get("number") or ""))
+                   for key, card in zip(keys, cards)]
     return build_pdf(sheet_cards, faces, back, options, definition.name,
                      (lambda d, t: progress("pages", d, t)) if progress else None)
 
