@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from workbench.domain.errors import WorkbenchError
@@ -299,6 +300,9 @@ class _Sheet:
         self.canvas.setSubject(f"{options.size.name} cards on {options.paper}, bleed {options.bleed_mm:g} mm")
         self._registered: set[str] = set()
         self._heads: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+        self._placements: dict[tuple[float, float, int, int], tuple[str, ...]] = {}
+        self._marks: tuple[str, ...] | None = None
+        self._size8 = f"{fp_str(8)} Tf {fp_str(8 * 1.2)} TL"
         doc = self.canvas._doc
         if isinstance(doc.encrypt, pdfdoc.NoEncryption):
             doc.format = functools.partial(_format_document, doc)
@@ -324,9 +328,25 @@ class _Sheet:
 
     def place(self, key: str, face: Face, x: float, y: float, col: int, row: int) -> None:
         """Draw a face with its trim at (x, y); bleed only on the grid's outer sides."""
-        c, g = self.canvas, self.grid
+        c = self.canvas
         name = self.image(key, face)
+        slot = (x, y, col, row)
+        prefix = self._placements.get(slot)
+        if prefix is None:
+            prefix = self._placements[slot] = self._placement(x, y, col, row)
+        # Every page puts its faces in the same slots: the drawing code up to the image is the
+        # same each time, so it is made once per slot (by reportlab, below) and reused.
+        c._code.extend(prefix)
+        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
+        c._code.append("Q")
+        c._formsinuse.append(name)
+        c._currentPageHasImages = 1
+
+    def _placement(self, x: float, y: float, col: int, row: int) -> tuple[str, ...]:
+        """The code that sets up a slot for its image: save, clip the bleed, move and scale."""
+        c, g = self.canvas, self.grid
         b = g.bleed
+        mark = len(c._code)
         c.saveState()
         if b > 0:
             # Clip the bleed on sides that touch a neighbour so it never covers the next card.
@@ -339,10 +359,10 @@ class _Sheet:
             c.clipPath(path, stroke=0, fill=0)
         c.translate(x - b, y - b)
         c.scale(g.card_w + 2 * b, g.card_h + 2 * b)
-        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
-        c._formsinuse.append(name)
-        c._currentPageHasImages = 1
+        prefix = tuple(c._code[mark:])
         c.restoreState()
+        del c._code[mark:]
+        return prefix
 
     def text_layer(self, card: SheetCard, x: float, y: float) -> None:
         """Invisible text (render mode 3) so names and numbers can be searched and copied."""
@@ -352,16 +372,38 @@ class _Sheet:
         for text, dy in lines:
             if not text:
                 continue
+            font = pdfmetrics.getFont(_font_for(text))
+            if font._dynamicFont:
+                c._code.append(self._hidden_text(font, x + inset, y + dy, text))
+                continue
             obj = c.beginText(x + inset, y + dy)
             obj.setTextRenderMode(3)
-            obj.setFont(_font_for(text), 8)
+            obj.setFont(font.fontName, 8)
             obj.textOut(text)
             c.drawText(obj)
+
+    def _hidden_text(self, font: TTFont, x: float, y: float, text: str) -> str:
+        """The code reportlab's text object writes for ``text`` in a TrueType font at 8 pt, render
+        mode 3, made directly: a text object per name costs more than the rest of the page."""
+        c, doc = self.canvas, self.canvas._doc
+        parts = ["BT", f"1 0 0 1 {fp_str(x, y)} Tm", "3 Tr"]
+        current = -1
+        for subset, chunk in font.splitString(text, doc):  # also adds the glyphs to the subset
+            if subset != current:
+                parts.append(f"{font.getSubsetInternalName(subset, doc)} {self._size8}")
+                current = subset
+            parts.append(f"({c._escape(chunk)}) Tj")
+        parts.append("ET")
+        return " ".join(parts)
 
     def crop_marks(self) -> None:
         c, g = self.canvas, self.grid
         if g.mark_len <= 0:
             return
+        if self._marks is not None:  # the same on every page
+            c._code.extend(self._marks)
+            return
+        mark = len(c._code)
         gap = mm_to_pt(MARK_GAP_MM)
         xs = [g.left + i * g.card_w for i in range(g.cols + 1)]
         ys = [g.bottom + j * g.card_h for j in range(g.rows + 1)]
@@ -383,6 +425,7 @@ class _Sheet:
         c.setLineWidth(0.3)
         c.lines(segments)
         c.restoreState()
+        self._marks = tuple(c._code[mark:])
 
     def notes(self, label: str) -> None:
         """'Print at 100 %' and a 50 mm check bar in the margin, inside the first card's column
