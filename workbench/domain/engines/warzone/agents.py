@@ -265,18 +265,19 @@ class HeuristicAgent:
         if own_phase:
             key = (id(state), id(state.p[0]), state.turn, state.phase)
             qkey, queue = self._queue
-            if qkey == key:
+            if qkey == key and queue:
+                listed = set(map(id, acts))  # identity, as the listed actions are reused
                 while queue:
-                    nxt = queue.pop(0)
-                    for act in acts:
-                        if act is nxt:
-                            if not war:
-                                return self._placed(state, player, act, acts, {})
-                            # Each battle changes the board: re-check this attack alone.
-                            if self.score(state, player, act, {}) > 0:
-                                return act
-                            queue.clear()
-                            break
+                    act = queue.pop(0)
+                    if id(act) in listed:
+                        if not war:
+                            if act.kind != "recruit":
+                                return act  # only recruits get a position chosen
+                            return self._placed(state, player, act, acts, {})
+                        # Each battle changes the board: re-check this attack alone.
+                        if self.score(state, player, act, {}) > 0:
+                            return act
+                        queue.clear()
         plan: dict = {}
         scored: list[tuple[float, int, Action]] = []
         best, best_score = acts[-1], _NEVER
@@ -289,6 +290,13 @@ class HeuristicAgent:
                 score = self._recruit_score(state, player, act.args, plan)
             elif kind in _ZERO_KINDS:
                 score = 0.0
+            elif kind == "attack":
+                args = act.args
+                values = plan.get("attacks:" + args[0])
+                if values is None:
+                    score = self.score(state, player, act, plan)
+                else:
+                    score = values.get(args[1], _NEVER) - 1.0
             else:
                 score = self.score(state, player, act, plan)
             if score > best_score:
@@ -300,6 +308,8 @@ class HeuristicAgent:
             # The next good moves, taken in turn while they stay legal (and, in the War, still
             # pay): scoring every action again at each decision costs more than the game.
             self._queue = (key, [a for _, _, a in scored if a is not best])
+        if best.kind != "recruit":
+            return best  # only recruits get a position chosen
         return self._placed(state, player, best, acts, plan)
 
     def _placed(self, state: WarzoneState, player: int, best: Action, acts: list[Action],

@@ -106,18 +106,20 @@ class WarzoneState(Combat, Effects, State):
         if legal is None:
             legal = self._legal = self._compute_legal()
         kind, args = action.kind, action.args
-        for a in legal:
-            if a is action or (a.kind == kind and a.args == args):
-                break
-        else:
-            if self._same_as_listed_copy(acting[0], kind, args, legal):
-                self._legal = None
-                self._dispatch(acting[0], kind, args)
-                self._advance()
-                return
-            raise IllegalAction(
-                f"{action} is not legal for {PLAYER_NAMES[acting[0]]} now "
-                f"(phase {self.phase}{', ' + self.pending[0] if self.pending else ''})")
+        # Agents hand back a listed action: found by identity in a C-speed scan.
+        if id(action) not in map(id, legal):
+            for a in legal:
+                if a.kind == kind and a.args == args:
+                    break
+            else:
+                if self._same_as_listed_copy(acting[0], kind, args, legal):
+                    self._legal = None
+                    self._dispatch(acting[0], kind, args)
+                    self._advance()
+                    return
+                raise IllegalAction(
+                    f"{action} is not legal for {PLAYER_NAMES[acting[0]]} now "
+                    f"(phase {self.phase}{', ' + self.pending[0] if self.pending else ''})")
         self._legal = None
         self._dispatch(acting[0], kind, args)
         self._advance()
