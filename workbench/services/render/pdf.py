@@ -302,6 +302,8 @@ class _Sheet:
         self._heads: dict[tuple[int, int], tuple[bytes, bytes]] = {}
         self._placements: dict[tuple[float, float, int, int], tuple[str, ...]] = {}
         self._marks: tuple[str, ...] | None = None
+        self._notes: tuple[str, ...] | None = None
+        self._notes_y = 0.0
         self._size8 = f"{fp_str(8)} Tf {fp_str(8 * 1.2)} TL"
         doc = self.canvas._doc
         if isinstance(doc.encrypt, pdfdoc.NoEncryption):
@@ -432,6 +434,21 @@ class _Sheet:
         span so they never cross a crop mark."""
         c, g = self.canvas, self.grid
         c.saveState()
+        if self._notes is not None:
+            # Everything but the label is the same on every page: reuse the code of the first.
+            c._code[-1:] = self._notes
+            c.setFont("WB-Sans", 5.5)
+        else:
+            self._notes = self._first_notes()
+        if g.cols > 1:
+            y = self._notes_y
+            c.drawRightString(g.left + g.width - mm_to_pt(2), y - 2, label)
+        c.restoreState()
+
+    def _first_notes(self) -> tuple[str, ...]:
+        """Draw the note and the check bar (after ``saveState``); return their code, from the ``q``."""
+        c, g = self.canvas, self.grid
+        mark = len(c._code) - 1
         c.setFillColorRGB(0.15, 0.15, 0.15)
         span = g.card_w - mm_to_pt(4)
         x0 = g.left + mm_to_pt(2)
@@ -454,9 +471,8 @@ class _Sheet:
         c.line(x0 + bar, y - 2, x0 + bar, y + 2)
         c.setFont("WB-Sans", 5.5)
         c.drawString(x0 + bar + 3, y - 2, f"{round(bar / mm_to_pt(1))} mm")
-        if g.cols > 1:
-            c.drawRightString(g.left + g.width - mm_to_pt(2), y - 2, label)
-        c.restoreState()
+        self._notes_y = y
+        return tuple(c._code[mark:])
 
     def fronts(self, cards: Sequence[SheetCard], faces: dict[str, Face], label: str) -> None:
         for index, card in enumerate(cards):
