@@ -226,3 +226,21 @@ def test_impossible_options_are_refused(_pdf, definitions, warzone_card, tmp_pat
         _pdf(definitions["warzone"], _cards(1, warzone_card), tmp_path, back_offset_x_mm=25)
     with pytest.raises(SizeError):
         _pdf(definitions["warzone"], _cards(1, warzone_card), tmp_path, size=parse_card_size("250x290mm"))
+
+
+def test_fast_file_writer_matches_reportlabs_own(_pdf, definitions, warzone_card, tmp_path, monkeypatch) -> None:
+    """The PDF writer that adds face images without copying them re-implements reportlab's
+    ``PDFDocument.format``; a reportlab upgrade that changes its own output must fail here."""
+    import workbench.services.render.pdf as pdf_module
+
+    cards = _cards(11, warzone_card)
+    fast = _pdf(definitions["warzone"], cards, tmp_path, bleed_mm=2.0)
+
+    def reportlab_format(doc, *args, **kwargs):  # type: ignore[no-untyped-def]
+        for obj in doc.idToObject.values():  # reportlab's writer needs whole bytes, not views
+            if isinstance(getattr(obj, "streamContent", None), memoryview):
+                obj.streamContent = bytes(obj.streamContent)
+        return type(doc).format(doc, *args, **kwargs)
+
+    monkeypatch.setattr(pdf_module, "_format_document", reportlab_format)
+    assert _pdf(definitions["warzone"], cards, tmp_path, bleed_mm=2.0) == fast
