@@ -371,6 +371,9 @@ class _Sheet:
         c, g = self.canvas, self.grid
         inset = mm_to_pt(4)
         lines = [(card.name, g.card_h - inset - 8), (card.number, inset)]
+        # The render mode is graphics state and outlives ET: q/Q keeps it from hiding the text
+        # drawn after the layer (the "print at 100 %" note).
+        c._code.append("q")
         for text, dy in lines:
             if not text:
                 continue
@@ -383,6 +386,7 @@ class _Sheet:
             obj.setFont(font.fontName, 8)
             obj.textOut(text)
             c.drawText(obj)
+        c._code.append("Q")
 
     def _hidden_text(self, font: TTFont, x: float, y: float, text: str) -> str:
         """The code reportlab's text object writes for ``text`` in a TrueType font at 8 pt, render
@@ -457,11 +461,26 @@ class _Sheet:
             "short edge" if self.options.backs == "short" else "long edge")
         if self.options.backs == "none":
             note = "Print at 100 % (actual size), not \u201cfit to page\u201d"
-        size = 6.5
-        while size > 4 and pdfmetrics.stringWidth(note, "WB-Sans", size) > span:
-            size -= 0.25
-        c.setFont("WB-Sans", size)
-        c.drawString(x0, max(mm_to_pt(PRINTER_MARGIN_MM), below / 2 - size / 3), note)
+        margin = mm_to_pt(PRINTER_MARGIN_MM)
+        if below >= margin + 6.5:
+            size = 6.5
+            while size > 4 and pdfmetrics.stringWidth(note, "WB-Sans", size) > span:
+                size -= 0.25
+            c.setFont("WB-Sans", size)
+            c.drawString(x0, max(margin, below / 2 - size / 3), note)
+        else:
+            # Too little paper below the cards (Letter with bleed leaves 3 mm): run the note up the
+            # left margin instead, inside the bottom row's span so it never crosses a crop mark.
+            side = g.left - g.bleed
+            size = 6.5
+            while size > 4 and pdfmetrics.stringWidth(note, "WB-Sans", size) > g.card_h - mm_to_pt(4):
+                size -= 0.25
+            c.saveState()
+            c.translate(max(margin + size, side / 2 + size / 3), g.bottom + mm_to_pt(2))
+            c.rotate(90)
+            c.setFont("WB-Sans", size)
+            c.drawString(0, 0, note)
+            c.restoreState()
         above = g.bottom + g.height + g.bleed
         y = above + (g.page_h - above) / 2
         bar = mm_to_pt(50) if span >= mm_to_pt(59) else mm_to_pt(30)  # 30 mm for small cards
