@@ -95,27 +95,28 @@ class Combat:
 
     def destroy(self, u: Unit) -> None:
         """Destroy a creature: it goes to its owner's Discard Pile; on_destroyed triggers."""
-        pl = self.p[u.owner]
-        if u not in pl.field:
-            return
-        pl.field.remove(u)
-        pl.discard.append(u.card)
-        if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} is destroyed")
-        for e in u.card.on_destroyed:
-            self.queue.append((u.owner, u.card, e, None))
-        if u.card.continuous:
-            self._aura = None
-            self._sweep()
+        if self._leave_field(u, self.p[u.owner].discard, "is destroyed"):
+            for e in u.card.on_destroyed:
+                self.queue.append((u.owner, u.card, e, None))
+            self._after_leaving(u)
 
     def _bounce(self, u: Unit) -> None:
+        if self._leave_field(u, self.p[u.owner].hand, "returns to the hand"):
+            self._after_leaving(u)
+
+    def _leave_field(self, u: Unit, zone: list, verb: str) -> bool:
+        """Move a creature's card from the field to ``zone``; False when it had already left."""
         pl = self.p[u.owner]
         if u not in pl.field:
-            return
+            return False
         pl.field.remove(u)
-        pl.hand.append(u.card)
+        zone.append(u.card)
         if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} returns to the hand")
+            self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} {verb}")
+        return True
+
+    def _after_leaving(self, u: Unit) -> None:
+        # A continuous card leaving changes every bonus: recompute, and sweep what it was holding up.
         if u.card.continuous:
             self._aura = None
             self._sweep()
