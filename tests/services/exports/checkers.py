@@ -360,7 +360,14 @@ def mush_cards(attrs: Mapping[str, str]) -> tuple[list[str], list[list[str]]]:
 
 # ------------------------------------------------------------------ Cockatrice
 
+# The rules below restate Cockatrice's doc/carddatabase_v4/cards.xsd (not vendored: it is theirs).
 CARD_CHILD_ORDER = ["name", "text", "prop", "set", "related", "reverse-related", "token", "tablerow", "cipt", "upsidedown"]
+SINGLE_CARD_CHILDREN = {"name", "text", "prop", "token", "tablerow", "cipt", "upsidedown"}
+CARD_SET_ATTRIBUTES = {"muid", "uuid", "picurl", "picURL", "num", "rarity", "onlineOnly"}
+RELATED_ATTRIBUTES = {"count", "exclude", "attach", "persistent"}
+SET_CHILDREN = {"name", "longname", "settype", "releasedate", "priority"}
+INFO_CHILDREN = {"author", "createdAt", "sourceUrl", "sourceVersion"}
+XSD_BOOLEANS = {"true", "false", "1", "0"}
 
 
 def check_cockatrice(data: bytes) -> tuple[list[str], set[str]]:
@@ -375,6 +382,17 @@ def check_cockatrice(data: bytes) -> tuple[list[str], set[str]]:
     order = [child.tag for child in root]
     if order != [t for t in ("info", "sets", "cards") if t in order] or len(order) != len(set(order)):
         errors.append(f"top-level sections out of order: {order}")
+    for info in root.findall("info"):
+        for child in info:
+            if child.tag not in INFO_CHILDREN:
+                errors.append(f"<info> may not hold <{child.tag}>")
+    for set_def in root.findall("sets/set"):
+        tags = [child.tag for child in set_def]
+        if any(t not in SET_CHILDREN for t in tags) or len(tags) != len(set(tags)):
+            errors.append(f"set {set_def.findtext('name')!r}: children {tags} break setType")
+        priority = set_def.findtext("priority")
+        if priority is not None and not re.fullmatch(r"[+-]?\d+", priority.strip()):
+            errors.append(f"set {set_def.findtext('name')!r}: priority {priority!r} is not an integer")
     declared = {s.findtext("name") for s in root.findall("sets/set")}
     if None in declared or "" in declared:
         errors.append("a set has no name")
@@ -387,6 +405,17 @@ def check_cockatrice(data: bytes) -> tuple[list[str], set[str]]:
         ranks = [CARD_CHILD_ORDER.index(t) if t in CARD_CHILD_ORDER else -1 for t in tags]
         if -1 in ranks or ranks != sorted(ranks):
             errors.append(f"card {name!r}: children {tags} are not in schema order")
+        for tag in SINGLE_CARD_CHILDREN:
+            if tags.count(tag) > 1:
+                errors.append(f"card {name!r}: <{tag}> appears {tags.count(tag)} times")
+        for tag in ("token", "cipt", "upsidedown"):
+            value = card.findtext(tag)
+            if value is not None and value.strip() not in XSD_BOOLEANS:
+                errors.append(f"card {name!r}: <{tag}> {value!r} is not an xs:boolean")
+        for related in card.findall("related") + card.findall("reverse-related"):
+            extra = set(related.attrib) - RELATED_ATTRIBUTES
+            if extra:
+                errors.append(f"card {name!r}: <{related.tag}> has unknown attributes {sorted(extra)}")
         if name in names:
             errors.append(f"card name {name!r} is not unique")
         names.add(name)
@@ -396,6 +425,11 @@ def check_cockatrice(data: bytes) -> tuple[list[str], set[str]]:
         for set_el in sets:
             if set_el.text not in declared:
                 errors.append(f"card {name!r}: set {set_el.text!r} is not declared in <sets>")
+            extra = set(set_el.attrib) - CARD_SET_ATTRIBUTES
+            if extra:
+                errors.append(f"card {name!r}: <set> has attributes {sorted(extra)} outside cardInSetType")
+            if set_el.get("onlineOnly") not in (None, *XSD_BOOLEANS):
+                errors.append(f"card {name!r}: onlineOnly {set_el.get('onlineOnly')!r} is not an xs:boolean")
             url = set_el.get("picurl")
             if url is not None and not re.match(r"^https?://\S+$", url):
                 errors.append(f"card {name!r}: picurl {url!r} is not an absolute http(s) URL")

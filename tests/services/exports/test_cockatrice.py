@@ -65,3 +65,16 @@ def test_checker_catches_undeclared_sets_and_duplicates():
            b"</cockatrice_carddatabase>")
     errors, _ = checkers.check_cockatrice(bad)
     assert any("not declared" in e for e in errors) and any("not unique" in e for e in errors)
+
+
+def test_checker_enforces_the_v4_schema_types():
+    """The rules restated from cards.xsd v4: cardInSetType attributes, xs:boolean flags, one <text>,
+    setType children, integer priority."""
+    bad = (b'<?xml version="1.0"?><cockatrice_carddatabase version="4"><sets><set><name>A</name>'
+           b"<priority>high</priority><colour>red</colour></set></sets><cards><card><name>X</name>"
+           b'<text>a</text><text>b</text><set picurl="http://x/y.png" art="1">A</set><token>yes</token>'
+           b"</card></cards></cockatrice_carddatabase>")
+    errors, _ = checkers.check_cockatrice(bad)
+    for fragment in ("break setType", "not an integer", "appears 2 times", "outside cardInSetType",
+                     "not an xs:boolean"):
+        assert any(fragment in e for e in errors), (fragment, errors)
