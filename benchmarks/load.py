@@ -12,7 +12,7 @@ a floor. ``wrk`` (C, one process per request type with connections split by the 
 ``timeout`` bounded) leaves the server its core; each type's latencies are exact, the mix is
 then set by how fast each type answers rather than by the weights.
 
-    python benchmarks/load.py [--duration 60] [--connections 32] [--threads 8] [--client auto] [--json]
+    python benchmarks/load.py [--duration 60] [--connections 32] [--processes 1] [--threads 8] [--client auto] [--json]
     python benchmarks/load.py --url http://127.0.0.1:5000   # an already running local server
 """
 
@@ -34,12 +34,39 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("warzone", "seth", "fusion")
 CARD = {"warzone": "ironbark-warden", "seth": "glass-wasp", "fusion": "chi-yan-lang"}
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and all its descendants, from
+    /proc (Linux). Children that already exited count once they were waited for."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry)] = fields
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        fields = stats.get(current)
+        if fields:  # utime stime cutime cstime are fields 14-17 of stat (11-14 after the name)
+            total += sum(int(x) for x in fields[11:15])
+        todo.extend(children.get(current, []))
+    return total / ticks
 
 
 def _free_port() -> int:
@@ -121,9 +148,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def run_load(url: str, duration: float, connections: int, processes: int, session: bool = False) -> dict:
+def run_load(url: str, duration: float, connections: int, processes: int, session: bool = False,
+             on_start: Callable[[], None] | None = None) -> dict:
     """Drive the server at ``url``; return figures per request type and overall. ``session``:
-    every connection is the same browser (cookie and CSRF token), else none sends a cookie."""
+    every connection is the same browser (cookie and CSRF token), else none sends a cookie.
+    ``processes``: client processes. ``on_start`` is called when the measured load begins."""
     host = urllib.parse.urlsplit(url).hostname or ""
     if host not in LOOPBACK:
         raise SystemExit(f"refusing to load {host}: this script only targets the loopback interface")
@@ -134,6 +163,8 @@ def run_load(url: str, duration: float, connections: int, processes: int, sessio
         conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
         conn.getresponse().read()
         conn.close()
+    if on_start:
+        on_start()
     deadline = time.monotonic() + duration
     started = time.monotonic()
     if processes <= 1:  # threads in this process (also what importing callers such as tests get)
@@ -180,7 +211,8 @@ def _lua_string(value: str) -> str:
                          for ch in value.encode("utf-8").decode("latin-1")) + '"'
 
 
-def run_wrk(url: str, duration: float, connections: int, session: bool = False) -> dict:
+def run_wrk(url: str, duration: float, connections: int, session: bool = False,
+            on_start: Callable[[], None] | None = None) -> dict:
     """Drive the server at ``url`` with ``wrk``: one wrk per request type, all at once, the
     connections split by the mix's weights (at least one each). Same report as :func:`run_load`."""
     host = urllib.parse.urlsplit(url).hostname or ""
@@ -194,6 +226,8 @@ def run_wrk(url: str, duration: float, connections: int, session: bool = False) 
     headers = "\n".join(f"wrk.headers[{_lua_string(k)}] = {_lua_string(v)}" for k, v in extra.items())
     folder = Path(tempfile.mkdtemp(prefix="workbench-wrk-"))
     procs = []
+    if on_start:
+        on_start()
     try:
         for (label, method, path, body, _), conns in zip(mix, _split(connections, [m[4] for m in mix])):
             script = folder / f"{len(procs)}.lua"
@@ -253,7 +287,7 @@ def _figures(times: list[float], errors: int, elapsed: float) -> dict:
             "p99_ms": round(_percentile(times, 99) * 1000, 1), "max_ms": round(max(times) * 1000, 1)}
 
 
-def _start_server(threads: int) -> tuple[subprocess.Popen, str, Path]:
+def _start_server(threads: int, processes: int = 1) -> tuple[subprocess.Popen, str, Path]:
     work = Path(tempfile.mkdtemp(prefix="workbench-load-"))
     shutil.copytree(ROOT / "card_data", work / "card_data", ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit"))
     port = _free_port()
@@ -261,7 +295,8 @@ def _start_server(threads: int) -> tuple[subprocess.Popen, str, Path]:
     env.pop("WORKBENCH_TEAM", None)
     log = open(work / "server.log", "wb")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", str(port), "--data",
-                             str(work / "card_data"), "--threads", str(threads)],
+                             str(work / "card_data"), "--threads", str(threads),
+                             *(["--processes", str(processes)] if processes != 1 else [])],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -283,8 +318,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (default 60)")
     parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections (default 32)")
-    parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
-    parser.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes: workbench serve --processes (default 1)")
+    parser.add_argument("--client-processes", type=int, default=2,
+                        help="processes of the Python client (default 2)")
+    parser.add_argument("--threads", type=int, default=8, help="waitress worker threads per process (default 8)")
     parser.add_argument("--url", help="load an already running loopback server instead of starting one")
     parser.add_argument("--client", choices=("auto", "python", "wrk"), default="auto",
                         help="load generator: wrk when installed (auto), or the Python threads")
@@ -298,13 +336,25 @@ def main() -> int:
     proc = work = None
     url = args.url
     if not url:
-        proc, url, work = _start_server(args.threads)
+        proc, url, work = _start_server(args.threads, args.processes)
+    cpu: list[float] = []
+
+    def started() -> None:  # the server's CPU clock when the measured load begins
+        if proc:
+            cpu.append(process_tree_cpu(proc.pid))
+
     try:
         if args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")):
-            report = run_wrk(url, args.duration, args.connections, args.browser_session)
+            report = run_wrk(url, args.duration, args.connections, args.browser_session, started)
         else:
-            report = run_load(url, args.duration, args.connections, max(1, args.processes), args.browser_session)
+            report = run_load(url, args.duration, args.connections, max(1, args.client_processes),
+                              args.browser_session, started)
             report.update(client="python", browser_session=args.browser_session)
+        if cpu and proc:
+            used = process_tree_cpu(proc.pid) - cpu[0]
+            report["server"] = {"processes": args.processes, "threads": args.threads, "cpu_s": round(used, 2),
+                                "cpu_ms_per_request": round(1000 * used / max(1, report["overall"]["requests"]), 2)}
+        report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     finally:
         if proc:
             proc.terminate()
@@ -314,12 +364,17 @@ def main() -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
+        server = report.get("server")
         print(f"{report['connections']} connections for {report['duration_s']} s against waitress ({url}), "
-              f"client {report['client']}")
+              f"client {report['client']}" + (f", {server['processes']} server process(es) x {server['threads']} "
+                                              f"threads" if server else ""))
         print(f"{'request':16} {'count':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
         for label, fig in [*report["types"].items(), ("ALL", report["overall"])]:
             print(f"{label:16} {fig['requests']:7} {fig.get('rps', 0):7} {fig.get('p50_ms', 0):8} "
                   f"{fig.get('p95_ms', 0):8} {fig.get('p99_ms', 0):8} {fig.get('max_ms', 0):8} {fig['errors']:6}")
+        if server:
+            print(f"server CPU: {server['cpu_s']} s, {server['cpu_ms_per_request']} ms per request")
+        print("load average (1, 5, 15 min): " + ", ".join(str(x) for x in report["load_average"]))
     return 1 if report["overall"]["errors"] else 0
 
 

@@ -3,6 +3,12 @@
 Binds to 127.0.0.1 by default; the Flask debugger is never used. Local mode needs no login and
 stays on the loopback address; ``--team`` (login required, see docs/team-server.md) is needed to
 bind any other address. Logs are JSON lines on stderr (and ``--log-file``).
+
+``--processes N`` (or ``SERVER_PROCESSES`` in ``instance/config.py``, or ``$WORKBENCH_PROCESSES``)
+runs N waitress workers on one shared listening socket (:mod:`workbench.cli.supervisor`), so a
+busy team server uses more than one core. The default is one process: a designer's own browser
+never keeps more than a few requests busy at once, and one process starts faster and holds its
+caches once.
 """
 
 from __future__ import annotations
@@ -10,8 +16,12 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import gc
+import logging
 import socket
 import sys
+import time
+from typing import Any
 
 from workbench.cli import add_data_option
 
@@ -21,7 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: only this computer can connect)")
     parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
-    parser.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    parser.add_argument("--threads", type=int, default=8, help="worker threads per process (default 8)")
+    parser.add_argument("--processes", type=int, default=None, metavar="N",
+                        help="server processes sharing the port (default 1, or SERVER_PROCESSES in "
+                             "instance/config.py, or $WORKBENCH_PROCESSES); more use more cores")
     parser.add_argument("--team", action="store_true",
                         help="team mode: every page needs a login (accounts: workbench user add)")
     parser.add_argument("--trusted-host", action="append", default=[], metavar="NAME",
@@ -49,6 +62,49 @@ def port_is_free(host: str, port: int) -> bool:
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+MAX_PROCESSES = 64
+QUEUE_WARNING_INTERVAL_S = 10.0
+
+
+class QueueWarningThrottle(logging.Filter):
+    """Let waitress's "Task queue depth is N" warning through at most once per interval.
+
+    Waitress logs it for every request that finds all threads busy, which under load is nearly
+    every request: formatting and writing those lines cost about as much as serving a cached
+    page. One line per interval, with the deepest queue seen, still tells an operator the
+    server is saturated.
+    """
+
+    def __init__(self, interval_s: float = QUEUE_WARNING_INTERVAL_S) -> None:
+        super().__init__()
+        self.interval_s = interval_s
+        self.next_at = 0.0
+        self.deepest = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        depth = record.args[0] if isinstance(record.args, tuple) and record.args else 0
+        self.deepest = max(self.deepest, depth if isinstance(depth, int) else 0)
+        now = time.monotonic()
+        if now < self.next_at:
+            return False
+        self.next_at = now + self.interval_s
+        record.msg = "Task queue depth is %d (deepest in the last %d s; all threads were busy)"
+        record.args = (self.deepest, int(self.interval_s))
+        self.deepest = 0
+        return True
+
+
+def server_processes(arg: int | None, config: Any) -> int:
+    """How many server processes to run: ``--processes``, else ``SERVER_PROCESSES`` from the
+    app config, else ``$WORKBENCH_PROCESSES``, else 1. Raises ValueError outside 1..64."""
+    value = arg if arg is not None else config.get("SERVER_PROCESSES") or os.environ.get("WORKBENCH_PROCESSES") or 1
+    try:
+        count = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"the number of server processes must be a whole number, not {value!r}") from None
+    if not 1 <= count <= MAX_PROCESSES:
+        raise ValueError(f"the number of server processes must be between 1 and {MAX_PROCESSES}, not {count}")
+    return count
 
 
 def data_folder_problem(path: str) -> str | None:
@@ -102,8 +158,14 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     configure_logging(args.log_format, args.log_file)
+    logging.getLogger("waitress.queue").addFilter(QueueWarningThrottle())
     os.environ["WORKBENCH_DATA"] = os.path.abspath(args.data)
     app = create_app()
+    try:
+        processes = server_processes(args.processes, app.config)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.host not in LOOPBACK:
         print(f"warning: serving on {args.host}: other computers can reach this workbench (team mode, login required)",
               file=sys.stderr)
@@ -111,7 +173,25 @@ def run(args: argparse.Namespace) -> int:
             print("warning: no --trusted-host given: only requests for localhost names are answered "
                   "(others get 400); add the name your team uses", file=sys.stderr)
     mode = "team mode, login required" if args.team else "local mode"
+    workers = f"{processes} processes x {args.threads} threads" if processes > 1 else f"{args.threads} threads"
+    # Everything made so far (modules, the app, templates) lives as long as the server: keep it
+    # out of the collector's full sweeps, which otherwise walk it again and again under load
+    # (and, after a fork, would copy every page the sweep touches into each worker).
+    gc.collect()
+    gc.freeze()
+    if processes == 1:
+        print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
+              f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
+        serve(app, host=args.host, port=args.port, threads=args.threads, ident="card-workbench")
+        return 0
+    from workbench.cli.supervisor import PortTaken, Supervisor, bind_sockets
+
+    try:
+        sockets = bind_sockets(args.host, args.port)
+    except PortTaken as exc:
+        print(f"error: {exc.strerror}", file=sys.stderr)
+        return 1
     print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
-          f"({mode}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="card-workbench")
-    return 0
+          f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
+    return Supervisor(sockets, processes, lambda socks: serve(
+        app, sockets=socks, threads=args.threads, ident="card-workbench")).run()

@@ -1,0 +1,196 @@
+"""Several waitress worker processes sharing one listening socket (``workbench serve --processes N``).
+
+One Python process runs the app on one core at a time (the GIL), so a busy team server is
+limited to about one core however many threads waitress has. The parent here binds the
+listening socket(s) first, then forks N workers that each run waitress on those sockets: the
+kernel hands every new connection to whichever worker accepts it first. The parent serves
+nothing; it restarts a worker that dies, and on SIGTERM or SIGINT stops all of them and exits.
+
+Everything a worker keeps in memory is either checked against the disk on every use (the card,
+deck and definition caches), read from files (secret key, accounts) or kept in a shared store
+(the login rate limit, :mod:`workbench.storage.login_limits`), so any worker can answer any
+request. Needs ``os.fork`` (Linux, macOS).
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+LOGGER = logging.getLogger("workbench.server")
+STOP_TIMEOUT_S = 15.0  # waitress lets running requests finish for up to 5 s; then SIGKILL
+RESTART_LIMIT = 10  # worker deaths within RESTART_WINDOW_S before the parent gives up
+RESTART_WINDOW_S = 60.0
+BACKLOG = 1024
+
+
+class PortTaken(OSError):
+    """The address is in use (or not ours to bind); the message says which."""
+
+
+def bind_sockets(host: str, port: int) -> list[socket.socket]:
+    """Listening TCP sockets for ``host:port`` (every address the name resolves to, as waitress
+    itself does: ``localhost`` is both 127.0.0.1 and ::1). Raises PortTaken, OSError."""
+    sockets: list[socket.socket] = []
+    seen: set[Any] = set()
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        for family, socktype, proto, _, address in infos:
+            if (family, address) in seen:
+                continue
+            seen.add((family, address))
+            sock = socket.socket(family, socktype, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                    raise PortTaken(exc.errno, f"port {port} on {host} is already in use; "
+                                               f"pick another with --port") from exc
+                raise
+            sock.listen(BACKLOG)
+            sock.setblocking(False)
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def _watch_parent(read_fd: int) -> None:
+    """In a worker: stop when the parent is gone (the pipe's write end closes with it)."""
+    try:
+        while os.read(read_fd, 1):
+            pass
+    except OSError:
+        pass
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _raise_exit(_signum: int, _frame: Any) -> None:
+    raise SystemExit(0)  # waitress's loop catches it, lets running requests finish and returns
+
+
+class Supervisor:
+    """Forks ``processes`` workers running ``serve_one(sockets)`` and keeps that many alive.
+
+    ``serve_one`` runs in the child and returns when the worker should exit (waitress returns
+    after SIGTERM or SIGINT). :meth:`run` returns the exit code: 0 after a requested stop, 1
+    when workers died more than RESTART_LIMIT times in RESTART_WINDOW_S.
+    """
+
+    def __init__(self, sockets: list[socket.socket], processes: int,
+                 serve_one: Callable[[list[socket.socket]], None]) -> None:
+        if not hasattr(os, "fork"):
+            raise RuntimeError("--processes above 1 needs os.fork (Linux or macOS)")
+        self.sockets = sockets
+        self.processes = processes
+        self.serve_one = serve_one
+        self.workers: dict[int, int] = {}  # pid -> worker number (1..N)
+        self.stopping = False
+        self.failed = False
+        self.deaths: list[float] = []
+        self._alive_r, self._alive_w = os.pipe()
+
+    def _on_stop(self, signum: int, _frame: Any) -> None:
+        self.stopping = True
+
+    def _fork(self, number: int) -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 0
+            try:
+                os.close(self._alive_w)
+                signal.signal(signal.SIGTERM, _raise_exit)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                threading.Thread(target=_watch_parent, args=(self._alive_r,), daemon=True,
+                                 name="parent-watch").start()
+                os.environ["WORKBENCH_WORKER"] = str(number)
+                self.serve_one(self.sockets)
+            except (SystemExit, KeyboardInterrupt):
+                pass
+            except BaseException:  # noqa: BLE001 - logged, then the parent starts a new worker
+                LOGGER.exception("worker %d failed", number)
+                code = 1
+            finally:
+                logging.shutdown()
+                os._exit(code)  # never run the parent's cleanup (atexit, sockets) in a child
+        self.workers[pid] = number
+        LOGGER.info("worker %d started (pid %d)", number, pid,
+                    extra={"server": {"event": "worker_started", "worker": number, "pid": pid}})
+
+    def _reap(self) -> None:
+        while self.workers:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                self.workers.clear()
+                return
+            if pid == 0:
+                return
+            number = self.workers.pop(pid, None)
+            if number is None:
+                continue
+            code = os.waitstatus_to_exitcode(status)
+            if self.stopping:
+                continue
+            self.deaths = [t for t in self.deaths if time.monotonic() - t < RESTART_WINDOW_S] + [time.monotonic()]
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            LOGGER.warning("worker %d (pid %d) %s; starting a new one", number, pid, how,
+                           extra={"server": {"event": "worker_died", "worker": number, "pid": pid, "code": code}})
+            if len(self.deaths) > RESTART_LIMIT:
+                LOGGER.error("workers died %d times within %d s; stopping", len(self.deaths), int(RESTART_WINDOW_S))
+                self.stopping = True
+                self.failed = True
+                return
+            self._fork(number)
+
+    def run(self) -> int:
+        """Start the workers, keep them running until SIGTERM/SIGINT, stop them; the exit code."""
+        previous = {sig: signal.signal(sig, self._on_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            for number in range(1, self.processes + 1):
+                self._fork(number)
+            while not self.stopping:
+                self._reap()
+                time.sleep(0.2)  # a signal sets the flag; a dead worker waits at most this long
+            self._stop_all()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            for sock in self.sockets:
+                sock.close()
+            os.close(self._alive_r)
+            os.close(self._alive_w)
+        return 1 if self.failed else 0
+
+    def _stop_all(self) -> None:
+        for pid in list(self.workers):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while self.workers and time.monotonic() < deadline:
+            self._reap()
+            time.sleep(0.05)
+        for pid in list(self.workers):  # still running a request after the grace period
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        self.workers.clear()
+        LOGGER.info("all workers stopped", extra={"server": {"event": "stopped"}})
+
