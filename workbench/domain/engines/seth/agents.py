@@ -20,6 +20,27 @@ def _value(m: Monster) -> float:
     return m.damage * 3 + m.card.power * 0.5 + 1
 
 
+# Building a frozen dataclass costs more than a dict look-up, and the same few moves recur in
+# every game of a playtest: chosen actions are kept by their arguments (with their text).
+_ACTIONS: dict[tuple, Action] = {}
+
+
+def _cached(kind: str, args: tuple, text: str | None = None) -> Action:
+    """The Action ``kind args`` (text from ``assign_text``/``ability_text`` when not given)."""
+    key = (kind, args)
+    action = _ACTIONS.get(key)
+    if action is None:
+        if len(_ACTIONS) > 20_000:
+            _ACTIONS.clear()
+        if text is None:
+            if kind == "assign":
+                text = "assign " + (", ".join(args) or "nothing")
+            else:
+                text = f"{kind} {args[0]} #{args[1]}"
+        action = _ACTIONS[key] = Action(kind, args, text)
+    return action
+
+
 class HeuristicAgent:
     """Plays seth sensibly with cheap rules (no look-ahead).
 
@@ -39,42 +60,51 @@ class HeuristicAgent:
     def choose(self, state: State, player: int) -> Action:
         """Pick ``player``'s action at the current step (assignment, ability or split)."""
         assert isinstance(state, SethState)
-        if state.step == ASSIGN:
+        step = state.step
+        if step == ASSIGN:
             return self._assign(state, player)
-        if state.step == ABILITY:
-            return self._ability(state, player)
-        if state.step == SPLIT:
+        if step == SPLIT:
             return self._split(state, player)
+        if step == ABILITY:
+            return self._ability(state, player)
         return state.legal_actions(player)[0]
 
     def _assign(self, state: SethState, player: int) -> Action:
         phase, rng, hold = state.phase, self.rng, self.hold
-        names = tuple(
-            m.name for m in state.eligible[player]
-            if m.poison < m.remaining
-            and not (hold and any(p > phase for p in m.card.phases) and rng.random() < hold)
-        )
-        return Action("assign", names, "assign " + (", ".join(names) or "nothing"))
+        names = []
+        for m in state.eligible[player]:
+            if m.poison >= m.health - m.damage_taken:
+                continue  # its poison would remove it on assignment
+            # Mixing: sometimes keep a monster for a later phase of the round it can also act in.
+            if hold and max(m.card.phases) > phase and rng.random() < hold:
+                continue
+            names.append(m.name)
+        return _cached("assign", tuple(names))
 
     def _ability(self, state: SethState, player: int) -> Action:
-        best: tuple[float, str, Monster, int, Monster | None] | None = None
+        best: tuple[str, Monster, int, Monster | None] | None = None
+        best_score = 0.0  # only a pick that scores above 0 is worth making
         mandatory = False
+        score_of = self._score
         for source, index, effect, must in state.slots[player]:
-            kind = "trigger" if must else "activate"
-            mandatory = mandatory or must
-            if not must and source.poison >= source.remaining:
+            if must:
+                mandatory = True
+            elif source.poison >= source.health - source.damage_taken:
                 continue  # activating would remove it through poison
-            options = state._targets_for(source, effect) if effect.single_target else [None]
-            for t in options:
-                score = self._score(state, player, source, effect, t) + (1000 if must else 0)
-                if score > 0 and (best is None or score > best[0]):
-                    best = (score, kind, source, index, t)
+            bonus = 1000 if must else 0
+            if effect.single_target:
+                for t in state._targets_for(source, effect):
+                    score = score_of(state, player, source, effect, t) + bonus
+                    if score > best_score:
+                        best_score, best = score, ("trigger" if must else "activate", source, index, t)
+            elif 1.0 + bonus > best_score:
+                best_score, best = 1.0 + bonus, ("trigger" if must else "activate", source, index, None)
         if best is None:
             if not mandatory:
                 return DONE
             return state.legal_actions(player)[0]
-        _, kind, source, index, t = best
-        return Action(kind, (source.name, index, t.name if t else ""), f"{kind} {source.name} #{index}")
+        kind, source, index, t = best
+        return _cached(kind, (source.name, index, t.name if t else ""))
 
     @staticmethod
     def _score(state: SethState, player: int, source: Monster, effect, t: Monster | None) -> float:
@@ -97,12 +127,18 @@ class HeuristicAgent:
         return _value(t) + (2 if t in state.now[t.owner] else 0)
 
     def _split(self, state: SethState, player: int) -> Action:
-        budget = dict(state.totals[player])
+        totals = state.totals[player]
         targets = state.targets[player]
-        jitter, rng = self.jitter, self.rng
-        values = {t.name: _value(t) * (1 + jitter * (2 * rng.random() - 1) if jitter else 1) for t in targets}
-        if len(budget) == 1:
+        jitter = self.jitter
+        if jitter:
+            random_ = self.rng.random  # one draw per target, in target order
+            values = {t.name: (t.damage * 3 + t.card.power * 0.5 + 1) * (1 + jitter * (2 * random_() - 1))
+                      for t in targets}
+        else:
+            values = {t.name: _value(t) for t in targets}
+        if len(totals) == 1:
             return self._split_one(state, player, targets, values)
+        budget = dict(totals)
         plan: dict[tuple[str, str], int] = {}
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
@@ -134,16 +170,21 @@ class HeuristicAgent:
             return combat.focus_action(state.by_name[first])
         return combat._split_action(state, plan)
 
-
     @staticmethod
     def _split_one(state: SethState, player: int, targets: list[Monster], values: dict[str, float]) -> Action:
         """The same plan as ``_split`` for a total of one element, without the general pricing."""
         ((element, left),) = state.totals[player].items()
         priced = []
         for t in targets:
-            units = combat._units_for(state, element, t, t.remaining + combat.flight_extra(state, player, t))
+            need = t.health - t.damage_taken
+            if t.card.flight:
+                need += combat.flight_extra(state, player, t)
+            if t.mult.get(element, 1.0) == 1.0:
+                units: int | None = need if need > 1 else 1  # combat._units_for without factors
+            else:
+                units = combat._units_for(state, element, t, need)
             if units is not None and units <= left:
-                priced.append((values[t.name] / max(1, units), t, units))
+                priced.append((values[t.name] / (units if units > 1 else 1), t, units))
         if len(priced) > 1:
             priced.sort(key=lambda vtu: -vtu[0])
         plan: dict[str, int] = {}

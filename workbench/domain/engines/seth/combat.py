@@ -35,21 +35,16 @@ def element_damage(state: SethState, amount: int, element: str, target: Monster)
 
 
 def focus_action(target: Monster) -> Action:
-    """The split that puts everything on ``target``."""
-    return Action("focus", (target.name,), f"everything on {target.label}")
+    """The split that puts everything on ``target`` (built once per monster and kept)."""
+    action = target.focus
+    if action is None:
+        action = target.focus = Action("focus", (target.name,), f"everything on {target.label}")
+    return action
 
 
 def describe_total(total: dict[str, int]) -> str:
     """``4 fire + 3 poison`` for log lines."""
     return " + ".join(f"{amount} {element}" for element, amount in total.items()) or "0"
-
-
-def allocation(state: SethState, player: int, action: Action) -> list[tuple[str, str, int]]:
-    """The (target, element, amount) triples of a checked focus/split action."""
-    if action.kind == "focus":
-        target = action.args[0]
-        return [(target, e, a) for e, a in state.totals[player].items()]
-    return [tuple(t) for t in action.args]  # type: ignore[misc]
 
 
 def describe_split(state: SethState, action: Action) -> str:
@@ -66,6 +61,12 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
     has a single element; every element's amounts must add up to that element's total.
     Raises IllegalAction otherwise.
     """
+    if action.kind == "focus":
+        args = action.args
+        if len(args) == 1:
+            for m in state.targets[player]:
+                if m.name == args[0]:
+                    return action
     targets = {m.name for m in state.targets[player]}
     total = state.totals[player]
     if action.kind == "focus":
@@ -109,15 +110,23 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
     return action if canonical else _split_action(state, merged)
 
 
-def _split_action(state: SethState, merged: dict[tuple[str, str], int], text: bool = True) -> Action:
+_SPLITS: dict[tuple[Any, ...], Action] = {}
+
+
+def _split_action(state: SethState, merged: dict[tuple[str, str], int]) -> Action:
+    """The canonical ``split`` action for (target, element) -> amount: parts in team order, no zeros."""
     order = state.order
     parts = [(t, e, a) for (t, e), a in merged.items() if a > 0]
     if len(parts) > 1:
         parts.sort(key=lambda x: (order[x[0]], ELEMENT_ORDER.get(x[1], 9)))
     args = tuple(parts)
-    if not text:
-        return Action("split", args)
-    return Action("split", args, "; ".join(f"{a} {e} on {t}" for t, e, a in args))
+    # The same splits recur across the games of a playtest; an Action costs more than a look-up.
+    action = _SPLITS.get(args)
+    if action is None:
+        if len(_SPLITS) > 20_000:
+            _SPLITS.clear()
+        action = _SPLITS[args] = Action("split", args, "; ".join(f"{a} {e} on {t}" for t, e, a in args))
+    return action
 
 
 def flight_extra(state: SethState, player: int, target: Monster) -> int:

@@ -35,7 +35,7 @@ class Monster:
 
     __slots__ = ("card", "name", "owner", "damage_taken", "poison", "alive", "assigned",
                  "ever_assigned", "round_damage", "round_health", "perm_damage", "perm_health",
-                 "cont_damage", "cont_health", "damage", "health", "mult")
+                 "cont_damage", "cont_health", "damage", "health", "mult", "focus")
 
     def __init__(self, card: MonsterCard, name: str, owner: int) -> None:
         self.card = card
@@ -52,6 +52,7 @@ class Monster:
         self.damage = card.damage  # effective values, kept current by recalc()
         self.health = card.health
         self.mult: dict[str, float] = {}  # element -> damage factor against it (set by the state)
+        self.focus: Action | None = None  # the "everything on it" split, built once (combat.focus_action)
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
@@ -72,6 +73,7 @@ class Monster:
         m.damage = self.damage
         m.health = self.health
         m.mult = self.mult
+        m.focus = self.focus
         return m
 
     def recalc(self) -> None:
@@ -129,6 +131,7 @@ class SethState(State):
         self.left = left
         self.has_round_triggers = round_triggers
         self.has_continuous = continuous
+        self._index()
         self.round = round_no
         self.phase = phase
         self.step = ASSIGN
@@ -148,6 +151,30 @@ class SethState(State):
         self.totals: list[dict[str, int]] = [{}, {}]
         self.targets: list[list[Monster]] = [[], []]
         self.choice: dict[int, Action] = {}
+
+    def _index(self) -> None:
+        """Look-ups over the monsters that stay fixed for a game (clone rebuilds them).
+
+        ``everyone`` is both teams in order; ``by_phase[p][phase]`` the player's monsters of that
+        speed (eligibility then only checks alive/assigned); ``round_sources`` and
+        ``cont_sources`` the monsters with start/end-of-round and continuous effects, in team
+        order, so the hot path does not scan every card for triggers.
+        """
+        teams = self.teams
+        self.everyone = teams[0] + teams[1]
+        self.by_phase = [[[m for m in team if phase in m.card.phases] for phase in range(3)] for team in teams]
+        round_sources: dict[str, list[Monster]] = {"start_of_turn": [], "end_of_turn": []}
+        cont_sources: list[Monster] = []
+        for m in self.everyone:
+            triggered = m.card.triggered
+            if triggered:
+                for trigger, sources in round_sources.items():
+                    if trigger in triggered:
+                        sources.append(m)
+                if "continuous" in triggered:
+                    cont_sources.append(m)
+        self.round_sources = round_sources
+        self.cont_sources = cont_sources
 
     # ------------------------------------------------------------------ interface
 
@@ -181,24 +208,42 @@ class SethState(State):
         return []
 
     def apply(self, action: Action) -> None:
-        if len(self._to_act) != 1:
-            if not self._to_act:
+        acting = self._to_act
+        if len(acting) != 1:
+            if not acting:
                 raise IllegalAction("the game is over")
-            raise IllegalAction(f"players {list(self._to_act)} choose together here: use apply_joint")
-        self.apply_joint({self._to_act[0]: action})
+            raise IllegalAction(f"players {list(acting)} choose together here: use apply_joint")
+        # The common case in play (one player with a choice): the same steps as apply_joint
+        # without building a mapping.
+        p = acting[0]
+        step = self.step
+        if step == ASSIGN:
+            chosen: list[list[Monster]] = [[], []]
+            chosen[p] = self._check_assign(p, action)
+            self._resolve_assign(chosen)
+        elif step == ABILITY:
+            self._record_picks({p: self._check_pick(p, action)})
+        elif step == SPLIT:
+            self.choice[p] = combat.check_split(self, p, action)
+            self._resolve_split()
+        else:
+            raise IllegalAction("the game is over")
 
     def apply_joint(self, actions: Mapping[int, Action]) -> None:
         acting = self._to_act
         if len(actions) != len(acting) or any(p not in actions for p in acting):
             raise IllegalAction(f"expected choices from players {list(self._to_act)}, got {sorted(actions)}")
         # Validate every choice before changing anything, so a refused joint move leaves no trace.
-        if self.step == ASSIGN:
-            chosen = {p: self._check_assign(p, a) for p, a in actions.items()}
+        step = self.step
+        if step == ASSIGN:
+            chosen: list[list[Monster]] = [[], []]
+            for p, a in actions.items():
+                chosen[p] = self._check_assign(p, a)
             self._resolve_assign(chosen)
-        elif self.step == ABILITY:
+        elif step == ABILITY:
             picks = {p: self._check_pick(p, a) for p, a in actions.items()}
             self._record_picks(picks)
-        elif self.step == SPLIT:
+        elif step == SPLIT:
             checked = {p: combat.check_split(self, p, a) for p, a in actions.items()}
             self.choice.update(checked)
             self._resolve_split()
@@ -211,6 +256,7 @@ class SethState(State):
         other.teams = [[m.copy() for m in team] for team in self.teams]
         by_name = {m.name: m for team in other.teams for m in team}
         other.by_name = by_name
+        other._index()
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -262,14 +308,13 @@ class SethState(State):
             phase = self.phase
             self.now = [[], []]
             self.flight_used = set()
-            self.eligible = [
-                [m for m in self.teams[p] if m.alive and not m.assigned and phase in m.card.phases]
-                for p in (0, 1)
-            ]
-            acting = tuple(p for p in (0, 1) if self.eligible[p])
-            if acting:
+            by_phase = self.by_phase
+            e0 = [m for m in by_phase[0][phase] if m.alive and not m.assigned]
+            e1 = [m for m in by_phase[1][phase] if m.alive and not m.assigned]
+            self.eligible = [e0, e1]
+            if e0 or e1:
                 self.step = ASSIGN
-                self._to_act = acting
+                self._to_act = (0, 1) if e0 and e1 else (0,) if e0 else (1,)
                 return
             if self._next_phase():
                 return
@@ -287,10 +332,10 @@ class SethState(State):
             return True
         self.round += 1
         self.phase = 0
-        for team in self.teams:
-            for m in team:
-                m.assigned = False
-        self.say(f"Round {self.round}")
+        for m in self.everyone:
+            m.assigned = False
+        if self.logging:
+            self.log.append(f"Round {self.round}")
         self._round_triggers("start_of_turn")
         return self._check_end()
 
@@ -299,14 +344,14 @@ class SethState(State):
         if self._check_end():
             return
         changed = False
-        for team in self.teams:
-            for m in team:
-                if m.round_damage or m.round_health:
-                    m.round_damage = m.round_health = 0
-                    m.recalc()
-                    changed = True
-                if not self.damage_persists and m.alive and m.damage_taken:
-                    m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
+        heal = not self.damage_persists
+        for m in self.everyone:
+            if m.round_damage or m.round_health:
+                m.round_damage = m.round_health = 0
+                m.recalc()
+                changed = True
+            if heal and m.alive and m.damage_taken:
+                m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
         if changed:
             self._remove_dead()
             self._check_end()
@@ -340,9 +385,15 @@ class SethState(State):
             raise IllegalAction(f"P{player + 1} must assign monsters now, not {action.kind!r}")
         eligible = self.eligible[player]
         names = action.args
-        if len(set(names)) != len(names):
+        if not names:
+            return []
+        wanted = set(names)
+        # The eligible list is in team order, so the chosen monsters come out in team order.
+        chosen = [m for m in eligible if m.name in wanted]
+        if len(chosen) == len(names):
+            return chosen
+        if len(wanted) != len(names):
             raise IllegalAction("a monster can be assigned only once")
-        chosen = []
         for name in names:
             m = self.by_name.get(name) if isinstance(name, str) else None
             if m is None or m not in eligible:
@@ -351,27 +402,28 @@ class SethState(State):
                     "already assigned this round" if self.by_name[name].assigned else
                     f"not {PHASES[self.phase]}")
                 raise IllegalAction(f"{name} cannot be assigned in this phase ({why})")
-            chosen.append(m)
-        return chosen
+        raise IllegalAction(f"{names!r} is not a set of {PHASES[self.phase]} monsters of P{player + 1}")
 
-    def _resolve_assign(self, chosen: Mapping[int, list[Monster]]) -> None:
-        for p in (0, 1):
-            ms = chosen.get(p, [])
-            if len(ms) > 1:
-                ms = sorted(ms, key=lambda m: self.order[m.name])
-            self.now[p] = ms
-            if self.logging:
+    def _resolve_assign(self, chosen: list[list[Monster]]) -> None:
+        """Assign each player's monsters (lists in team order, one per player)."""
+        self.now = chosen
+        if self.logging:
+            for p in (0, 1):
+                ms = chosen[p]
                 what = ", ".join(m.label for m in ms) if ms else "nothing"
                 self.say(f"{self.where()} — P{p + 1} assigns {what}")
         poisoned = False
         for p in (0, 1):
+            ms = chosen[p]
+            if not ms:
+                continue
             played = self.stats.played[p]
-            for m in self.now[p]:
+            for m in ms:
                 m.assigned = True
                 played.add(m.card.id)
                 if m.poison:
                     poisoned = True
-                    self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
+                    self._hurt(m, m.poison, None, "", poison=True)
         if poisoned:
             self._remove_dead()
             if self._check_end():
@@ -381,40 +433,55 @@ class SethState(State):
     # ------------------------------------------------------------------ step 2: abilities
 
     def _begin_abilities(self) -> None:
+        now, all_slots, queued, finished = self.now, self.slots, self.queued, self.finished
         for p in (0, 1):
             slots: list[tuple[Monster, int, Effect, bool]] = []
-            self.queued[p] = []
-            for m in self.now[p]:
+            waiting: list[tuple[Monster, Effect, Monster | None, bool]] = []
+            for m in now[p]:
                 if not m.alive:
                     continue
                 first = not m.ever_assigned
                 m.ever_assigned = True
-                if not m.card.effects:
+                effects = m.card.effects
+                if not effects:
                     continue
-                for effect in m.card.effects:
-                    if effect.trigger == "activated":
+                for effect in effects:
+                    trigger = effect.trigger
+                    if trigger == "activated":
                         slots.append((m, effect.index, effect, False))
-                    elif effect.trigger == "on_play" and first:
+                    elif trigger == "on_play" and first:
                         if effect.single_target:
                             slots.append((m, effect.index, effect, True))
                         else:
-                            self.queued[p].append((m, effect, None, False))
-            self.slots[p] = slots
-            self.finished[p] = not slots
-        acting = tuple(p for p in (0, 1) if not self.finished[p])
-        if acting:
+                            waiting.append((m, effect, None, False))
+            all_slots[p] = slots
+            queued[p] = waiting
+            finished[p] = not slots
+        if all_slots[0] or all_slots[1]:
             self.step = ABILITY
-            self._to_act = acting
+            self._to_act = (0, 1) if all_slots[0] and all_slots[1] else (0,) if all_slots[0] else (1,)
             return
         self._resolve_abilities()
 
     def _targets_for(self, m: Monster, effect: Effect) -> list[Monster]:
-        own, enemy = m.owner, 1 - m.owner
-        if effect.target == "own_creature":
-            return [x for x in self.teams[own] if x.alive]
+        """The monsters a single-target effect of ``m`` may pick: own, then enemy, in team order."""
+        target = effect.target
+        if target == "enemy_creature":
+            return [x for x in self.teams[1 - m.owner] if x.alive]
+        if target == "own_creature":
+            return [x for x in self.teams[m.owner] if x.alive]
+        return [x for x in self.teams[m.owner] if x.alive] + [x for x in self.teams[1 - m.owner] if x.alive]
+
+    @staticmethod
+    def _may_target(m: Monster, effect: Effect, target: Monster) -> bool:
+        """Whether ``target`` is in ``_targets_for(m, effect)``, without building the list."""
+        if not target.alive:
+            return False
         if effect.target == "enemy_creature":
-            return [x for x in self.teams[enemy] if x.alive]
-        return [x for x in self.teams[own] if x.alive] + [x for x in self.teams[enemy] if x.alive]
+            return target.owner != m.owner
+        if effect.target == "own_creature":
+            return target.owner == m.owner
+        return True
 
     def _ability_actions(self, player: int) -> list[Action]:
         actions: list[Action] = []
@@ -439,12 +506,14 @@ class SethState(State):
         if action.kind not in ("activate", "trigger") or len(action.args) != 3:
             raise IllegalAction(f"choose an ability (activate/trigger MONSTER INDEX TARGET) or done, not {action}")
         name, index, target_name = action.args
+        trigger = action.kind == "trigger"
         for slot, (m, i, effect, must) in enumerate(self.slots[player]):
-            if m.name == name and str(i) == str(index) and must == (action.kind == "trigger"):
+            # Indexes may come as text from a replay or the CLI: compare as text when not equal.
+            if m.name == name and must == trigger and ((i == index and index.__class__ is int) or str(i) == str(index)):
                 target = None
                 if effect.single_target:
-                    target = self.by_name.get(str(target_name))
-                    if target is None or target not in self._targets_for(m, effect):
+                    target = self.by_name.get(target_name if target_name.__class__ is str else str(target_name))
+                    if target is None or not self._may_target(m, effect, target):
                         raise IllegalAction(f"{target_name} is not a legal target for {m.name}")
                 return (slot, m, effect, target)
         raise IllegalAction(f"{name} has no unused ability {index} to {action.kind} now")
@@ -460,13 +529,16 @@ class SethState(State):
             self.queued[p].append((m, effect, target, not must))
             if not self.slots[p]:
                 self.finished[p] = True
-        acting = tuple(p for p in (0, 1) if not self.finished[p])
-        if acting:
-            self._to_act = acting
+        finished = self.finished
+        if not (finished[0] and finished[1]):
+            self._to_act = (1,) if finished[0] else (0,) if finished[1] else (0, 1)
             return
         self._resolve_abilities()
 
     def _resolve_abilities(self) -> None:
+        if not (self.queued[0] or self.queued[1]):
+            self._begin_split()
+            return
         any_effect = False
         for p in (0, 1):
             for m, effect, target, activation in self.queued[p]:
@@ -478,7 +550,7 @@ class SethState(State):
                     else:
                         self.say(f"{self.where()} — P{p + 1}'s {m.label} on play: {effect.describe()}{on}")
                 if activation and m.poison:
-                    self._hurt(m, m.poison, None, f"{m.poison} poison counter(s)", poison=True)
+                    self._hurt(m, m.poison, None, "", poison=True)
                 self.run_effect(m, effect, target)
             self.queued[p] = []
         if any_effect:
@@ -503,7 +575,7 @@ class SethState(State):
         for t in targets:
             if action == "damage":
                 amount = combat.element_damage(self, effect.amount, source.card.element, t)
-                self._hurt(t, amount, source, f"{source.card.name}'s ability")
+                self._hurt(t, amount, source, f"{source.card.name}'s ability" if self.logging else "")
             elif action == "heal":
                 healed = min(effect.amount, t.damage_taken)
                 t.damage_taken -= healed
@@ -534,17 +606,16 @@ class SethState(State):
         if not self.has_round_triggers:
             return
         ran = False
-        for p in (0, 1):
-            for m in list(self.teams[p]):
-                if not m.alive:
-                    continue
-                for effect in m.card.triggered.get(trigger, ()):
-                    ran = True
-                    target = self.auto_target(m, effect) if effect.single_target else None
-                    if self.logging:
-                        self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
-                                 + (f" on {target.label}" if target else ""))
-                    self.run_effect(m, effect, target)
+        for m in self.round_sources[trigger]:  # team order, P1's first, as the rules read
+            if not m.alive:
+                continue
+            for effect in m.card.triggered[trigger]:
+                ran = True
+                target = self.auto_target(m, effect) if effect.single_target else None
+                if self.logging:
+                    self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
+                             + (f" on {target.label}" if target else ""))
+                self.run_effect(m, effect, target)
         if ran:
             self._remove_dead()
 
@@ -563,38 +634,55 @@ class SethState(State):
 
     def refresh_continuous(self) -> None:
         """Recompute the standing stat changes of continuous effects from the monsters in play."""
-        for team in self.teams:
-            for m in team:
-                m.cont_damage = m.cont_health = 0
-        for team in self.teams:
-            for m in team:
-                if not m.alive:
-                    continue
-                for effect in m.card.triggered.get("continuous", ()):
-                    if effect.target in ("this", "self"):
-                        targets = [m]
-                    elif effect.target == "own_creatures":
-                        targets = self.teams[m.owner]
-                    else:
-                        targets = self.teams[1 - m.owner]
-                    for t in targets:
-                        t.cont_damage += effect.damage_mod
-                        t.cont_health += effect.health_mod
-        for team in self.teams:
-            for m in team:
+        # Sum the standing changes per monster, then touch only the monsters whose sum moved
+        # (every other modifier change recalculates right away, so the rest are current).
+        changes: dict[Monster, list[int]] = {}
+        teams = self.teams
+        for m in self.cont_sources:
+            if not m.alive:
+                continue
+            for effect in m.card.triggered["continuous"]:
+                if effect.target in ("this", "self"):
+                    targets = [m]
+                elif effect.target == "own_creatures":
+                    targets = teams[m.owner]
+                else:
+                    targets = teams[1 - m.owner]
+                for t in targets:
+                    change = changes.get(t)
+                    if change is None:
+                        change = changes[t] = [0, 0]
+                    change[0] += effect.damage_mod
+                    change[1] += effect.health_mod
+        for m in self.everyone:
+            damage, health = changes.get(m) or (0, 0)
+            if damage != m.cont_damage or health != m.cont_health:
+                m.cont_damage = damage
+                m.cont_health = health
                 m.recalc()
 
     # ------------------------------------------------------------------ damage
 
     def _hurt(self, m: Monster, amount: int, source: Monster | None, why: str, poison: bool = False) -> None:
-        """Add damage to ``m``; Flight (§2.5) reduces damage that is not poison."""
-        if not poison and amount > 0:
+        """Add damage to ``m``; Flight (§2.5) reduces damage that is not poison.
+
+        ``why`` is only read for the log (poison names its counters itself), so callers pass ""
+        when logging is off.
+        """
+        if poison:
+            if amount <= 0:
+                return
+            if self.logging:
+                why = f"{amount} poison counter(s)"
+        elif amount > 0 and m.card.flight:
             amount = self.flight_cut(m, amount)
-        if amount <= 0:
+            if amount <= 0:
+                return
+        elif amount <= 0:
             return
         m.damage_taken += amount
         if self.logging:
-            self.log.append(f"  {m.label} takes {amount} from {why} ({max(0, m.remaining)} health left)")
+            self.log.append(f"  {m.label} takes {amount} from {why} ({max(0, m.health - m.damage_taken)} health left)")
 
     def flight_cut(self, m: Monster, amount: int) -> int:
         """Apply Flight: an assigned flyer takes ``flight_reduction`` less, unless the opponent
@@ -612,7 +700,7 @@ class SethState(State):
     def _remove_dead(self) -> None:
         # on_destroyed triggers can remove more monsters; loop until nothing changes.
         for _ in range(20):
-            dead = [m for team in self.teams for m in team if m.alive and m.damage_taken >= m.health]
+            dead = [m for m in self.everyone if m.alive and m.damage_taken >= m.health]
             if not dead:
                 return
             for m in dead:
@@ -623,6 +711,8 @@ class SethState(State):
             if self.has_continuous:
                 self.refresh_continuous()
             for m in dead:
+                if not m.card.triggered:
+                    continue
                 for effect in m.card.triggered.get("on_destroyed", ()):
                     target = self.auto_target(m, effect) if effect.single_target else None
                     if self.logging:
@@ -634,21 +724,25 @@ class SethState(State):
 
     def _begin_split(self) -> None:
         acting = []
-        self.choice = {}
+        choice: dict[int, Action] = {}
+        self.choice = choice
+        now, teams, totals, all_targets = self.now, self.teams, self.totals, self.targets
         for p in (0, 1):
             total: dict[str, int] = {}
-            for m in self.now[p]:
+            for m in now[p]:
                 if m.alive and m.damage:
-                    total[m.card.element] = total.get(m.card.element, 0) + m.damage
-            enemy_now = [m for m in self.now[1 - p] if m.alive]
-            # §2.3.4: with no opposing assignment the total goes to any opposing monster.
-            targets = enemy_now if enemy_now else [m for m in self.teams[1 - p] if m.alive]
-            self.totals[p] = total
-            self.targets[p] = targets
+                    element = m.card.element
+                    total[element] = total.get(element, 0) + m.damage
+            targets = [m for m in now[1 - p] if m.alive]
+            if not targets:
+                # §2.3.4: with no opposing assignment the total goes to any opposing monster.
+                targets = [m for m in teams[1 - p] if m.alive]
+            totals[p] = total
+            all_targets[p] = targets
             if not total or not targets:
                 continue
             if len(targets) == 1:
-                self.choice[p] = combat.focus_action(targets[0])
+                choice[p] = combat.focus_action(targets[0])
             else:
                 acting.append(p)
         if acting:
@@ -658,19 +752,27 @@ class SethState(State):
         self._resolve_split()
 
     def _resolve_split(self) -> None:
-        where = self.where()
-        for p in (0, 1):
-            action = self.choice.get(p)
-            if action is None:
-                continue
-            if self.logging:
-                self.say(f"{where} — P{p + 1} splits {combat.describe_total(self.totals[p])}: "
-                         f"{combat.describe_split(self, action)}")
-            for target_name, element, amount in combat.allocation(self, p, action):
-                t = self.by_name[target_name]
-                dealt = combat.element_damage(self, amount, element, t)
-                self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if self.logging else "")
-        self.choice = {}
+        choice = self.choice
+        if choice:
+            logging = self.logging
+            by_name, totals = self.by_name, self.totals
+            for p in (0, 1):
+                action = choice.get(p)
+                if action is None:
+                    continue
+                if logging:
+                    self.say(f"{self.where()} — P{p + 1} splits {combat.describe_total(totals[p])}: "
+                             f"{combat.describe_split(self, action)}")
+                if action.kind == "focus":
+                    t = by_name[action.args[0]]
+                    parts = [(t, element, amount) for element, amount in totals[p].items()]
+                else:
+                    parts = [(by_name[name], element, amount) for name, element, amount in action.args]
+                for t, element, amount in parts:
+                    f = t.mult.get(element, 1.0)
+                    dealt = amount if f == 1.0 else int(amount * f + 1e-9)  # combat.element_damage
+                    self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if logging else "")
+            self.choice = {}
         self._remove_dead()
         if self._check_end():
             return
