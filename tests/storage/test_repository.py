@@ -81,8 +81,10 @@ def test_create_refuses_an_existing_id_and_makes_free_ids_from_names(repo):
         repo.create_card("seth", {"name": "X", "kind": "monster"}, "glass-wasp")
     a = repo.create_card("seth", {"name": "Glass Wasp", "kind": "monster"})
     assert a.id == "glass-wasp-2"
-    cjk = repo.create_card("fusion", {"name": "龙", "kind": "creature"})
-    assert cjk.id == "card"
+    cjk = repo.create_card("fusion", {"name": "赤炎狼", "kind": "creature"})
+    assert cjk.id == "chi-yan-lang-2"  # the bundled 赤炎狼 already holds chi-yan-lang
+    only_marks = repo.create_card("fusion", {"name": "？！", "kind": "creature"})
+    assert only_marks.id == "card"
 
 
 def test_writes_are_atomic_and_leave_no_temp_files(repo, data_dir, monkeypatch):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from anyascii import anyascii
+
 from workbench.domain.errors import InvalidId
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -31,11 +33,20 @@ def check_id(value: object, what: str = "id") -> str:
     return value
 
 
-def slugify(text: str, fallback: str = "card") -> str:
-    """Make an id from a display name: ASCII-folded, lower case, dashes; CJK names fall back.
+def _is_han(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH"))
 
-    Never raises; the result always passes :func:`check_id`.
+
+def slugify(text: str, fallback: str = "card") -> str:
+    """Make an id from a display name: transliterated to ASCII, lower case, dashes.
+
+    Chinese characters become pinyin syllables joined by dashes (赤炎狼 → ``chi-yan-lang``, the
+    convention of the bundled fusion cards); kana, hangul, Cyrillic, accented Latin … are
+    transliterated by anyascii; a name with nothing transliterable (e.g. only punctuation) gives
+    ``fallback``. Never raises; the result always passes :func:`check_id`.
     """
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    # One Han character is one syllable: dashes between them keep the id readable.
+    spaced = "".join(f" {char} " if _is_han(char) else char for char in text)
+    folded = anyascii(spaced)
     slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")[:64].strip("-")
     return slug if slug else fallback
