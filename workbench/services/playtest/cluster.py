@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from workbench.services.playtest.runner import Matchup, PlaytestError, play_chunk
+from workbench.services.playtest.runner import ChunkResult, Matchup, PlaytestError, play_chunk
 
 
 def _distributed() -> Any:
@@ -26,27 +26,27 @@ def _distributed() -> Any:
 
 
 class DaskBackend:
-    """Runs chunks as Dask tasks on a ``distributed.Client``; finished chunks come back in game order."""
+    """Runs chunks as Dask tasks on a ``distributed.Client``; chunks come back as they finish."""
 
     def __init__(self, client: Any) -> None:
         self.client = client
         workers = client.scheduler_info().get("workers", {})
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
-    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], list[dict[str, Any]]]]:
+    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]], keep_records: bool = False) -> Iterator[ChunkResult]:
         distributed = _distributed()
         # Scatter the matchup once instead of shipping the decks with every task.
         # hash=False and a fresh key per run: two runs of the same matchup must not share (and
         # then release or cancel) each other's data and tasks.
         run = uuid.uuid4().hex[:12]
         [shared] = self.client.scatter([matchup], broadcast=True, hash=False)
-        futures = {
-            self.client.submit(play_chunk, shared, start, stop, pure=False, key=f"playtest-{run}-{start}"): (start, stop)
+        futures = [
+            self.client.submit(play_chunk, shared, start, stop, keep_records, pure=False, key=f"playtest-{run}-{start}")
             for start, stop in chunks
-        }
+        ]
         try:
-            for future in distributed.as_completed(list(futures)):
-                yield futures[future], future.result()
+            for future in distributed.as_completed(futures):
+                yield future.result()
         finally:
             self.client.cancel(list(futures) + [shared])
 

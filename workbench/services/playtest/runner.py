@@ -16,7 +16,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -24,6 +24,7 @@ from workbench.domain import stats
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import DeckCards, Engine, State, play_game
 from workbench.domain.errors import WorkbenchError
+from workbench.services.playtest.tally import Tally
 
 
 class PlaytestError(WorkbenchError):
@@ -149,20 +150,65 @@ def play_one(matchup: Matchup, index: int, log: bool = False) -> tuple[dict[str,
     return record, state
 
 
-def play_chunk(matchup: Matchup, start: int, stop: int) -> list[dict[str, Any]]:
-    """Play games ``start`` … ``stop - 1``; the top-level worker function (spawn-safe)."""
-    return [play_one(matchup, i)[0] for i in range(start, stop)]
+@dataclass
+class ChunkResult:
+    """What a worker sends back for games ``start`` … ``start + len(games) - 1``.
+
+    ``games`` holds one short ``(winner, turns, reason)`` tuple per game (what the report's game
+    list and the early-stop check need); ``tally`` sums up the chunk, so per-card lists never cross
+    the process boundary. ``records`` (the full records) comes only when asked for: an early stop
+    may end the run inside a chunk, and then the parent tallies just the games before it.
+    """
+
+    start: int
+    games: list[tuple[str | None, int, str]]
+    tally: Tally
+    records: list[dict[str, Any]] | None = None
+
+
+def play_chunk(matchup: Matchup, start: int, stop: int, keep_records: bool = False) -> ChunkResult:
+    """Play games ``start`` … ``stop - 1`` and summarise them; the top-level worker function (spawn-safe)."""
+    tally = Tally()
+    games: list[tuple[str | None, int, str]] = []
+    kept: list[dict[str, Any]] | None = [] if keep_records else None
+    reasons: dict[str, str] = {}  # one string object per reason text, so pickling shares it
+    for index in range(start, stop):
+        record = play_one(matchup, index)[0]
+        tally.add(record)
+        reason = str(record["reason"])
+        games.append((record["winner"], record["turns"], reasons.setdefault(reason, reason)))
+        if kept is not None:
+            kept.append(record)
+    return ChunkResult(start, games, tally, kept)
+
+
+# A pool worker keeps the matchup it was started with, so the decks cross the process boundary
+# once per worker (not once per chunk) and the engines' per-deck caches stay warm between chunks.
+_WORKER_MATCHUP: Matchup | None = None
+
+
+def _init_worker(matchup: Matchup) -> None:
+    global _WORKER_MATCHUP
+    _WORKER_MATCHUP = matchup
+
+
+def _play_worker_chunk(start: int, stop: int, keep_records: bool) -> ChunkResult:
+    if _WORKER_MATCHUP is None:  # pragma: no cover - the pool always runs the initializer first
+        raise PlaytestError("pool worker started without a matchup")
+    return play_chunk(_WORKER_MATCHUP, start, stop, keep_records)
 
 
 # ---------------------------------------------------------------- back-ends
 
+Chunks = Sequence[tuple[int, int]]
+
 
 class Backend(Protocol):
-    """Runs chunks somewhere and yields ((start, stop), records) as they finish."""
+    """Runs chunks somewhere and yields their results (in any order) as they finish."""
 
     workers: int
 
-    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], list[dict[str, Any]]]]: ...
+    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False) -> Iterator[ChunkResult]: ...
 
 
 class InlineBackend:
@@ -170,9 +216,9 @@ class InlineBackend:
 
     workers = 1
 
-    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], list[dict[str, Any]]]]:
+    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False) -> Iterator[ChunkResult]:
         for start, stop in chunks:
-            yield (start, stop), play_chunk(matchup, start, stop)
+            yield play_chunk(matchup, start, stop, keep_records)
 
 
 class ProcessBackend:
@@ -180,18 +226,21 @@ class ProcessBackend:
 
     Start method: ``fork`` when this process runs a single thread (the CLI, benchmarks: workers
     start in milliseconds), else ``spawn`` (safe inside a threaded web server; workers import
-    the engine afresh). Leaving the iterator early (early stop, cancel) cancels the chunks not
-    yet started.
+    the engine afresh). Each worker receives the matchup once, when it starts. The pool hands a
+    worker its next chunk when it finishes one, so a slow chunk does not hold up the others.
+    Leaving the iterator early (early stop, cancel) cancels the chunks not yet started.
     """
 
     def __init__(self, workers: int | None = None, start_method: str | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.start_method = start_method
 
-    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], list[dict[str, Any]]]]:
+    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False) -> Iterator[ChunkResult]:
         import multiprocessing
         import threading
 
+        if not chunks:
+            return
         method = self.start_method
         if method is None:
             single = threading.active_count() == 1
@@ -201,17 +250,14 @@ class ProcessBackend:
             # Forked workers share the parent's heap; freezing it keeps their garbage collector
             # from walking (and copying) every object the parent holds, e.g. earlier reports.
             gc.freeze()
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        pool = ProcessPoolExecutor(max_workers=min(self.workers, len(chunks)), mp_context=context,
+                                   initializer=_init_worker, initargs=(matchup,))
         try:
-            pending: dict[Future[list[dict[str, Any]]], tuple[int, int]] = {
-                pool.submit(play_chunk, matchup, start, stop): (start, stop) for start, stop in chunks
-            }
+            pending = {pool.submit(_play_worker_chunk, start, stop, keep_records) for start, stop in chunks}
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                # Yield finished chunks in game order so callers see a stable sequence.
-                for future in sorted(done, key=lambda f: pending[f]):
-                    chunk = pending.pop(future)
-                    yield chunk, future.result()
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             if method == "fork":
@@ -229,46 +275,113 @@ def make_backend(workers: int | None) -> Backend:
 # ---------------------------------------------------------------- the batch
 
 
-def plan_chunks(games: int, workers: int, chunk_size: int | None = None) -> list[tuple[int, int]]:
-    """Split games 0 … games-1 into chunks of whole seed pairs.
+MAX_CHUNK = 250
+MIN_CHUNK = 8
 
-    By default about eight chunks per worker (so a slow chunk does not leave cores idle), between
-    2 and 250 games each.
+
+def plan_chunks(games: int, workers: int, chunk_size: int | None = None, start: int = 0) -> list[tuple[int, int]]:
+    """Split games ``start`` … ``games - 1`` into chunks of whole seed pairs (``start`` is even).
+
+    By default the chunks shrink towards the end (each about a quarter of what is left per worker,
+    between MIN_CHUNK and MAX_CHUNK games), so the workers finish together instead of one core
+    idling while the other plays a last big chunk. ``chunk_size`` fixes the size instead.
     """
-    if chunk_size is None:
-        chunk_size = math.ceil(games / max(1, workers * 8))
-        chunk_size = min(250, max(2, chunk_size))
-    chunk_size += chunk_size % 2
-    return [(start, min(games, start + chunk_size)) for start in range(0, games, chunk_size)]
+    chunks = []
+    position = start
+    while position < games:
+        if chunk_size is None:
+            size = min(MAX_CHUNK, max(MIN_CHUNK, math.ceil((games - position) / max(1, workers * 4))))
+        else:
+            size = max(2, chunk_size)
+        size += size % 2
+        chunks.append((position, min(games, position + size)))
+        position += size
+    return chunks
 
 
 ProgressFn = Callable[[int, int], None]
 
 
-class _OrderedFold:
-    """Collects chunks as they arrive and walks the contiguous prefix in game order."""
+@dataclass
+class Partial:
+    """The games folded so far (a prefix in game order): enough to resume the run exactly.
 
-    def __init__(self, rule: stats.IntervalRule | stats.SPRT | None) -> None:
+    ``games`` holds the short ``(winner, turns, reason)`` tuple of each game; ``elapsed_s`` the
+    playing time so far. Passed to a ``checkpoint`` callback, it is only valid during the call.
+    """
+
+    tally: Tally = field(default_factory=Tally)
+    games: list[tuple[str | None, int, str]] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    @property
+    def done(self) -> int:
+        """How many games (from game 0 on) are folded in."""
+        return len(self.games)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON data; :meth:`from_data` reads it back."""
+        return {"done": self.done, "elapsed_s": round(self.elapsed_s, 3), "tally": self.tally.to_data(),
+                "games": [list(g) for g in self.games]}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Partial:
+        """The partial saved by :meth:`to_data`. Raises PlaytestError for anything else."""
+        try:
+            games = [(None if w is None else str(w), int(t), str(r)) for w, t, r in data["games"]]
+            partial = cls(Tally.from_data(data["tally"]), games, float(data.get("elapsed_s") or 0.0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PlaytestError(f"the saved progress of this run cannot be read: {exc!r}") from None
+        if partial.tally.games != partial.done or partial.done % 2:
+            raise PlaytestError("the saved progress of this run is inconsistent")
+        return partial
+
+
+class _OrderedFold:
+    """Collects chunks as they arrive and folds the contiguous prefix in game order."""
+
+    def __init__(self, rule: stats.IntervalRule | stats.SPRT | None, partial: Partial) -> None:
         self.rule = rule
-        self.waiting: dict[int, list[dict[str, Any]]] = {}
-        self.records: list[dict[str, Any]] = []
-        self.next_index = 0
-        self.points = 0.0
+        self.waiting: dict[int, ChunkResult] = {}
+        self.partial = partial
+        self.next_index = partial.done
         self.stop: stats.StopDecision | None = None
 
-    def add(self, start: int, records: list[dict[str, Any]]) -> None:
-        self.waiting[start] = records
+    def add(self, chunk: ChunkResult) -> bool:
+        """Take a finished chunk; return True when the folded prefix grew."""
+        self.waiting[chunk.start] = chunk
+        grew = False
         while self.stop is None and self.next_index in self.waiting:
             chunk = self.waiting.pop(self.next_index)
-            for record in chunk:
-                self.records.append(record)
-                self.points += stats.a_points(record)
-                games = len(self.records)
-                if self.rule is not None and games % 2 == 0:
-                    self.stop = self.rule.check(self.points, games)
-                    if self.stop is not None:
-                        break
-            self.next_index += len(chunk)
+            cut = len(chunk.games)
+            if self.rule is not None:
+                cut = self._check_stop(chunk)
+            tally = self.partial.tally
+            if cut == len(chunk.games):
+                tally.merge(chunk.tally)
+            else:  # the stop falls inside the chunk: count only the games before it
+                if chunk.records is None:
+                    raise PlaytestError("an early stop inside a chunk needs the chunk's records")
+                for record in chunk.records[:cut]:
+                    tally.add(record)
+            self.partial.games.extend(chunk.games[:cut])
+            self.next_index += len(chunk.games)
+            grew = True
+        return grew
+
+    def _check_stop(self, chunk: ChunkResult) -> int:
+        """Walk the chunk's games; at the end of each seed pair ask the rule. Return the games kept."""
+        assert self.rule is not None
+        points = self.partial.tally.points_a
+        games = self.partial.tally.games
+        for i, (winner, _, _) in enumerate(chunk.games):
+            points += 1.0 if winner == "a" else 0.0 if winner == "b" else 0.5
+            games += 1
+            if games % 2 == 0:
+                self.stop = self.rule.check(points, games)
+                if self.stop is not None:
+                    return i + 1
+        return len(chunk.games)
 
 
 def run_matchup(
@@ -281,32 +394,42 @@ def run_matchup(
     stop_rule: stats.IntervalRule | stats.SPRT | None = None,
     progress: ProgressFn | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    resume: Partial | None = None,
+    checkpoint: Callable[[Partial], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole seed pairs) and return the report.
 
     The report is :func:`workbench.domain.stats.aggregate` plus ``game``, ``deck_a``, ``deck_b``,
     ``seed``, ``agents``, ``options``, ``games_requested``, ``early_stop``, ``elapsed_s``,
     ``games_per_s``, ``workers`` and ``records`` (one short line per game, for replays).
+    ``resume`` continues from games already played (a :class:`Partial` from ``checkpoint``, which
+    is called each time the folded prefix grows); the report equals an uninterrupted run's.
     Raises PlaytestError for a bad game count or agent; CancelledRun when ``should_cancel`` says so.
     """
     if games < 1:
         raise PlaytestError(f"a playtest needs at least 1 game, not {games}")
     check_matchup(matchup)
     games += games % 2
+    partial = resume or Partial()
+    if partial.done > games:
+        raise PlaytestError(f"cannot resume: {partial.done} games were played of {games}")
     backend = backend or make_backend(workers)
-    chunks = plan_chunks(games, backend.workers, chunk_size)
-    fold = _OrderedFold(stop_rule)
+    chunks = plan_chunks(games, backend.workers, chunk_size, start=partial.done)
+    fold = _OrderedFold(stop_rule, partial)
     started = time.perf_counter()
-    done = 0
+    before = partial.elapsed_s
     if progress:
-        progress(0, games)
-    iterator = backend.run(matchup, chunks)
+        progress(partial.done, games)
+    # An early stop may cut a chunk; only then does the parent need the chunk's full records.
+    iterator = backend.run(matchup, chunks, stop_rule is not None)
     try:
-        for (start, stop), records in iterator:
-            fold.add(start, records)
-            done += stop - start
-            if progress:
-                progress(min(done, games), games)
+        for chunk in iterator:
+            if fold.add(chunk):
+                partial.elapsed_s = before + time.perf_counter() - started
+                if checkpoint:
+                    checkpoint(partial)
+                if progress:
+                    progress(partial.done, games)
             if fold.stop is not None:
                 break
             if should_cancel and should_cancel():
@@ -315,10 +438,10 @@ def run_matchup(
         close = getattr(iterator, "close", None)
         if close:
             close()
-    elapsed = time.perf_counter() - started
-    records = fold.records
-    report = stats.aggregate(records, matchup.card_ids, matchup.names)
-    report = {
+    elapsed = before + time.perf_counter() - started
+    played = partial.done
+    report = partial.tally.report(matchup.card_ids, matchup.names)
+    return {
         "game": matchup.game,
         "deck_a": matchup.label_a,
         "deck_b": matchup.label_b,
@@ -332,15 +455,26 @@ def run_matchup(
             "margin": stop_rule.margin,
             "stopped": fold.stop is not None,
             "verdict": fold.stop.verdict if fold.stop else None,
-            "games": len(records),
+            "games": played,
             "reason": fold.stop.reason if fold.stop else "no verdict before the last game",
         },
         "elapsed_s": round(elapsed, 3),
-        "games_per_s": round(len(records) / elapsed, 1) if elapsed > 0 else None,
+        "games_per_s": round(played / elapsed, 1) if elapsed > 0 else None,
         "workers": backend.workers,
-        "records": [short_record(r) for r in records],
+        "records": short_records(matchup.seed, partial.games),
     }
-    return report
+
+
+def short_records(root: int, games: Sequence[tuple[str | None, int, str]]) -> list[dict[str, Any]]:
+    """The report's game list: ``index``, ``seed``, ``a_seat``, ``winner``, ``turns``, ``reason``."""
+    records = []
+    seed = 0
+    for index, (winner, turns, reason) in enumerate(games):
+        if index % 2 == 0:
+            seed = game_seed(root, index)
+        records.append({"index": index, "seed": seed, "a_seat": a_seat(index), "winner": winner,
+                        "turns": turns, "reason": reason})
+    return records
 
 
 class CancelledRun(PlaytestError):
