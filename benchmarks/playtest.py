@@ -6,13 +6,16 @@ Prints, per game, the time on 1 worker and on 2 workers, the speed-up, and wheth
 reports are identical (they must be: results do not depend on the number of workers). It also
 prints the CPU seconds used (this process plus its worker processes): on a machine shared with
 other work, wall time grows but CPU time does not, so CPU time / workers estimates the wall time
-on an idle machine.
+on an idle machine. The parent's own CPU seconds during the 2-worker run (scheduling chunks,
+adding up the workers' tallies, building the report) is the serial part of a run: the speed-up
+on an idle machine is at most 2 x (1-worker time) / (1-worker time + 2 x parent CPU + tail).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -33,14 +36,18 @@ def bench(repo: Repository, game: str, games: int, seed: int) -> dict:
     matchup, _ = prepare(repo, game, decks[0], decks[1], seed=seed)
     results = {}
     cpu = {}
+    parent = {}
     for workers in (1, 2):
         cpu_before = _cpu()
+        own_before = _cpu(children=False)
         started = time.perf_counter()
         report = run_matchup(matchup, games, workers)
         results[workers] = (time.perf_counter() - started, report)
         cpu[workers] = _cpu() - cpu_before
+        parent[workers] = _cpu(children=False) - own_before
         print(f"  {game}: {workers} worker(s): {results[workers][0]:.1f} s "
-              f"({report['games'] / results[workers][0]:.0f} games/s), {cpu[workers]:.1f} CPU s",
+              f"({report['games'] / results[workers][0]:.0f} games/s), {cpu[workers]:.1f} CPU s "
+              f"(parent {parent[workers]:.2f}), load average {os.getloadavg()[0]:.2f}",
               file=sys.stderr, flush=True)
     (t1, r1), (t2, r2) = results[1], results[2]
     same = {k: v for k, v in r1.items() if k not in TIMING} == {k: v for k, v in r2.items() if k not in TIMING}
@@ -48,14 +55,19 @@ def bench(repo: Repository, game: str, games: int, seed: int) -> dict:
             "seconds_2_workers": round(t2, 2), "speedup": round(t1 / t2, 2), "identical": same,
             "cpu_seconds_1_worker": round(cpu[1], 2), "cpu_seconds_2_workers": round(cpu[2], 2),
             "idle_estimate_2_workers_s": round(cpu[2] / 2, 2),
+            "parent_cpu_seconds_2_workers": round(parent[2], 3), "load_average": round(os.getloadavg()[0], 2),
             "win_rate_a": r1["win_rate_a"]["value"], "turns_mean": r1["turns"]["mean"]}
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and of its finished children (the pool's workers)."""
+def _cpu(children: bool = True) -> float:
+    """CPU seconds of this process and (unless ``children`` is False) of its finished children
+    (the pool's workers)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    total = own.ru_utime + own.ru_stime
+    if children:
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        total += kids.ru_utime + kids.ru_stime
+    return total
 
 
 def main() -> int:
@@ -78,14 +90,16 @@ def main() -> int:
         print(json.dumps(rows, indent=2))
     else:
         print(f"{'game':<10}{'games':>8}{'1 worker':>11}{'2 workers':>11}{'speed-up':>10}  identical"
-              f"{'CPU s (1)':>11}{'CPU s (2)':>11}{'idle est. (2)':>15}")
+              f"{'CPU s (1)':>11}{'CPU s (2)':>11}{'idle est. (2)':>15}{'parent CPU (2)':>16}")
         for row in rows:
             if "error" in row:
                 print(f"{row['game']:<10} error: {row['error']}")
                 continue
             print(f"{row['game']:<10}{row['games']:>8}{row['seconds_1_worker']:>10.1f}s{row['seconds_2_workers']:>10.1f}s"
                   f"{row['speedup']:>9.2f}×  {str(row['identical']):<9}{row['cpu_seconds_1_worker']:>10.1f}"
-                  f"{row['cpu_seconds_2_workers']:>11.1f}{row['idle_estimate_2_workers_s']:>14.1f}s")
+                  f"{row['cpu_seconds_2_workers']:>11.1f}{row['idle_estimate_2_workers_s']:>14.1f}s"
+                  f"{row['parent_cpu_seconds_2_workers']:>15.2f}s")
+        print(f"load average {os.getloadavg()}")
     return 0
 
 
