@@ -72,6 +72,7 @@ VIEWER_WRITE_ALLOWLIST: tuple[str, ...] = (
     "transfer*.download*",
     "playtest*.start*",
     "playtest*.cancel*",
+    "playtest*.resume*",
     "playtest*.run*",
     "playtest*.goldfish*",
 )
