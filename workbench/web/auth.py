@@ -15,13 +15,11 @@ limited per user name and client address (:class:`LoginLimiter`).
 
 from __future__ import annotations
 
-import collections
 import fnmatch
 import ipaddress
 import logging
 import os
 import secrets
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -47,6 +45,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from workbench.domain.accounts import can_write
 from workbench.storage.audit import reset_actor, set_actor
+from workbench.storage.login_limits import MemoryFailureLog, SqliteFailureLog
 from workbench.storage.users import User, UserStore
 from workbench.web.security import SAFE_METHODS, TOKEN_KEY
 
@@ -96,60 +95,44 @@ def viewer_may(endpoint: str | None) -> bool:
 
 
 class LoginLimiter:
-    """Failed-login counter in memory: per (user name, client address) and per address.
+    """Failed-login counter per (user name, client address) and per address.
 
     After ``per_user`` failures for one name from one address, or ``per_address`` failures from
     one address, within ``window_s`` seconds, further attempts are refused until the oldest
-    failure leaves the window. A success clears the name's counter.
+    failure leaves the window. A success clears the name's counter. The failures are kept in
+    ``log``: in this process's memory by default; the app uses a file in the instance folder
+    (:class:`~workbench.storage.login_limits.SqliteFailureLog`) so that every server process
+    counts the same failures. Times are wall-clock seconds, which all processes share.
     """
 
     def __init__(self, per_user: int = 5, per_address: int = 30, window_s: float = 300.0,
-                 max_keys: int = 10_000) -> None:
+                 max_keys: int = 10_000, log: MemoryFailureLog | SqliteFailureLog | None = None) -> None:
         self.per_user = per_user
         self.per_address = per_address
         self.window_s = window_s
-        self.max_keys = max_keys
-        self._failures: dict[str, collections.deque[float]] = {}
-        self._lock = threading.Lock()
+        self.log = log if log is not None else MemoryFailureLog(max_keys)
 
     def _keys(self, name: str, address: str) -> tuple[tuple[str, int], tuple[str, int]]:
         return (f"u:{name.lower()}|{address}", self.per_user), (f"a:{address}", self.per_address)
 
     def retry_after(self, name: str, address: str, now: float | None = None) -> int:
         """Seconds until another attempt is allowed (0 when it is allowed now)."""
-        now = time.monotonic() if now is None else now
+        now = time.time() if now is None else now
         wait = 0.0
-        with self._lock:
-            for key, limit in self._keys(name, address):
-                times = self._failures.get(key)
-                if not times:
-                    continue
-                while times and now - times[0] > self.window_s:
-                    times.popleft()
-                if len(times) >= limit:
-                    wait = max(wait, self.window_s - (now - times[0]))
+        for key, limit in self._keys(name, address):
+            count, earliest = self.log.window(key, now - self.window_s)
+            if count >= limit and earliest is not None:
+                wait = max(wait, self.window_s - (now - earliest))
         return int(wait) + 1 if wait > 0 else 0
 
     def failed(self, name: str, address: str, now: float | None = None) -> None:
         """Count a failed attempt."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            if len(self._failures) > self.max_keys:
-                self._prune(now)
-            for key, _ in self._keys(name, address):
-                self._failures.setdefault(key, collections.deque(maxlen=max(self.per_user, self.per_address)))
-                self._failures[key].append(now)
+        now = time.time() if now is None else now
+        self.log.add([key for key, _ in self._keys(name, address)], now, self.window_s)
 
     def succeeded(self, name: str, address: str) -> None:
         """Forget the failures of this name from this address."""
-        with self._lock:
-            self._failures.pop(self._keys(name, address)[0][0], None)
-
-    def _prune(self, now: float) -> None:
-        for key in [k for k, t in self._failures.items() if not t or now - t[-1] > self.window_s]:
-            del self._failures[key]
-        while len(self._failures) > self.max_keys:  # still full: drop the oldest keys
-            self._failures.pop(next(iter(self._failures)))
+        self.log.clear(self._keys(name, address)[0][0])
 
 
 # ------------------------------------------------------------------ sessions
@@ -344,10 +327,13 @@ def init_auth(app: Flask) -> None:
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     app.session_interface = _SessionInterface()
-    app.extensions["workbench.users"] = UserStore(Path(app.config.get("USERS_DIR") or app.instance_path))
+    users_dir = Path(app.config.get("USERS_DIR") or app.instance_path)
+    app.extensions["workbench.users"] = UserStore(users_dir)
+    # In a file next to the accounts: every server process (serve --processes N) counts the same.
     app.extensions["workbench.login_limiter"] = LoginLimiter(
         per_user=int(app.config.get("LOGIN_MAX_FAILURES", 5)),
         window_s=float(app.config.get("LOGIN_WINDOW_S", 300)),
+        log=SqliteFailureLog(users_dir),
     )
     # First of all hooks: an anonymous request is answered 401 before anything else looks at it.
     app.before_request_funcs.setdefault(None, []).insert(0, gate)
