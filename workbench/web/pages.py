@@ -7,6 +7,7 @@ class, because the Content-Security-Policy forbids inline styles).
 
 from __future__ import annotations
 
+import os
 import re
 
 from flask import Blueprint, Response, redirect, render_template, url_for
@@ -73,5 +74,10 @@ def kinds_css(game: str) -> Response:
 
 @bp.get("/healthz")
 def healthz() -> dict[str, object]:
-    """Liveness: the data folder is readable."""
-    return {"ok": True, "games": len(get_repo().list_games())}
+    """Liveness: the data folder is readable. Under ``serve --processes N`` also which worker
+    (1..N) answered, so an operator (or a test) can see every worker is alive."""
+    answer: dict[str, object] = {"ok": True, "games": len(get_repo().list_games())}
+    worker = os.environ.get("WORKBENCH_WORKER")
+    if worker:
+        answer["worker"] = int(worker)
+    return answer
