@@ -31,8 +31,9 @@
           if (p.games_per_s) text += " · " + p.games_per_s + " games/s";
           if (p.eta_s !== null && p.eta_s !== undefined) text += " · about " + fmtSeconds(p.eta_s) + " left";
           status.textContent = text;
-          if (p.status === "done") {
-            status.textContent = "Done — loading the report…";
+          if (p.status === "done" || p.status === "interrupted") {
+            // done: the report; interrupted (its server process stopped): the page with Resume
+            status.textContent = p.status === "done" ? "Done — loading the report…" : "Interrupted";
             window.location.reload();
           } else if (p.status === "error" || p.status === "cancelled") {
             error.hidden = false;

@@ -3,20 +3,28 @@
 A run file holds what was asked (decks with their versions, the versions of every card in them,
 agents, games, seed, options) and the report. Run ids sort by creation time
 (``20261130-101500-1233fa2``: UTC date, time, milliseconds, four random hex digits), so "the previous run" is the one before in id order.
+
+Runs in progress live in ``playtests/live/`` (:class:`LiveRuns`), so that every server process
+can answer a progress poll and a run interrupted by a restart can be resumed:
+``<run-id>.json`` (status, progress, owner process, heartbeat; small and rewritten a few times a
+second at most), ``<run-id>.spec.json`` (what to play, written once), ``<run-id>.partial.json``
+(the games played so far, rewritten every few seconds) and ``<run-id>.cancel`` (a cancel request
+from another process).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from workbench.domain.errors import DataError, InvalidId, NotFound
-from workbench.storage.atomic import atomic_write
+from workbench.storage.atomic import atomic_write, file_lock
 from workbench.storage.repository import Repository
 
 FOLDER = "playtests"
@@ -155,3 +163,108 @@ def changes_between(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str,
             "delta": (after - before) if before is not None and after is not None else None,
         },
     }
+
+
+# ---------------------------------------------------------------- runs in progress
+
+LIVE = "live"
+MAX_LIVE_BYTES = 64 * 1024 * 1024
+
+
+class LiveRuns:
+    """The files of runs in progress (see the module docstring). Every write is atomic.
+
+    Raises InvalidId for a bad run id and DataError for a file that cannot be read or is too big.
+    """
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+
+    def _folder(self, game: str) -> Path:
+        return self.repo.game_dir(game) / FOLDER / LIVE
+
+    def _path(self, game: str, run_id: str, suffix: str) -> Path:
+        return self._folder(game) / f"{check_run_id(run_id)}{suffix}"
+
+    def _write(self, path: Path, data: Mapping[str, Any], durable: bool) -> None:
+        encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        if len(encoded) > MAX_LIVE_BYTES:
+            raise DataError(f"{path.name} would be {len(encoded):,} bytes; the limit is {MAX_LIVE_BYTES:,}")
+        atomic_write(path, encoded, durable=durable)
+
+    def _read(self, path: Path) -> dict[str, Any] | None:
+        if not path.is_file() or path.is_symlink():
+            return None
+        try:
+            data = json.loads(path.read_bytes())
+        except (OSError, ValueError) as exc:
+            raise DataError(f"{path.name} cannot be read: {exc}") from None
+        if not isinstance(data, dict):
+            raise DataError(f"{path.name} is not a JSON object")
+        return data
+
+    def write_state(self, game: str, run_id: str, state: Mapping[str, Any]) -> None:
+        """Replace the run's state (status, progress, owner, heartbeat). Not fsynced: it is rewritten
+        often, and after a power cut an older state (an earlier heartbeat) is as good."""
+        self._write(self._path(game, run_id, ".json"), dict(state, id=run_id, game=game), durable=False)
+
+    def state(self, game: str, run_id: str) -> dict[str, Any] | None:
+        """The run's state, or None when no run of that id is in progress (or was interrupted)."""
+        return self._read(self._path(game, run_id, ".json"))
+
+    def states(self, game: str) -> list[dict[str, Any]]:
+        """The states of a game's live runs, newest first (unreadable ones are skipped)."""
+        folder = self._folder(game)
+        if not folder.is_dir():
+            return []
+        result = []
+        for path in sorted(folder.glob("*.json"), reverse=True):
+            if not RUN_ID.match(path.stem):
+                continue
+            with contextlib.suppress(DataError):
+                state = self._read(path)
+                if state is not None:
+                    result.append(state)
+        return result
+
+    def write_spec(self, game: str, run_id: str, spec: Mapping[str, Any]) -> None:
+        """Keep what the run plays (written once, at the start)."""
+        self._write(self._path(game, run_id, ".spec.json"), spec, durable=True)
+
+    def spec(self, game: str, run_id: str) -> dict[str, Any] | None:
+        """What the run plays, or None."""
+        return self._read(self._path(game, run_id, ".spec.json"))
+
+    def write_partial(self, game: str, run_id: str, partial: Mapping[str, Any]) -> None:
+        """Keep the games played so far (durably: a resume starts from here)."""
+        self._write(self._path(game, run_id, ".partial.json"), partial, durable=True)
+
+    def partial(self, game: str, run_id: str) -> dict[str, Any] | None:
+        """The games played so far as last kept, or None."""
+        return self._read(self._path(game, run_id, ".partial.json"))
+
+    def request_cancel(self, game: str, run_id: str) -> None:
+        """Ask the process that plays the run to stop (it looks for this file after each chunk)."""
+        atomic_write(self._path(game, run_id, ".cancel"), b"cancel\n", durable=False)
+
+    def cancel_requested(self, game: str, run_id: str) -> bool:
+        """Whether a cancel was asked for."""
+        return self._path(game, run_id, ".cancel").exists()
+
+    def clear_cancel(self, game: str, run_id: str) -> None:
+        """Forget a cancel request (before resuming)."""
+        with contextlib.suppress(FileNotFoundError):
+            self._path(game, run_id, ".cancel").unlink()
+
+    def remove(self, game: str, run_id: str) -> None:
+        """Delete every live file of the run (once its run file is saved)."""
+        for suffix in (".partial.json", ".spec.json", ".cancel", ".json"):
+            with contextlib.suppress(FileNotFoundError):
+                self._path(game, run_id, suffix).unlink()
+
+    @contextlib.contextmanager
+    def locked(self, game: str, run_id: str) -> Iterator[None]:
+        """Hold the run's inter-process lock (e.g. while one process takes over an interrupted run).
+        Raises filelock.Timeout."""
+        with file_lock(self.repo.lock_dir, f"{game}/playtests/{check_run_id(run_id)}"):
+            yield

@@ -1,8 +1,10 @@
-"""Playtest pages: start a run, watch its progress, read the report, replay one game.
+"""Playtest pages: start a run, watch its progress, read the report, replay one game, resume.
 
-Runs play in a background thread of the server (a process pool inside), so closing the page does
-not stop them. Progress is polled as JSON; finished runs are files under the data folder
-(:mod:`workbench.storage.playtest_runs`), so they survive a restart and can be compared.
+Runs play in a background thread of the server process that started them (a process pool
+inside), so closing the page does not stop them. Their progress is kept in the data folder
+(:mod:`workbench.services.playtest.jobs`), so any server process answers the progress poll; a run
+cut short by a restart shows as interrupted and can be resumed. Finished runs are files under the
+data folder (:mod:`workbench.storage.playtest_runs`) and can be compared.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from filelock import Timeout
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -32,7 +35,8 @@ def jobs() -> JobRegistry:
     """The app's registry of background runs (created on first use)."""
     registry = current_app.extensions.get("workbench.playtest_jobs")
     if registry is None:
-        registry = JobRegistry(RunStore(get_repo()))
+        # PLAYTEST_STALE_S: seconds without a heartbeat after which another host's run counts as interrupted
+        registry = JobRegistry(RunStore(get_repo()), stale_s=float(current_app.config.get("PLAYTEST_STALE_S", 30.0)))
         current_app.extensions["workbench.playtest_jobs"] = registry
     return registry  # type: ignore[no-any-return]
 
@@ -58,7 +62,7 @@ def index(game: str) -> str:
     repo = get_repo()
     decks, _ = repo.list_decks_tolerant(game)
     store = RunStore(repo)
-    running = [j.progress() for j in jobs().running() if j.game == game]
+    running = jobs().unfinished(game)
     return render_template(
         "playtest/index.html",
         game=definition, game_id=game,
@@ -112,6 +116,25 @@ def _form_request(definition: Any) -> dict[str, Any]:
                 overrides[name] = value
     for name, value in overrides.items():
         definition.coerce_option(name, value)  # clear errors before anything starts
+    # "Compare with a variant": a second set of option changes, played on the same seeds.
+    variant: dict[str, Any] | None = None
+    if request.is_json:
+        raw_variant = data.get("variant")
+        if raw_variant is not None:
+            if not isinstance(raw_variant, dict):
+                raise WorkbenchError("variant must be an object of rule options")
+            variant = {str(k): v for k, v in raw_variant.items() if v not in (None, "")}
+    elif data.get("compare"):
+        variant = {}
+        for name in definition.options:
+            value = data.get(f"var_opt_{name}")
+            if value not in (None, ""):
+                variant[name] = value
+    if variant is not None:
+        if not variant:
+            raise WorkbenchError("give the variant at least one rule option to change")
+        for name, value in variant.items():
+            definition.coerce_option(name, value)
     stop_rule = str(data.get("early_stop") or "none")
     margin_raw = data.get("margin") or 0.03
     try:
@@ -130,6 +153,7 @@ def _form_request(definition: Any) -> dict[str, Any]:
         "workers": number("workers", os.cpu_count() or 1, 1, 64),
         "overrides": overrides,
         "stop": {"rule": stop_rule, "margin": margin} if stop_rule != "none" else None,
+        "variant": variant,
     }
 
 
@@ -143,7 +167,10 @@ def start(game: str) -> Any:
             get_repo(), game, params["deck_a"], params["deck_b"], agents=params["agents"],
             overrides=params["overrides"], seed=params["seed"],
         )
-        job = jobs().start(matchup, facts, params["games"], workers=params["workers"], stop=params["stop"])
+        if params["variant"] is not None:
+            job = _start_variants(definition, matchup, facts, params)
+        else:
+            job = jobs().start(matchup, facts, params["games"], workers=params["workers"], stop=params["stop"])
     except WorkbenchError as exc:
         if request.is_json:
             return jsonify({"error": str(exc)}), 400
@@ -165,6 +192,26 @@ def start(game: str) -> Any:
     return redirect(urls["report_url"], code=303)
 
 
+def _start_variants(definition: Any, matchup: Any, facts: dict[str, Any], params: dict[str, Any]) -> Any:
+    """Start "compare with a variant": the matchup under the options as given, then with the
+    variant's changes on top, on the same seeds; saved as one run of kind ``variants``."""
+    import time as _time
+
+    base = dict(params["overrides"])
+    second = {**base, **params["variant"]}
+    games, workers = params["games"], params["workers"]
+
+    def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
+        result = service.compare_variants(matchup, definition, base, second, games, format_id=facts["format"],
+                                          workers=workers, progress=progress, should_cancel=should_cancel)
+        return {"kind": "variants", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
+                "engine": matchup.engine, "agents": list(matchup.agents), "seed": matchup.seed,
+                "games_requested": games, "workers": workers, **facts,
+                "variant": dict(params["variant"]), "report": result}
+
+    return jobs().start_task(matchup.game, 2 * (games + games % 2), work, kind="variants")
+
+
 @bp.get("/api/games/<game>/playtests/<run_id>/progress")
 def progress(game: str, run_id: str) -> Response:
     """Progress of a run as JSON: status (running, done, error, cancelled), done/total, rate, time left."""
@@ -174,12 +221,15 @@ def progress(game: str, run_id: str) -> Response:
     except WorkbenchError:
         abort(404)
     job = jobs().get(run_id)
-    if job is not None and job.game == game:
+    if job is not None and job.game == game and job.status == "running":
         return jsonify(job.progress())
     try:
         run = RunStore(get_repo()).get(game, run_id)
     except WorkbenchError:
-        abort(404, description=f"no playtest run {run_id!r}")
+        live = jobs().progress(game, run_id)
+        if live is None:
+            abort(404, description=f"no playtest run {run_id!r}")
+        return jsonify(live)
     games = (run.get("report") or {}).get("games", 0)
     return jsonify({"id": run_id, "game": game, "status": "done", "done": games, "total": games, "fraction": 1.0,
                     "elapsed_s": (run.get("report") or {}).get("elapsed_s"), "games_per_s": None, "eta_s": None,
@@ -188,12 +238,53 @@ def progress(game: str, run_id: str) -> Response:
 
 @bp.post("/api/games/<game>/playtests/<run_id>/cancel")
 def cancel(game: str, run_id: str) -> Response:
-    """Ask a running job to stop after its current chunk."""
-    job = jobs().get(run_id)
-    if job is None or job.game != game:
+    """Ask a running job to stop after its current chunk (whichever server process plays it)."""
+    _game_or_404(game)
+    try:
+        check_run_id(run_id)
+    except WorkbenchError:
         abort(404)
-    job.cancel.set()
-    return jsonify(job.progress())
+    progress = jobs().cancel(game, run_id)
+    if progress is None:
+        abort(404)
+    return jsonify(progress)
+
+
+@bp.post("/games/<game>/playtests/<run_id>/resume")
+def resume(game: str, run_id: str) -> Any:
+    """Continue an interrupted (or cancelled) run from the games it kept, in this server process.
+
+    A form post redirects to the run's page; JSON gets 202 with the progress URL. 409 when the run
+    is running, finished or cannot be resumed.
+    """
+    _game_or_404(game)
+    try:
+        check_run_id(run_id)
+    except WorkbenchError:
+        abort(404)
+    try:
+        job = jobs().resume(game, run_id)
+    except Timeout:
+        abort(409, description="another server process is taking over this run right now")
+    except WorkbenchError as exc:
+        if jobs().progress(game, run_id) is None and not _run_exists(game, run_id):
+            abort(404, description=str(exc))
+        if request.is_json:
+            return jsonify({"error": str(exc)}), 409
+        abort(409, description=str(exc))
+    urls = {"id": job.id, "progress_url": url_for("playtest.progress", game=game, run_id=job.id),
+            "report_url": url_for("playtest.report", game=game, run_id=job.id)}
+    if request.is_json:
+        return jsonify(urls), 202
+    return redirect(urls["report_url"], code=303)
+
+
+def _run_exists(game: str, run_id: str) -> bool:
+    try:
+        RunStore(get_repo()).get(game, run_id)
+    except WorkbenchError:
+        return False
+    return True
 
 
 @bp.get("/api/games/<game>/playtests/<run_id>")
@@ -215,13 +306,16 @@ def report(game: str, run_id: str) -> Any:
     except WorkbenchError:
         abort(404)
     store = RunStore(get_repo())
-    job = jobs().get(run_id)
     try:
         run = store.get(game, run_id)
     except WorkbenchError:
-        if job is None or job.game != game:
+        live = jobs().progress(game, run_id)
+        if live is None:
             abort(404, description=f"no playtest run {run_id!r}")
-        return render_template("playtest/progress.html", game=definition, game_id=game, job=job.progress())
+        return render_template("playtest/progress.html", game=definition, game_id=game, job=live)
+    if run.get("kind") == "variants":
+        return render_template("playtest/variants.html", game=definition, game_id=game, run=run, report=run["report"],
+                               charts=_variant_charts(run["report"]))
     if run.get("kind") == "gauntlet":
         return render_template("playtest/gauntlet.html", game=definition, game_id=game, run=run, report=run["report"])
     previous = store.previous(game, run_id)
@@ -280,6 +374,19 @@ def _charts(report: dict[str, Any]) -> dict[str, Any]:
         "histogram": bars,
         "histogram_top": top,
     }
+
+
+def _variant_charts(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Interval-chart rows (deck A's win rate) for the two variants of a comparison."""
+    width = 400
+    rows = []
+    for i, variant in enumerate(report["variants"]):
+        rate = variant["win_rate_a"]
+        low, high = rate["ci95"]
+        value = rate["value"] if rate["value"] is not None else 0.5
+        rows.append({"label": f"Variant {i + 1}", "y": 30 + 35 * i, "x": 20 + value * width,
+                     "low": 20 + low * width, "high": 20 + high * width, "value": rate["value"]})
+    return rows
 
 
 # ---------------------------------------------------------------- goldfish and gauntlet
@@ -369,5 +476,5 @@ def gauntlet_start(game: str) -> Any:
                 "decks": {"a": own.describe(), "b": {"id": None, "name": f"{len(opponents)} opponents", "version": None}},
                 "agents": list(agents), "seed": seed, "report": result}
 
-    job = jobs().start_task(game, (games + games % 2) * len(opponents), work)
+    job = jobs().start_task(game, (games + games % 2) * len(opponents), work, kind="gauntlet")
     return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)

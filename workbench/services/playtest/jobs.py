@@ -1,12 +1,26 @@
-"""Background playtest runs: a thread per run, progress kept in memory, the result saved as a run.
+"""Background playtest runs whose state lives in the data folder, so any server process can report
+on them and a run interrupted by a restart can be resumed.
 
-The web page starts a job and polls its progress; the job keeps running when the page is closed,
-because it belongs to the server process, not to the request. When it ends, the run is written
-with :class:`workbench.storage.playtest_runs.RunStore` under the id given at the start.
+A run plays in a daemon thread of the process that started it (a process pool inside). Its
+progress is kept in memory and written through :class:`workbench.storage.playtest_runs.LiveRuns`
+by one writer thread per registry: at most every ``write_interval_s`` when it changed, and every
+``heartbeat_s`` regardless (the heartbeat). The games played so far are kept every
+``checkpoint_s``. When the run ends its report is saved with
+:class:`workbench.storage.playtest_runs.RunStore` under the id given at the start and the live
+files are removed.
+
+A run whose state says "running" but whose process is gone (same host and that process id no longer
+exists or is a later server process, or no heartbeat for ``stale_s``) is reported as
+"interrupted", with the games it kept; :meth:`JobRegistry.resume` continues a matchup from there.
+Per-game seeds derive from (root seed, game index), so the resumed report equals an uninterrupted
+run's.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 import threading
 import time
 import traceback
@@ -15,8 +29,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.domain import stats
-from workbench.services.playtest.runner import CancelledRun, Matchup, run_matchup
-from workbench.storage.playtest_runs import RunStore, new_run_id
+from workbench.domain.errors import WorkbenchError
+from workbench.services.playtest.runner import (
+    CancelledRun,
+    Matchup,
+    Partial,
+    PlaytestError,
+    matchup_from_data,
+    matchup_to_data,
+    run_matchup,
+)
+from workbench.storage.playtest_runs import LiveRuns, RunStore, new_run_id
+
+PROCESS_TOKEN = secrets.token_hex(8)
+"""Tells this server process apart from an earlier one that had the same process id."""
+HOST = socket.gethostname()
+RESUMABLE = ("interrupted", "cancelled")
+
+Work = Callable[[Callable[[int, int], None], Callable[[], bool]], dict[str, Any]]
 
 
 def build_run(matchup: Matchup, facts: Mapping[str, Any], report: Mapping[str, Any], games: int,
@@ -37,40 +67,137 @@ def build_run(matchup: Matchup, facts: Mapping[str, Any], report: Mapping[str, A
     }
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # it exists, it is just not ours to signal
+    return True
+
+
+def owner_alive(state: Mapping[str, Any], stale_s: float, now: float | None = None) -> bool:
+    """Whether the process that wrote a live state is still playing it (see the module docstring)."""
+    owner = state.get("owner") or {}
+    now = time.time() if now is None else now
+    try:
+        if now - float(state.get("heartbeat") or 0) > stale_s:
+            return False
+        pid = int(owner.get("pid") or 0)
+    except (TypeError, ValueError):
+        return False
+    if owner.get("host") == HOST:
+        if pid == os.getpid():
+            return owner.get("token") == PROCESS_TOKEN
+        return _pid_alive(pid)
+    return True
+
+
+def status_of(state: Mapping[str, Any], stale_s: float, now: float | None = None) -> str:
+    """A live state's status for readers: "running" turns into "interrupted" when its process is gone."""
+    status = str(state.get("status") or "running")
+    if status == "running" and not owner_alive(state, stale_s, now):
+        return "interrupted"
+    return status
+
+
+def progress_of(state: Mapping[str, Any], stale_s: float, now: float | None = None) -> dict[str, Any]:
+    """The progress JSON of a live state read from the data folder (any process)."""
+    now = time.time() if now is None else now
+    status = status_of(state, stale_s, now)
+    total = int(state.get("total") or 0)
+    done = int(state.get("done") or 0)
+    kept = int(state.get("kept") or 0)
+    elapsed = float(state.get("elapsed_s") or 0.0)
+    if status == "running":
+        elapsed += max(0.0, now - float(state.get("heartbeat") or now))
+    else:
+        done = kept if status in RESUMABLE else done
+    rate = float(state["rate"]) if state.get("rate") else None
+    left = (total - done) / rate if rate and status == "running" else None
+    return {
+        "id": state.get("id"), "game": state.get("game"), "kind": state.get("kind", "matchup"),
+        "status": status, "done": done, "total": total, "fraction": done / total if total else 0.0,
+        "elapsed_s": round(elapsed, 2), "games_per_s": round(rate, 1) if rate else None,
+        "eta_s": round(left, 1) if left is not None else None, "error": state.get("error"),
+        "kept": kept, "resumable": bool(state.get("resumable")) and status in RESUMABLE,
+    }
+
+
 @dataclass
 class Job:
-    """One background run and its progress."""
+    """One background run of this process and its progress."""
 
     id: str
     game: str
     total: int
+    kind: str = "matchup"
+    resumable: bool = False
     status: str = "running"
     done: int = 0
     started: float = field(default_factory=time.monotonic)
+    elapsed_before: float = 0.0  # playing time before a resume
+    done_before: int = 0  # games kept before a resume (not played by this process)
+    kept: int = 0
     finished: float | None = None
     error: str | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
+    changed: bool = True
+    written: float = 0.0
+    checkpointed: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)  # orders state writes and the final removal
+
+    def elapsed(self) -> float:
+        """Playing time so far, including the time before a resume."""
+        return self.elapsed_before + (self.finished or time.monotonic()) - self.started
+
+    def rate(self) -> float | None:
+        """Games per second played by this process (None before the first chunk)."""
+        played = self.done - self.done_before
+        seconds = (self.finished or time.monotonic()) - self.started
+        return played / seconds if seconds > 0 and played > 0 else None
 
     def progress(self) -> dict[str, Any]:
         """Progress as JSON: status, done/total, elapsed, rate (games/s) and time left."""
-        elapsed = (self.finished or time.monotonic()) - self.started
-        rate = self.done / elapsed if elapsed > 0 and self.done else None
+        rate = self.rate()
         left = (self.total - self.done) / rate if rate and self.status == "running" else None
+        done = self.kept if self.status in RESUMABLE else self.done
         return {
-            "id": self.id, "game": self.game, "status": self.status, "done": self.done,
-            "total": self.total, "fraction": (self.done / self.total) if self.total else 0.0,
-            "elapsed_s": round(elapsed, 2), "games_per_s": round(rate, 1) if rate else None,
+            "id": self.id, "game": self.game, "kind": self.kind, "status": self.status, "done": done,
+            "total": self.total, "fraction": (done / self.total) if self.total else 0.0,
+            "elapsed_s": round(self.elapsed(), 2), "games_per_s": round(rate, 1) if rate else None,
             "eta_s": round(left, 1) if left is not None else None, "error": self.error,
+            "kept": self.kept, "resumable": self.resumable and self.status in RESUMABLE,
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The live state written to the data folder."""
+        return {
+            "kind": self.kind, "status": self.status, "done": self.done, "total": self.total,
+            "kept": self.kept, "elapsed_s": round(self.elapsed(), 3), "rate": self.rate(),
+            "heartbeat": time.time(), "error": self.error, "resumable": self.resumable,
+            "owner": {"host": HOST, "pid": os.getpid(), "token": PROCESS_TOKEN},
         }
 
 
 class JobRegistry:
-    """The runs in progress (and recently ended) of one server process."""
+    """The runs this server process plays, and what the data folder says about everyone's runs."""
 
-    def __init__(self, store: RunStore) -> None:
+    def __init__(self, store: RunStore, *, write_interval_s: float = 0.25, heartbeat_s: float = 5.0,
+                 checkpoint_s: float = 2.0, stale_s: float = 30.0) -> None:
         self.store = store
+        self.live = LiveRuns(store.repo)
+        self.write_interval_s = write_interval_s
+        self.heartbeat_s = heartbeat_s
+        self.checkpoint_s = checkpoint_s
+        self.stale_s = stale_s
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
+        self._writer: threading.Thread | None = None
+        self._wake = threading.Event()
+
+    # ------------------------------------------------------------ starting
 
     def start(
         self,
@@ -87,57 +214,187 @@ class JobRegistry:
         ``stop`` is ``{"rule": "interval"|"sprt", "margin": 0.03}`` or None.
         Raises StatsError for a bad stop rule (before anything starts).
         """
-        rule = stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
+        stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
+        spec = {"kind": "matchup", "matchup": matchup_to_data(matchup), "facts": dict(facts), "games": games,
+                "workers": workers, "stop": dict(stop) if stop else None}
+        job = Job(id=new_run_id(), game=matchup.game, total=games + games % 2, resumable=True)
+        self.live.write_spec(job.game, job.id, spec)
+        return self._launch(job, self._matchup_work(job, matchup, spec, None, runner))
 
-        def work(progress: Callable[[int, int], None], should_cancel: Callable[[], bool]) -> dict[str, Any]:
-            report = runner(matchup, games, workers, stop_rule=rule, progress=progress, should_cancel=should_cancel)
-            return build_run(matchup, facts, report, games, workers, stop)
-
-        return self.start_task(matchup.game, games + games % 2, work)
-
-    def start_task(
-        self,
-        game: str,
-        total: int,
-        work: Callable[[Callable[[int, int], None], Callable[[], bool]], dict[str, Any]],
-    ) -> Job:
+    def start_task(self, game: str, total: int, work: Work, kind: str = "task") -> Job:
         """Run ``work(progress, should_cancel)`` in a daemon thread; save the run it returns.
 
-        The saved run's ``report.games`` becomes the job's final count.
+        Such a run (a gauntlet, a variant comparison) is reported like a matchup but cannot be
+        resumed. The saved run's ``report.games`` becomes the job's final count.
         """
-        job = Job(id=new_run_id(), game=game, total=total)
+        return self._launch(Job(id=new_run_id(), game=game, total=total, kind=kind), work)
+
+    def resume(self, game: str, run_id: str, *, runner: Callable[..., dict[str, Any]] = run_matchup) -> Job:
+        """Continue an interrupted (or cancelled) matchup in this process from the games it kept.
+
+        Raises NotFound-like PlaytestError when there is no such live run, PlaytestError when it
+        is still running, finished or cannot be resumed, filelock.Timeout when the lock is busy.
+        """
+        with self.live.locked(game, run_id):
+            state = self.live.state(game, run_id)
+            if state is None:
+                raise PlaytestError(f"there is no unfinished playtest run {run_id!r}")
+            status = status_of(state, self.stale_s)
+            mine = self.get(run_id)
+            if mine is not None and mine.status == "running":
+                status = "running"
+            if status not in RESUMABLE:
+                raise PlaytestError(f"run {run_id} is {status}; only an interrupted or cancelled run can be resumed")
+            spec = self.live.spec(game, run_id)
+            if not state.get("resumable") or not spec or spec.get("kind") != "matchup":
+                raise PlaytestError(f"run {run_id} cannot be resumed; start it again")
+            matchup = matchup_from_data(spec["matchup"])
+            saved = self.live.partial(game, run_id)
+            partial = Partial.from_data(saved) if saved else Partial()
+            games = int(spec["games"])
+            job = Job(id=run_id, game=game, total=games + games % 2, resumable=True, done=partial.done,
+                      kept=partial.done, done_before=partial.done, elapsed_before=partial.elapsed_s)
+            self.live.clear_cancel(game, run_id)
+            # Claim the run before the lock is released, so a second resume sees it running.
+            self.live.write_state(game, run_id, job.state())
+            job.written = time.monotonic()
+        return self._launch(job, self._matchup_work(job, matchup, spec, partial, runner))
+
+    def _matchup_work(self, job: Job, matchup: Matchup, spec: Mapping[str, Any], partial: Partial | None,
+                      runner: Callable[..., dict[str, Any]]) -> Work:
+        stop = spec.get("stop")
+        rule = stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
+        games = int(spec["games"])
+
+        def checkpoint(progress: Partial) -> None:
+            now = time.monotonic()
+            if now - job.checkpointed >= self.checkpoint_s:
+                self.live.write_partial(job.game, job.id, progress.to_data())
+                job.checkpointed = now
+                job.kept = progress.done
+                job.changed = True
+
+        def work(progress: Callable[[int, int], None], should_cancel: Callable[[], bool]) -> dict[str, Any]:
+            kwargs: dict[str, Any] = {"stop_rule": rule, "progress": progress, "should_cancel": should_cancel,
+                                      "checkpoint": checkpoint}
+            if partial is not None:
+                kwargs["resume"] = partial
+            report = runner(matchup, games, spec.get("workers"), **kwargs)
+            return build_run(matchup, spec["facts"], report, games, spec.get("workers"), stop)
+
+        return work
+
+    def _launch(self, job: Job, work: Work) -> Job:
         with self._lock:
             self._jobs[job.id] = job
+        self._write(job)
+        self._ensure_writer()
 
         def progress(done: int, total: int) -> None:
             job.done, job.total = done, total
+            job.changed = True
+            self._wake.set()
+
+        def should_cancel() -> bool:
+            return job.cancel.is_set() or self.live.cancel_requested(job.game, job.id)
 
         def target() -> None:
             try:
-                run = work(progress, job.cancel.is_set)
-                self.store.save(game, run, job.id)
+                run = work(progress, should_cancel)
+                self.store.save(job.game, run, job.id)
                 played = (run.get("report") or {}).get("games")
                 if isinstance(played, int):
                     job.done = job.total = played
-                job.status = "done"
+                with job.lock:
+                    job.finished = time.monotonic()
+                    job.status = "done"
+                    self.live.remove(job.game, job.id)
             except CancelledRun:
+                job.finished = time.monotonic()
                 job.status = "cancelled"
+                self._write(job)
             except Exception as exc:  # noqa: BLE001 - a failed run must report, not kill the thread silently
+                job.finished = time.monotonic()
                 job.status = "error"
                 job.error = f"{type(exc).__name__}: {exc}"
                 traceback.print_exc()
-            finally:
-                job.finished = time.monotonic()
+                self._write(job)
 
         threading.Thread(target=target, name=f"playtest-{job.id}", daemon=True).start()
         return job
 
+    # ------------------------------------------------------------ the writer thread
+
+    def _write(self, job: Job) -> None:
+        with job.lock:
+            if job.status == "done":  # its live files are gone for good
+                return
+            job.changed = False
+            job.written = time.monotonic()
+            try:
+                self.live.write_state(job.game, job.id, job.state())
+            except (OSError, WorkbenchError):  # a full disk must not kill the run; the next write retries
+                job.changed = True
+                traceback.print_exc()
+
+    def _ensure_writer(self) -> None:
+        with self._lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(target=self._write_loop, name="playtest-writer", daemon=True)
+                self._writer.start()
+
+    def _write_loop(self) -> None:
+        while True:
+            self._wake.wait(self.heartbeat_s)
+            self._wake.clear()
+            for job in self.running():
+                since = time.monotonic() - job.written
+                if (job.changed and since >= self.write_interval_s) or since >= self.heartbeat_s:
+                    self._write(job)
+            # Throttle: at most one round of writes per interval, however often progress comes.
+            time.sleep(self.write_interval_s)
+
+    # ------------------------------------------------------------ reading
+
     def get(self, job_id: str) -> Job | None:
-        """The job with this id, if this process started it."""
+        """The job with this id, if this process plays (or played) it."""
         with self._lock:
             return self._jobs.get(job_id)
 
     def running(self) -> list[Job]:
-        """Jobs still running."""
+        """Jobs this process is still playing."""
         with self._lock:
             return [j for j in self._jobs.values() if j.status == "running"]
+
+    def progress(self, game: str, run_id: str) -> dict[str, Any] | None:
+        """Progress of an unfinished run from whichever process plays it, or None.
+
+        This process's own job answers first (it is the freshest); then the data folder.
+        """
+        job = self.get(run_id)
+        if job is not None and job.game == game and job.status != "done":
+            return job.progress()
+        state = self.live.state(game, run_id)
+        return progress_of(state, self.stale_s) if state is not None else None
+
+    def unfinished(self, game: str) -> list[dict[str, Any]]:
+        """Progress of a game's runs that are running (in any process) or interrupted, newest first."""
+        result = []
+        for state in self.live.states(game):
+            progress = self.progress(game, str(state.get("id")))
+            if progress is not None and progress["status"] in ("running", "interrupted"):
+                result.append(progress)
+        return result
+
+    def cancel(self, game: str, run_id: str) -> dict[str, Any] | None:
+        """Ask a running run to stop after its current chunk, whichever process plays it. None if unknown."""
+        job = self.get(run_id)
+        if job is not None and job.game == game and job.status == "running":
+            job.cancel.set()
+            return job.progress()
+        state = self.live.state(game, run_id)
+        if state is None:
+            return None
+        if status_of(state, self.stale_s) == "running":
+            self.live.request_cancel(game, run_id)
+        return progress_of(state, self.stale_s)

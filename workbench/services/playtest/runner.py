@@ -53,6 +53,62 @@ class Matchup:
     max_steps: int = 100_000
 
 
+def matchup_to_data(matchup: Matchup) -> dict[str, Any]:
+    """The matchup as plain JSON data (a web run keeps it to resume after a restart).
+
+    Decks are written as runs of ``[card id, copies]`` with each card's data once, so the copies
+    come back as separate mappings in the same order. Raises PlaytestError when two copies of a
+    card differ (a deck the runner never builds).
+    """
+    cards: dict[str, dict[str, Any]] = {}
+
+    def deck(cards_by_zone: DeckCards) -> dict[str, list[list[Any]]]:
+        zones: dict[str, list[list[Any]]] = {}
+        for zone, copies in cards_by_zone.items():
+            runs: list[list[Any]] = []
+            for card in copies:
+                card_id = str(card["id"])
+                known = cards.setdefault(card_id, dict(card))
+                if known != card:
+                    raise PlaytestError(f"two copies of card {card_id!r} differ; this matchup cannot be kept")
+                if runs and runs[-1][0] == card_id:
+                    runs[-1][1] += 1
+                else:
+                    runs.append([card_id, 1])
+            zones[str(zone)] = runs
+        return zones
+
+    return {
+        "game": matchup.game, "engine": matchup.engine,
+        "deck_a": deck(matchup.deck_a), "deck_b": deck(matchup.deck_b), "cards": cards,
+        "options": dict(matchup.options), "agents": list(matchup.agents), "seed": matchup.seed,
+        "label_a": matchup.label_a, "label_b": matchup.label_b,
+        "card_ids": {side: list(ids) for side, ids in matchup.card_ids.items()},
+        "names": dict(matchup.names), "max_steps": matchup.max_steps,
+    }
+
+
+def matchup_from_data(data: Mapping[str, Any]) -> Matchup:
+    """The matchup :func:`matchup_to_data` wrote. Raises PlaytestError for other data."""
+    try:
+        cards = data["cards"]
+
+        def deck(zones: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+            return {zone: [dict(cards[card_id]) for card_id, count in runs for _ in range(int(count))]
+                    for zone, runs in zones.items()}
+
+        return Matchup(
+            game=str(data["game"]), engine=str(data["engine"]),
+            deck_a=deck(data["deck_a"]), deck_b=deck(data["deck_b"]),
+            options=dict(data["options"]), agents=(str(data["agents"][0]), str(data["agents"][1])),
+            seed=int(data["seed"]), label_a=str(data["label_a"]), label_b=str(data["label_b"]),
+            card_ids={str(side): [str(c) for c in ids] for side, ids in data["card_ids"].items()},
+            names={str(k): str(v) for k, v in data["names"].items()}, max_steps=int(data["max_steps"]),
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise PlaytestError(f"the kept matchup cannot be read: {exc!r}") from None
+
+
 def derive_seed(*parts: Any) -> int:
     """A stable 63-bit seed from its parts (SHA-256; unlike ``hash()`` it never changes per run)."""
     text = ":".join(str(p) for p in parts)

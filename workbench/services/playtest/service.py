@@ -183,17 +183,25 @@ def compare_variants(
     *,
     format_id: str | None = None,
     workers: int | None = None,
+    progress: Any = None,
+    should_cancel: Any = None,
 ) -> dict[str, Any]:
     """The same matchup on the same seeds under two sets of rule-option overrides.
 
-    Returns both reports (without per-game lines) and the change in deck A's win rate, the first
-    player's win rate and mean game length (variant 2 minus variant 1).
-    Raises DefinitionError for an unknown or ill-typed option.
+    Returns both reports (without per-game lines) and the change in deck A's win rate (with a 95 %
+    interval), the first player's win rate and mean game length (variant 2 minus variant 1).
+    ``progress(done, total)`` counts the games of both variants. Raises DefinitionError for an
+    unknown or ill-typed option, CancelledRun when ``should_cancel`` says so.
     """
+    options = [definition.resolve_options(format_id, overrides) for overrides in (variant_1, variant_2)]
     reports = []
-    for overrides in (variant_1, variant_2):
-        options = definition.resolve_options(format_id, overrides)
-        report = run_matchup(with_options(matchup, options), games, workers)
+    for i, (overrides, resolved) in enumerate(zip((variant_1, variant_2), options, strict=True)):
+
+        def step(done: int, total: int, i: int = i) -> None:
+            if progress:
+                progress(i * total + done, 2 * total)
+
+        report = run_matchup(with_options(matchup, resolved), games, workers, progress=step, should_cancel=should_cancel)
         report.pop("records", None)
         report["overrides"] = dict(overrides)
         reports.append(report)
@@ -212,12 +220,27 @@ def compare_variants(
         "variants": reports,
         "difference": {
             "win_rate_a": delta(("win_rate_a", "value")),
+            "win_rate_a_ci95": difference_interval(first["win_rate_a"], second["win_rate_a"]),
             "first_player_win_rate": delta(("first_player_win_rate", "value")),
             "turns_mean": delta(("turns", "mean")),
         },
         "seed": matchup.seed,
         "games": first["games"],
     }
+
+
+def difference_interval(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[float] | None:
+    """A 95 % interval for ``second - first`` of two rates with Wilson intervals (Newcombe's method).
+
+    It treats the two runs as independent; both variants play the same seeds, which makes the true
+    interval narrower, so this one errs on the wide side. None when a rate has no games.
+    """
+    p1, p2 = first.get("value"), second.get("value")
+    if p1 is None or p2 is None:
+        return None
+    (l1, u1), (l2, u2) = first["ci95"], second["ci95"]
+    d = p2 - p1
+    return [d - ((p2 - l2) ** 2 + (u1 - p1) ** 2) ** 0.5, d + ((u2 - p2) ** 2 + (p1 - l1) ** 2) ** 0.5]
 
 
 def matchup_from_run(run: Mapping[str, Any]) -> Matchup:
