@@ -192,3 +192,25 @@ def test_missing_fonts_are_a_clear_error_and_a_validation_warning(definitions, w
         fonts._index_fonts.cache_clear()
         fonts._pil_font.cache_clear()
         _PROBLEMS.clear()
+
+
+@pytest.mark.parametrize("label", ["费 MANA", "法力 MANA", "COST"])
+def test_the_cost_label_stays_inside_the_coin(definitions, fusion_card, poker, monkeypatch, label) -> None:
+    """The bilingual label under the cost used to touch the coin's rim; it is fitted to the chord."""
+    from workbench.services.render.faces import FusionTemplate
+
+    monkeypatch.setattr(FusionTemplate, "badge_label", label)
+    template = template_for(definitions["fusion"], poker)
+    image = render_face(definitions["fusion"], fusion_card, poker).image.convert("L")
+    cx = template.bleed_px + template.P(template.W - template.c - 3.6)
+    cy = template.bleed_px + template.P(template.geometry({})["name"][1] + 3.5)
+    radius = template.P(4.3)
+    # A band just inside the rim's outline: only the coin's gold may show there, no glyph ink.
+    inner, outer = radius - template.P(0.75), radius - template.P(0.45)
+    darkest = min(
+        image.getpixel((x, y))
+        for x in range(cx - radius, cx + radius + 1)
+        for y in range(cy, cy + radius + 1)  # the lower half, where the label is
+        if inner ** 2 <= (x - cx) ** 2 + (y - cy) ** 2 <= outer ** 2
+    )
+    assert darkest > 150, f"glyph ink ({darkest}) reaches the coin's rim"

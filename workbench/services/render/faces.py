@@ -25,7 +25,7 @@ from workbench.services.render.sizes import DPI, CardSize, mm_to_px
 from workbench.services.render.text import Fit, Paragraph, fit_paragraphs
 
 # Bump when a template's drawing changes: it is part of every render-cache key.
-TEMPLATE_VERSION = "faces-4"
+TEMPLATE_VERSION = "faces-5"
 
 SAFE_MM = 3.0  # text and symbols stay this far inside the trim
 MIN_TEXT_PT = 6.0  # effect text never shrinks below this
@@ -403,8 +403,19 @@ class Template:
         X, Y, R = o + self.P(cx), o + self.P(cy), self.P(r)
         draw.ellipse((X - R, Y - R, X + R, Y + R), fill=self.accent, outline=mix(self.accent, BLACK, 0.5),
                      width=max(1, self.P(0.4)))
-        self.label(draw, cx, cy - 0.3, badge[0], "bold", 4.0 if len(badge[0]) < 3 else 3.0, INK)
-        self.label(draw, cx, cy + 2.6, badge[1], "bold", 1.4, INK)
+        self.label(draw, cx, cy - 0.5, badge[0], "bold", 4.0 if len(badge[0]) < 3 else 3.0, INK)
+        # The label sits low in the coin, where the circle is narrow: shrink it until the corners
+        # of its real ink box (CJK glyphs reach lower than Latin capitals) keep clear of the rim.
+        label_y, clear = cy + 2.3, r - 0.9
+        key = face_for("bold", badge[1])
+        size = 1.4 * self.u
+        while size > 0.8 * self.u:
+            left, top, right, bottom = pil_font(key, int(round(size))).getbbox(badge[1], anchor="mm")
+            corners = [(x / self.u, label_y - cy + y / self.u) for x in (left, right) for y in (top, bottom)]
+            if all(math.hypot(dx, dy) <= clear for dx, dy in corners):
+                break
+            size -= max(1.0, self.u * 0.05)
+        self.text(draw, TextItem(cx, label_y, badge[1], key, size, INK, "mm"))
 
     def draw_stats(self, draw: ImageDraw.ImageDraw, stats: list[tuple[str, str]], kind: str) -> None:
         if not stats:
