@@ -38,14 +38,14 @@ def dead_pid() -> int:
     return proc.pid
 
 
-def crashed_run(repo, m, games: int, kept: int, game: str = "seth") -> str:
+def crashed_run(repo, m, games: int, kept: int, game: str = "seth", facts: dict | None = None) -> str:
     """The files a server process killed mid-run leaves: what to play, the games kept at its last
     checkpoint, and a "running" state whose process no longer exists."""
     live = LiveRuns(repo)
     run_id = new_run_id()
     saved: list[dict] = []
     run_matchup(m, kept, 1, checkpoint=lambda p: saved.append(p.to_data()))
-    live.write_spec(game, run_id, {"kind": "matchup", "matchup": matchup_to_data(m), "facts": FACTS,
+    live.write_spec(game, run_id, {"kind": "matchup", "matchup": matchup_to_data(m), "facts": facts or FACTS,
                                    "games": games, "workers": 1, "stop": None})
     live.write_partial(game, run_id, saved[-1])
     live.write_state(game, run_id, {"kind": "matchup", "status": "running", "done": kept + 30, "total": games,
