@@ -52,3 +52,44 @@ def test_start_watch_progress_read_report_sort_and_replay(live_server, page, scr
     expect(page.get_by_role("button", name="Step ▶")).to_be_disabled()
     screenshot(page, "playtest-replay", full_page=False)
     assert not page.console_errors, page.console_errors
+
+
+def test_compare_with_a_variant_shows_both_win_rates_side_by_side(live_server, page, screenshot):
+    page.goto(live_server + "/games/seth/playtest")
+    page.get_by_label("Games").fill("40")
+    page.get_by_label("Seed").fill("3")
+    page.get_by_label("Worker processes").fill("1")
+    page.locator("#pt-variant summary").click()
+    page.get_by_label("Compare with this variant").check()
+    page.get_by_label("Variant: Rounds before a draw").fill("2")
+    page.get_by_role("button", name="Start playtest").click()
+
+    table = page.locator("#variant-table")
+    expect(table).to_be_visible(timeout=60_000)
+    expect(page.locator("#report-title")).to_contain_text("two rule variants")
+    row = page.locator("#variant-win-rate")
+    assert row.inner_text().count("%") >= 6  # two rates, each with its interval
+    expect(page.locator("#variant-delta")).to_contain_text("points")
+    expect(table).to_contain_text("max_rounds=2")
+    expect(page.locator("#chart-variants circle")).to_have_count(2)
+    screenshot(page, "playtest-variants", full_page=False)
+    assert not page.console_errors, page.console_errors
+
+
+def test_an_interrupted_run_is_resumed_from_its_page(live_server, live_server_data, page):
+    from tests.services.playtest.test_jobs import crashed_run
+    from workbench.services.playtest import service
+    from workbench.storage.repository import Repository
+
+    repo = Repository(live_server_data)
+    matchup, facts = service.prepare(repo, "seth", "rot-and-stone", "skyburn-blitz", seed=4)
+    run_id = crashed_run(repo, matchup, 60, kept=20, facts=facts)  # as a killed server leaves it
+
+    page.goto(live_server + f"/games/seth/playtests/{run_id}")
+    expect(page.get_by_role("heading", name="Playtest interrupted")).to_be_visible()
+    expect(page.locator("#pt-kept")).to_have_text("20 of 60 games")
+    page.get_by_role("button", name="Resume").click()
+    expect(page.locator("#chart-win-rate")).to_be_visible(timeout=60_000)
+    expect(page.locator("#summary")).to_contain_text("wins")
+    assert "60 games" in page.locator(".lede").first.inner_text()
+    assert not page.console_errors, page.console_errors
