@@ -169,6 +169,7 @@ class HeuristicAgent:
         index, cards = state.index, state.cards
         mana = state.mana[player]
         score_play = self._score_play
+        sc, atk_dfn, owner, damage, used = state._sc, state.atk_dfn, state.owner, state.damage, state.used
         for a in acts:
             kind = a.kind
             # the kinds in the order they are most often listed
@@ -196,7 +197,33 @@ class HeuristicAgent:
                 args = a.args
                 i = index[args[0]]
                 card = cards[i]
-                if kind == "flip" and not card.on_play:
+                e = card.h_dmg
+                if e is not None and kind == "play" and len(args) > 1:
+                    # _score_play and _effect_value for damage to one chosen creature, inline
+                    if e.once and used and (player, card.id, e.index) in used:
+                        gain = 0.0
+                    else:
+                        t = index[args[1]]
+                        amount = e.amount
+                        if amount == "X":
+                            amount = mana if card.cost == "X" else card.cost
+                        v = sc.get(t)
+                        if v is None:
+                            v = atk_dfn(t)
+                        sign = 1.0 if owner[t] == player else -1.0
+                        if amount >= v[1] - damage.get(t, 0):
+                            gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
+                        else:
+                            gain = 0.0 + (0.0 - sign * 0.2)
+                    if card.h_lasting:
+                        gain += 1.0 + card.h_own_bonus * len(state.crea[player])
+                    if card.h_artifact:
+                        gain += 0.5 * len(card.activated)
+                    if step == "main" and card.play_speed >= 2 and gain < 3.0:
+                        score = gain - 1.0  # hold quick cards for the battle or the opponent's turn
+                    else:
+                        score = gain
+                elif kind == "flip" and not card.on_play:
                     score = card.h_flip + (mana if card.cost == "X" else card.cost)
                 else:
                     score = score_play(state, player, kind, i, card, args, mana)
@@ -248,10 +275,17 @@ class HeuristicAgent:
         i = s.index[a.args[0]] if a.args else -1
         if kind == "activate":
             card = s.cards[i]
-            e = next(e for e in card.activated if e.index == int(a.args[1]))
+            args = a.args
+            e = card.activated_at[int(args[1])]
             x = s.mana[p] if e.cost_mana == "X" else int(e.cost_mana)
-            t = self._targets_of(s, (e,), a.args[2:])
-            score = _effect_value(s, p, i, e, t[0], x) - 0.1 * x
+            if e.action == "negate":
+                t: int | None = len(s.chain) - 1
+            elif e.choice and len(args) > 2:
+                arg = args[2]
+                t = _PTOK[arg] if arg in _PTOK else s.index[arg]
+            else:
+                t = None
+            score = _effect_value(s, p, i, e, t, x) - 0.1 * x
             if e.cost_tap and card.is_creature and s.phase == "main1" and s.can_attack(i):
                 score -= 0.5 * s.atk(i)
             return score
@@ -316,37 +350,45 @@ class HeuristicAgent:
         damage = s.damage
         tapped, sick, down = s.tapped, s.sick, s.down
         atk_dfn = s.atk_dfn
+        sc = s._sc  # the state's (ATK, DEF) cache, read directly: atk_dfn fills it on a miss
         attacks = s.attacks
         declared = [a[0] for a in attacks]
         atk: dict[int, int] = {}
         left: dict[int, int] = {}
         free: list[int] = []
+        free_power = 0
         for i in s.crea[p]:
             if i in tapped or i in sick or i in down:
                 continue
-            atk[i], d = atk_dfn(i)
+            a, d = sc.get(i) or atk_dfn(i)
+            atk[i] = a
             left[i] = d - damage.get(i, 0) if damage else d
             if i not in declared:
                 free.append(i)
+                if a > 0:
+                    free_power += a
         blockers: list[int] = []
         for i in s.crea[q]:
-            atk[i], d = atk_dfn(i)
+            a, d = sc.get(i) or atk_dfn(i)
+            atk[i] = a
             left[i] = d - damage.get(i, 0) if damage else d
             if i not in tapped and i not in down:
                 blockers.append(i)
+        committed_power = 0
+        committed: dict[int, int] = {}  # damage already declared against each creature
         for i in declared:
             if i not in atk:
-                atk[i], d = atk_dfn(i)
+                atk[i], d = sc.get(i) or atk_dfn(i)
                 left[i] = d - damage.get(i, 0) if damage else d
-        committed_power = sum(atk[a[0]] for a in s.attacks if a[1] < 0)
-        committed: dict[int, int] = {}  # damage already declared against each creature
-        for a in s.attacks:
-            if a[1] >= 0:
-                committed[a[1]] = committed.get(a[1], 0) + atk[a[0]]
+        for a in attacks:
+            t = a[1]
+            if t < 0:
+                committed_power += atk[a[0]]
+            else:
+                committed[t] = committed.get(t, 0) + atk[a[0]]
         strike_back = s.opts.strike_back
         best, best_score = -1, 0.0
         best_t = 0
-        free_power = sum(max(0, atk[i]) for i in free)
         # The listed attacks are every free attacker (in zone order) against the opponent (unless
         # a taunt forbids it) and then each enemy creature: score those pairs in that order, so
         # no action name needs decoding; ties keep the first, as the listed order would.
@@ -393,8 +435,10 @@ class HeuristicAgent:
         if best >= 0:
             table = s.sa_attack[best]
             action = table.get(best_t) if table is not None else None
-            if action is not None and action in acts:
-                return action
+            if action is not None:
+                for a in acts:  # by identity: Action equality would compare field by field
+                    if a is action:
+                        return action
             want = (s.names[best], PLAYER if best_t < 0 else s.names[best_t])
             for a in acts:  # not cached yet (a state built another way): find it by name
                 if a.kind == "attack" and a.args == want:

@@ -84,9 +84,9 @@ class CardDef:
 
     __slots__ = (
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
-        "on_play", "activated", "on_destroyed", "continuous", "start", "end", "is_creature",
-        "play_speed", "simulated", "raw", "aimed",
-        "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact",
+        "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
+        "play_speed", "simulated", "raw", "aimed", "choosy",
+        "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
     )
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
@@ -112,12 +112,14 @@ class CardDef:
         ok = tuple(e for e in effects if e.supported)
         self.on_play = tuple(e for e in ok if e.trigger == "on_play")
         self.activated = tuple(e for e in ok if e.trigger == "activated")
+        self.activated_at = {e.index: e for e in self.activated}  # by effect index (activate actions)
         self.on_destroyed = tuple(e for e in ok if e.trigger == "on_destroyed")
         self.continuous = tuple(e for e in ok if e.trigger == "continuous")
         self.start = tuple(e for e in ok if e.trigger == "start_of_turn")
         self.end = tuple(e for e in ok if e.trigger == "end_of_turn")
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
+        self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target
         # The speed of playing the card itself: quick magic 2, an on_play effect may raise it.
         self.play_speed = max([card_speed] + [e.speed for e in self.on_play if "speed" in _keys(raw_effects, e)])
         # "【通常生物】" / "通常生物。" (normal creature) is no effect text at all.
@@ -130,6 +132,10 @@ class CardDef:
         self.h_lasting = self.kind == "magic" and self.subtype in ("continuous", "field", "equip", "aura")
         self.h_own_bonus = sum(e.atk + e.dfn for e in self.continuous if e.target == "own_creatures")
         self.h_artifact = self.kind == "item" and self.subtype == "artifact"
+        # the one on_play effect when it is damage to a chosen creature: the heuristic scores
+        # such plays (the most frequent kind it scores) without a call per action
+        one = self.on_play[0] if len(self.on_play) == 1 else None
+        self.h_dmg = one if one is not None and one.action == "damage" and one.target in ONE_CREATURE else None
 
     @property
     def quick(self) -> bool:

@@ -59,6 +59,9 @@ def _ptok(p: int) -> int:
     return -1 - p
 
 
+_BOTH = ((-1, -2), (-2, -1))  # the player tokens of (p, opponent) for p = 0, 1
+
+
 class Options:
     """The rule options the engine reads, resolved once per game (RULES.md §3 options)."""
 
@@ -94,7 +97,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
-        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids",
+        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -130,6 +133,8 @@ class Shared:
         }
         # attack Actions per attacker: target instance (or -1 for the opponent) -> Action
         self.sa_attack: list[dict[int, Action] | None] = [None] * n
+        # activate Actions per instance: effect index -> target (or _NO_TARGET) -> Action
+        self.sa_abil: list[dict[int, dict[int, Action]] | None] = [None] * n
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
         }
@@ -159,6 +164,7 @@ class FusionState(State):
         self.sa_tables = sh.sa_tables
         self.sa_attack = sh.sa_attack
         self.sa_aim = sh.sa_aim
+        self.sa_abil = sh.sa_abil
         self.has_act = sh.has_act
         self.has_quick = sh.has_quick
         self.act_ids = sh.act_ids
@@ -554,7 +560,7 @@ class FusionState(State):
                             self._cb = None
                             self._sc = {}
 
-    def _destroy(self, i: int, why: str) -> None:
+    def _destroy(self, i: int, why: str = "") -> None:
         p = self.owner[i]
         if i not in self.crea[p]:
             return
@@ -587,13 +593,16 @@ class FusionState(State):
         else:
             return
         doomed = []
+        sc, damage, cards = self._sc, self.damage, self.cards
         for i in candidates:
-            d = self.dfn(i)
-            dmg = self.damage.get(i, 0)
-            if (dmg > 0 and dmg >= d) or (d <= 0 < self.cards[i].dfn):
+            v = sc.get(i)
+            d = (v or self.atk_dfn(i))[1]
+            dmg = damage.get(i, 0)
+            if (dmg > 0 and dmg >= d) or (d <= 0 < cards[i].dfn):
                 doomed.append(i)
         for i in doomed:
-            self._destroy(i, f" ({self.damage.get(i, 0)} damage, DEF {self.dfn(i)})")
+            # the reason is text for the log only: batch games skip formatting it
+            self._destroy(i, f" ({self.damage.get(i, 0)} damage, DEF {self.dfn(i)})" if self.logging else "")
 
     # ------------------------------------------------------------------ turn flow
 
@@ -909,7 +918,7 @@ class FusionState(State):
                 if log:
                     self._say(f"{name}: {self._cname(target)} gets {e.atk:+d}/{e.dfn:+d}")
             elif act == "destroy":
-                self._destroy(target, f" by {name}")
+                self._destroy(target, f" by {name}" if log else "")
             elif act == "return_to_hand":
                 self._bounce(target)
 
@@ -930,6 +939,19 @@ class FusionState(State):
         if tgt == "enemy_creatures":
             return list(self.crea[1 - p])
         return []
+
+    def _target_view(self, e: Effect, p: int) -> Any:
+        """The choices of ``_targets`` for reading only: the zone itself where possible, no copy."""
+        tgt = e.target
+        if tgt == "enemy_creature":
+            return self.crea[1 - p]
+        if tgt == "own_creature":
+            return self.crea[p]
+        if tgt == "any_creature":
+            return self.crea[p] + self.crea[1 - p]
+        if tgt == "any_player":
+            return _BOTH[p]
+        return ()
 
     def _targets(self, e: Effect, p: int, src: int) -> list[int]:
         """The legal choices for a single-target effect (creature indices or player tokens)."""
@@ -1054,7 +1076,11 @@ class FusionState(State):
                 if card.kind == "magic":
                     if set_room is None:
                         magic = self.magic[p]
-                        set_room = opts.max_set_magic > sum(1 for j in magic if j in down) if magic else opts.max_set_magic > 0
+                        face_down = 0
+                        for j in magic:
+                            if j in down:
+                                face_down += 1
+                        set_room = opts.max_set_magic > face_down
                     if set_room:
                         acts.append(sa_set[i] or self._simple(sa_set, "set", i))
         if down:
@@ -1062,14 +1088,14 @@ class FusionState(State):
             for i in self.crea[p]:
                 if i in down and self.set_turn.get(i, 0) < turn:
                     card = cards[i]
-                    if self._cost_of(card.cost, p) <= mana:
+                    if card.cost == "X" or card.cost <= mana:
                         self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
             for i in self.magic[p]:
                 if i in down:
                     card = cards[i]
                     if card.subtype == "quick" and self.set_turn.get(i, 0) >= turn:
                         continue  # set quick magic waits a turn (§3.4.2)
-                    if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+                    if (card.cost == "X" or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                         self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, 1)
         if self.phase == "main1":
@@ -1096,7 +1122,7 @@ class FusionState(State):
             cache = tables[i]
             if cache is None:
                 cache = tables[i] = {}
-            options = self._targets(e, p, i)
+            options = self._target_view(e, p)
             if not options:
                 if allow_no_target:
                     action = cache.get(_NO_TARGET)
@@ -1136,24 +1162,37 @@ class FusionState(State):
     def _add_abilities_of(self, acts: list[Action], p: int, i: int, min_speed: int, own_turn: bool) -> None:
         """The usable ``activated`` effects of face-up card ``i`` on ``p``'s field."""
         card = self.cards[i]
+        mana = self.mana[p]
+        used = self.used
         for e in card.activated:
-            if e.speed < min_speed or (e.speed < 2 and not own_turn):
+            speed = e.speed
+            if speed < min_speed or (speed < 2 and not own_turn):
                 continue
             if e.cost_tap and (i in self.tapped or i in self.sick):
                 continue
-            if self._cost_of(e.cost_mana, p) > self.mana[p]:
+            cost = e.cost_mana
+            if cost != "X" and cost > mana:  # an X cost takes what there is
                 continue
-            if e.once and (p, card.id, e.index) in self.used:
+            if e.once and used and (p, card.id, e.index) in used:
                 continue
+            # Actions cached per instance, effect and target (_NO_TARGET when nothing is chosen)
+            tables = self.sa_abil[i]
+            if tables is None:
+                tables = self.sa_abil[i] = {}
+            cache = tables.get(e.index)
+            if cache is None:
+                cache = tables[e.index] = {}
             if not e.choice:
-                acts.append(self._act("activate", (self.names[i], e.index)))
+                action = cache.get(_NO_TARGET)
+                if action is None:
+                    action = cache[_NO_TARGET] = self._act("activate", (self.names[i], e.index))
+                acts.append(action)
                 continue
-            combos = self._target_combos((e,), p, i)
-            if combos is None:
-                continue
-            for combo in combos:
-                targs = self._targ_args((e,), combo)
-                acts.append(self._act("activate", (self.names[i], e.index) + targs))
+            for t in self._target_view(e, p):
+                action = cache.get(t)
+                if action is None:
+                    action = cache[t] = self._act("activate", (self.names[i], e.index, self._targ_arg(t)))
+                acts.append(action)
 
     def _instant_actions(self, p: int, min_speed: int) -> list[Action]:
         """Quick plays and abilities of ``p`` at least as fast as ``min_speed`` (§3.6.2)."""
@@ -1166,22 +1205,25 @@ class FusionState(State):
             return acts
         own_turn = p == self.active
         mana = self.mana[p]
+        cards = self.cards
+        used = self.used
         for i in self.hand[p]:
-            card = self.cards[i]
+            card = cards[i]
             if card.play_speed < 2 or card.play_speed < min_speed or card.is_creature:
                 continue
             if card.kind == "magic" and not own_turn:
                 continue  # quick magic from the hand only in the own turn; set it to use it later
-            if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+            if (card.cost == "X" or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                 self._add_plays(acts, "play", i, card, p, card.on_play)
+        down, set_turn, turn = self.down, self.set_turn, self.turn
         for i in self.magic[p]:
-            if i in self.down:
-                card = self.cards[i]
+            if i in down:
+                card = cards[i]
                 if card.play_speed < 2 or card.play_speed < min_speed:
                     continue
-                if self.set_turn.get(i, 0) >= self.turn:
+                if set_turn.get(i, 0) >= turn:
                     continue
-                if self._cost_of(card.cost, p) <= mana and self._once_free(p, card, card.on_play):
+                if (card.cost == "X" or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                     self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, min_speed)
         return acts
@@ -1411,17 +1453,23 @@ class FusionState(State):
                 out.append(None)
         return tuple(out)
 
+    def _play_targets(self, effects: tuple[Effect, ...], card: CardDef, args: tuple[Any, ...]) -> tuple[int | None, ...]:
+        """The decoded targets of a play's ``on_play`` effects (None where nothing was chosen)."""
+        if len(args) > 1 or not card.choosy:
+            return self._decode_targets(effects, args[1:])
+        return (None,) * len(effects)
+
     def _do_play(self, kind: str, p: int, args: tuple[Any, ...]) -> None:
         i = self.index[args[0]]
         if i in self.cont_set:  # only a continuous card changes stats by entering or turning face up
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        x = self._pay(p, card.cost)
+        x = self.mana[p] if card.cost == "X" else card.cost
+        self.mana[p] -= x
         self.stats.played[p].add(card.id)
         effects = card.on_play
-        targets = self._decode_targets(effects, args[1:]) if len(args) > 1 or not any(e.choice for e in effects) else tuple(None for _ in effects)
-        if kind in ("summon", "flip"):
+        if kind == "summon" or kind == "flip":
             if kind == "summon":
                 self.hand[p].remove(i)
                 self.crea[p].append(i)
@@ -1430,6 +1478,9 @@ class FusionState(State):
                 self.down.discard(i)
                 self.tapped.discard(i)  # flipped: untaps and may attack this turn (§3.4.2)
                 self.set_turn.pop(i, None)
+            if not effects:
+                return  # most creatures: no on_play effect, nothing goes on the chain
+            targets = self._play_targets(effects, card, args)
             live = [
                 (e, t) for e, t in zip(effects, targets)
                 if not (e.choice and t is None) and not (e.once and (p, card.id, e.index) in self.used)
@@ -1442,6 +1493,7 @@ class FusionState(State):
                 self._push(p, i, "trigger", tuple(e for e, _ in live), tuple(t for _, t in live), x, speed)
             return
         # magic or item: into the magic zone (normal items straight to the graveyard) then the chain
+        targets = self._play_targets(effects, card, args)
         for e in effects:
             if e.once:
                 self.used.add((p, card.id, e.index))
