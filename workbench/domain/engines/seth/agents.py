@@ -41,6 +41,11 @@ def _cached(kind: str, args: tuple, text: str | None = None) -> Action:
     return action
 
 
+def _minus_first(item: tuple) -> float:
+    # Sort key: best value per point first; sort() is stable, so ties keep target order.
+    return -item[0]
+
+
 class HeuristicAgent:
     """Plays seth sensibly with cheap rules (no look-ahead).
 
@@ -76,7 +81,7 @@ class HeuristicAgent:
             if m.poison >= m.health - m.damage_taken:
                 continue  # its poison would remove it on assignment
             # Mixing: sometimes keep a monster for a later phase of the round it can also act in.
-            if hold and max(m.card.phases) > phase and rng.random() < hold:
+            if hold and m.card.last_phase > phase and rng.random() < hold:
                 continue
             names.append(m.name)
         return _cached("assign", tuple(names))
@@ -142,18 +147,22 @@ class HeuristicAgent:
         plan: dict[tuple[str, str], int] = {}
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
+        kill_cost = combat.kill_cost
         for t in targets:
-            cost = combat.kill_cost(state, player, t, budget)
+            cost = kill_cost(state, player, t, budget)
             if cost is not None:
-                costs.append((values[t.name] / max(1, sum(cost.values())), t, cost))
+                units = sum(cost.values())
+                costs.append((values[t.name] / (units if units > 1 else 1), t, cost))
         if len(costs) > 1:
-            costs.sort(key=lambda vtc: -vtc[0])
+            costs.sort(key=_minus_first)
         killed = set()
         for _, t, cost in costs:
-            if any(budget[e] < a for e, a in cost.items()):
-                cost = combat.kill_cost(state, player, t, budget)  # the budget shrank: price it again
-                if cost is None:
-                    continue
+            for e, a in cost.items():
+                if budget[e] < a:
+                    cost = kill_cost(state, player, t, budget)  # the budget shrank: price it again
+                    break
+            if cost is None:
+                continue
             for e, a in cost.items():
                 budget[e] -= a
                 plan[(t.name, e)] = plan.get((t.name, e), 0) + a
@@ -186,7 +195,7 @@ class HeuristicAgent:
             if units is not None and units <= left:
                 priced.append((values[t.name] / (units if units > 1 else 1), t, units))
         if len(priced) > 1:
-            priced.sort(key=lambda vtu: -vtu[0])
+            priced.sort(key=_minus_first)
         plan: dict[str, int] = {}
         for _, t, units in priced:
             if units <= left:

@@ -7,7 +7,7 @@ A MonsterCard is immutable and shared by every clone of a state; only the Monste
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from workbench.domain.errors import WorkbenchError
@@ -89,6 +89,11 @@ class MonsterCard:
     """False when the card's text has effects the engine cannot run (reported in playtests)."""
     triggered: Mapping[str, tuple[Effect, ...]]
     """The effects by trigger, for quick look-up in the hot path."""
+    last_phase: int = field(init=False, default=0)
+    """The latest phase (0-2) the monster can act in; derived from ``phases``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "last_phase", max(self.phases))
 
 
 def _int(card: Mapping[str, Any], key: str, default: int | None = None) -> int:

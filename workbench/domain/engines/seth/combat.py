@@ -145,17 +145,18 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
 
     Uses the most effective elements first and accounts for Flight.
     """
-    need = target.remaining
+    need = target.health - target.damage_taken
     if need <= 0:
         return {}
-    cut = flight_extra(state, player, target)
+    cut = flight_extra(state, player, target) if target.card.flight else 0
     if len(budget) == 1:
         # The common case: one element, priced directly.
         for element, available in budget.items():
             a = _units_for(state, element, target, need + cut)
             return {element: a} if a is not None and a <= available else None
     spent: dict[str, int] = {}
-    for element in sorted(budget, key=target.mult.get, reverse=True):
+    mult = target.mult
+    for element in sorted(budget, key=mult.get, reverse=True):
         available = budget[element]
         if available <= 0:
             continue
@@ -166,7 +167,10 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
         if a is None:
             continue
         spent[element] = available
-        need -= max(0, element_damage(state, available, element, target) - cut)
+        f = mult.get(element, 1.0)
+        dealt = available if f == 1.0 else int(available * f + 1e-9)  # element_damage
+        if dealt > cut:
+            need -= dealt - cut
         if state.flight_once:
             cut = 0
         if need <= 0:
@@ -178,11 +182,11 @@ def _units_for(state: SethState, element: str, target: Monster, effective: int) 
     """The fewest units of ``element`` that deal at least ``effective`` to ``target`` (None: never)."""
     f = target.mult.get(element, 1.0)
     if f == 1.0:
-        return max(1, effective)
+        return effective if effective > 1 else 1
     if f <= 0:
         return None
     a = max(1, math.ceil(effective / f - 1e-9))
-    while element_damage(state, a, element, target) < effective:
+    while int(a * f + 1e-9) < effective:  # element_damage with a factor other than 1
         a += 1
     return a
 

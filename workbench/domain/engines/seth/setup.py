@@ -54,19 +54,44 @@ def _team(cards: Sequence[CardData], player: int) -> list[Monster]:
     return [Monster(card, name, player) for card, name in hit[1]]
 
 
+# Opening positions by (team lists, option values): a game's opening depends on nothing else
+# (seth has no chance; the seed only seeds the state's generator), so a batch builds it once and
+# copies it for every game. Entries hold the card lists and mappings they were built from.
+_OPENINGS: dict[tuple[Any, ...], tuple[Sequence[CardData], tuple[CardData, ...],
+                                       Sequence[CardData], tuple[CardData, ...], SethState]] = {}
+
+
+def _same_cards(kept: tuple[CardData, ...], cards: Sequence[CardData]) -> bool:
+    return len(kept) == len(cards) and all(a is b for a, b in zip(kept, cards))
+
+
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> SethState:
     """Start a game from two decks (zone ``team``, one card mapping per monster).
 
     Raises IllegalLineup when a team breaks §2.2 (unless ``options['_allow_illegal']``), CardError
     when a card lacks a field the engine needs.
     """
-    teams = [_team(deck.get("team", ()), p) for p, deck in enumerate((deck_a, deck_b))]
+    cards_a, cards_b = deck_a.get("team", ()), deck_b.get("team", ())
+    try:
+        key: tuple[Any, ...] | None = (id(cards_a), id(cards_b), tuple(options.items()))
+        hit = _OPENINGS.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an option value that cannot be hashed: build the game directly
+        key = hit = None
+    if hit is not None and _same_cards(hit[1], cards_a) and _same_cards(hit[3], cards_b):
+        state = hit[4].fresh(seed)
+        state.options = options  # the caller's mapping, as a directly built state would hold
+        return state
+    teams = [_team(cards_a, 0), _team(cards_b, 1)]
     if not options.get("_allow_illegal"):
         for p, team in enumerate(teams):
             check_lineup([m.card for m in team], options, f"P{p + 1}")
     state = SethState(teams, options, seed)
     _note_cards(state)
     state.start(new_round=True)
+    if key is not None:
+        if len(_OPENINGS) > 1024:
+            _OPENINGS.clear()
+        _OPENINGS[key] = (cards_a, tuple(cards_a), cards_b, tuple(cards_b), state.fresh(seed))
     return state
 
 

@@ -253,26 +253,37 @@ class SethState(State):
     def clone(self) -> SethState:
         other = SethState.__new__(SethState)
         other.__dict__.update(self.__dict__)
-        other.teams = [[m.copy() for m in team] for team in self.teams]
-        by_name = {m.name: m for team in other.teams for m in team}
-        other.by_name = by_name
-        other._index()
+        everyone = [m.copy() for m in self.everyone]
+        to = dict(zip(self.everyone, everyone))  # this state's monster -> its copy
+        n = len(self.teams[0])
+        other.teams = [everyone[:n], everyone[n:]]
+        other.everyone = everyone
+        other.by_name = {m.name: m for m in everyone}
+        other.by_phase = [[[to[m] for m in ms] for ms in team] for team in self.by_phase]
+        other.round_sources = {k: [to[m] for m in ms] for k, ms in self.round_sources.items()}
+        other.cont_sources = [to[m] for m in self.cont_sources]
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
         other.log = list(self.log)
         other.stats = self.stats.copy()
-        other.eligible = [[by_name[m.name] for m in ms] for ms in self.eligible]
-        other.now = [[by_name[m.name] for m in ms] for ms in self.now]
+        other.eligible = [[to[m] for m in ms] for ms in self.eligible]
+        other.now = [[to[m] for m in ms] for ms in self.now]
         other.flight_used = set(self.flight_used)
-        other.slots = [[(by_name[m.name], i, e, k) for m, i, e, k in s] for s in self.slots]
-        other.queued = [[(by_name[m.name], e, by_name[t.name] if t else None, a) for m, e, t, a in q]
-                        for q in self.queued]
+        other.slots = [[(to[m], i, e, k) for m, i, e, k in s] for s in self.slots]
+        other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] for q in self.queued]
         other.finished = list(self.finished)
         other.left = list(self.left)
         other.totals = [dict(t) for t in self.totals]
-        other.targets = [[by_name[m.name] for m in ms] for ms in self.targets]
+        other.targets = [[to[m] for m in ms] for ms in self.targets]
         other.choice = dict(self.choice)
+        return other
+
+    def fresh(self, seed: int) -> SethState:
+        """A copy of this (unplayed) position for a new game with ``seed`` (setup.new_game)."""
+        other = self.clone()
+        other._seed = seed
+        other._rng = None
         return other
 
     # ------------------------------------------------------------------ helpers
@@ -703,12 +714,17 @@ class SethState(State):
             dead = [m for m in self.everyone if m.alive and m.damage_taken >= m.health]
             if not dead:
                 return
+            lost_source = False
             for m in dead:
                 m.alive = False
                 self.left[m.owner] -= 1
                 if self.logging:
                     self.log.append(f"  {m.label} is removed")
-            if self.has_continuous:
+                if m.card.triggered and "continuous" in m.card.triggered:
+                    lost_source = True
+            # Standing effects depend only on which of their sources are alive (they reach
+            # every monster of a side, removed ones too), so only losing a source changes them.
+            if lost_source:
                 self.refresh_continuous()
             for m in dead:
                 if not m.card.triggered:
