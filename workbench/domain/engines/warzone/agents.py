@@ -26,12 +26,14 @@ from workbench.domain.engines.warzone.rules import (
     can_direct,
     can_reach,
     damage_split,
+    reach_table,
 )
 from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
 from workbench.domain.engines.warzone.units import Unit
 
 LETHAL = 100_000
 _EXPECT = 0.6  # weight of the defender's best interception; the rest: it lets the attack through
+_REST = 1 - _EXPECT
 _NEVER = -1e9
 _ZERO_KINDS = frozenset(("end_phase", "end_turn", "pass"))  # scored 0 by HeuristicAgent.score
 
@@ -58,7 +60,7 @@ def damage_value(state: WarzoneState, player: int, amount: int) -> float:
 def battle_value(state: WarzoneState, u: Unit, v: Unit) -> float:
     """Value of ``u`` attacking ``v`` for the attacker (positive favours the attacker)."""
     stats = _stats(state, u)
-    return _battle_value(state, u, stats, v, _stats(state, v))
+    return _battle_value(state, u.cls, u.owner, stats, v, _stats(state, v))
 
 
 def _stats(state: WarzoneState, u: Unit) -> tuple[int, int, float]:
@@ -76,14 +78,32 @@ def _stats(state: WarzoneState, u: Unit) -> tuple[int, int, float]:
     return s, left, s + (left if left > 0 else 0) + (200 if card.master else 0)
 
 
-def _battle_value(state: WarzoneState, u: Unit, us: tuple[int, int, float], v: Unit,
+def _all_stats(state: WarzoneState, units: list[Unit]) -> list[tuple[Unit, tuple[int, int, float]]]:
+    """:func:`_stats` of each unit, paired with it (one loop, the aura looked up once)."""
+    aura = state._aura
+    if aura is None:
+        aura = state._compute_aura()
+    out = []
+    for u in units:
+        mod = aura[u.owner][u.cls]
+        card = u.card
+        s = card.strength + u.perm_str + u.eot_str + mod[0]
+        if s < 0:
+            s = 0
+        left = card.resilience + u.perm_res + u.eot_res + mod[1] - u.damage
+        out.append((u, (s, left, s + (left if left > 0 else 0) + (200 if card.master else 0))))
+    return out
+
+
+def _battle_value(state: WarzoneState, cls: int, owner: int, us: tuple[int, int, float], v: Unit,
                   vs: tuple[int, int, float], followers: list | None = None,
                   rows: tuple[int, int, int] = (0, 0, 0)) -> float:
-    """``followers``: the attacker's comrades that may still attack, with their stats."""
+    """An attacker of Class ``cls`` and controller ``owner`` with stats ``us`` attacking ``v``.
+    ``followers``: the attacker's comrades that may still attack, with their stats."""
     guarding = v.pos == GUARDING
     cfg = state.cfg
     att_left, def_left, att_dies, def_dies, to_att, to_def = battle_tuple(
-        cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], guarding)
+        cfg, cls, us[0], us[1], v.cls, vs[0], vs[1], guarding)
     if def_dies:
         val = vs[2]
     else:
@@ -103,57 +123,102 @@ def _battle_value(state: WarzoneState, u: Unit, us: tuple[int, int, float], v: U
     if to_def:
         val += damage_value(state, v.owner, to_def)
     if to_att:
-        val -= damage_value(state, u.owner, to_att)
+        val -= damage_value(state, owner, to_att)
     return val
 
 
+_FOE_KEYS = (("foe", 0), ("foe", 1))      # plan keys built once, not per call
+_READY_KEYS = (("ready", 0), ("ready", 1))
+_INF = float("inf")
 def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dict[str, float]:
     """Value of each attack ``u`` may declare now (target iid or "direct"), assuming the
     defender answers with its best interception (§1.8). Hidden traps are not considered."""
-    d = 1 - u.owner
-    foe = state.p[d]
-    key = ("foe", d)
+    return _attack_values(state, u.owner, u.cls, u.card.master, _stats(state, u), u, plan)
+
+
+def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
+                   us: tuple[int, int, float], u: Unit | None,
+                   plan: dict | None) -> dict[str, float]:
+    """:func:`attack_values` of an attacker given by Class, controller and stats; ``u`` is the
+    unit itself (None for a creature not yet on the field)."""
+    d = 1 - owner
+    key = _FOE_KEYS[d]
     cached = plan.get(key) if plan is not None else None
     if cached is None:
-        cached = ([(w, _stats(state, w)) for w in foe.field], foe.rows())
+        foe = state.p[d]
+        cached = (_all_stats(state, foe.field), foe.rows())
         if plan is not None:
             plan[key] = cached
     foe_stats, rows = cached
-    us = _stats(state, u)
     followers = None
-    if state.phase == "war" and state.active == u.owner:
-        key = ("ready", u.owner)
+    if state.phase == "war" and state.active == owner:
+        key = _READY_KEYS[owner]
         ready = plan.get(key) if plan is not None else None
         if ready is None:
             guard_attacks = state.cfg.guard_attacks
-            ready = [(x, _stats(state, x)) for x in state.p[u.owner].field
-                     if not x.attacked and (x.pos == BATTLING or guard_attacks)]
+            ready = _all_stats(state, [x for x in state.p[owner].field
+                                       if not x.attacked and (x.pos == BATTLING or guard_attacks)])
             if plan is not None:
                 plan[key] = ready
         followers = [f for f in ready if f[0] is not u]
-    per_unit = [(w, _battle_value(state, u, us, w, ws, followers, rows)) for w, ws in foe_stats]
-    may_intercept = state.cfg.interceptors > 0
+    reach = reach_table(cls, master, rows)
     out: dict[str, float] = {}
-    cls, master = u.cls, u.card.master
-    for v, val in per_unit:
-        if can_reach(cls, master, v.cls, rows):
-            if may_intercept:
+    if state.cfg.interceptors > 0:
+        # The defender's best answer to an attack on Class c: its lowest value among the
+        # creatures of a lower Class (any creature against a Direct Attack), per Class once.
+        lo1 = lo2 = lo3 = _INF
+        per_unit = []
+        for w, ws in foe_stats:
+            val = _battle_value(state, cls, owner, us, w, ws, followers, rows)
+            per_unit.append((w, val))
+            c = w.cls
+            if c == 1:
+                if val < lo1:
+                    lo1 = val
+            elif c == 2:
+                if val < lo2:
+                    lo2 = val
+            elif val < lo3:
+                lo3 = val
+        below = (_INF, _INF, lo1, lo1 if lo1 < lo2 else lo2)
+        for v, val in per_unit:
+            c = v.cls
+            if reach[c]:
+                worst = below[c]
+                if val < worst:
+                    worst = val
+                out[v.iid] = _EXPECT * worst + _REST * val
+        if reach[4]:
+            val = damage_value(state, d, us[0])
+            worst = below[3]
+            if lo3 < worst:
+                worst = lo3
+            if val < worst:
                 worst = val
-                for w, wval in per_unit:
-                    if w.cls < v.cls and wval < worst:
-                        worst = wval
-                val = _EXPECT * worst + (1 - _EXPECT) * val
-            out[v.iid] = val
-    if can_direct(cls, master, rows):
-        val = damage_value(state, d, us[0])
-        if may_intercept:
-            worst = val
-            for _, wval in per_unit:
-                if wval < worst:
-                    worst = wval
-            val = _EXPECT * worst + (1 - _EXPECT) * val
-        out["direct"] = val
+            out["direct"] = _EXPECT * worst + _REST * val
+    else:
+        for w, ws in foe_stats:
+            if reach[w.cls]:
+                out[w.iid] = _battle_value(state, cls, owner, us, w, ws, followers, rows)
+        if reach[4]:
+            out["direct"] = damage_value(state, d, us[0])
     return out
+
+
+def _fresh_attack_pays(state: WarzoneState, card: Card, plan: dict) -> bool:
+    """Whether ``card``, recruited Battling now, would have an attack worth more than 0
+    (``best_attack(state, Unit(card, BATTLING)) > 0`` without building the unit)."""
+    aura = state._aura
+    if aura is None:
+        aura = state._compute_aura()
+    mod = aura[card.owner][card.cls]
+    s = card.strength + mod[0]
+    if s < 0:
+        s = 0
+    left = card.resilience + mod[1]
+    us = (s, left, s + (left if left > 0 else 0) + (200 if card.master else 0))
+    values = _attack_values(state, card.owner, card.cls, card.master, us, None, plan)
+    return bool(values) and max(values.values()) > 0
 
 
 def best_attack(state: WarzoneState, u: Unit, plan: dict | None = None) -> float:
@@ -331,7 +396,7 @@ class HeuristicAgent:
                 key = (id(state), id(state.p[0]), state.turn, card.iid)
                 attacks = self._memo.get(key)
                 if attacks is None:
-                    attacks = self._memo[key] = self._best(state, Unit(card, BATTLING), plan) > 0
+                    attacks = self._memo[key] = _fresh_attack_pays(state, card, plan)
                 if attacks:
                     want = BATTLING
             if best.args[1] != want:
@@ -449,25 +514,47 @@ class HeuristicAgent:
 
     def _potential(self, state: WarzoneState, p: int, card: Card, plan: dict) -> float:
         """The card's body plus the best bodies still recruitable after it this turn."""
-        high = max(state.highest, card.degree)
-        limit = band_limit(high)
-        slots = limit - state.count - 1
-        val = float(card.value)
-        if slots > 0:
-            bodies = plan.get("bodies")
-            if bodies is None:
-                bodies = plan["bodies"] = sorted(
-                    ((c.value, c.band, c) for c in state.p[p].hand if c.kind == "creature"),
-                    key=lambda t: -t[0])
-            band = 0 if high <= 1 else (1 if high <= 3 else 2)
-            for value, other_band, other in bodies:
-                # Another body fits when it does not raise the band (and so the limit).
-                if other_band <= band and other is not card:
-                    val += value
-                    slots -= 1
-                    if not slots:
-                        break
-        return val
+        # The band of the highest Degree after this recruit sets the limit (rules.band_limit).
+        band = card.band
+        high = state.highest
+        if high > 1:
+            high_band = 1 if high <= 3 else 2
+            if high_band > band:
+                band = high_band
+        slots = _BAND_LIMITS[band] - state.count - 1
+        value = card.value
+        if slots <= 0:
+            return float(value)
+        tops = plan.get("tops")
+        if tops is None:
+            tops = plan["tops"] = _best_bodies(state.p[p].hand)
+        # Another body fits when it does not raise the band (and so the limit): the best
+        # ``slots`` of them other than this card (one body of its value left out).
+        values, sums = tops[band]
+        if len(values) > slots:
+            extra = sums[slots + 1] - value if value >= values[slots] else sums[slots]
+        else:
+            extra = sums[-1] - value
+        return float(value + extra)  # integers: the same sum in any order
+
+
+_BAND_LIMITS = (band_limit(0), band_limit(2), band_limit(4))  # recruit limit by Degree band
+
+
+def _best_bodies(hand: list[Card]) -> tuple[tuple[list[int], list[int]], ...]:
+    """Per Degree band b: the values of the creatures in ``hand`` of band b or lower, best
+    first, and their running sums (``sums[k]``: the best k together)."""
+    out = []
+    for band in (0, 1, 2):
+        values = sorted((c.value for c in hand if c.kind == "creature" and c.band <= band),
+                        reverse=True)
+        sums = [0]
+        total = 0
+        for v in values:
+            total += v
+            sums.append(total)
+        out.append((values, sums))
+    return tuple(out)
 
 
 class MonteCarloAgent:

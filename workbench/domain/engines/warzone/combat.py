@@ -24,7 +24,7 @@ class Combat:
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
                          f"{v.card.name if v else target} (C{v.cls if v else '?'})")
-        if self._interceptors(d, target, ()) or self._trap_actions(d, "defend", att):
+        if self._interceptors(d, target, ()) or self._may_trap(d, "defend"):
             self.pending = ("defend", att, target, ())
         else:
             self._resolve_attack(att, target, ())

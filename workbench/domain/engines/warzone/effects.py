@@ -27,7 +27,7 @@ class Effects:
         self.stats.played[p].add(card.id)
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
-        if self._trap_actions(1 - p, "respond", None):
+        if self._may_trap(1 - p, "respond"):
             self.pending = ("respond", p, card, targets)
             return
         self._finish_cast(p, card, targets)
@@ -73,7 +73,7 @@ class Effects:
             return  # the attacker is gone: the attack ends
         if target is not None and self.unit(target) is None:
             return  # its target is gone: the attack ends
-        if self._interceptors(p, target, chosen) or self._trap_actions(p, "defend", att):
+        if self._interceptors(p, target, chosen) or self._may_trap(p, "defend"):
             self.pending = ("defend", att, target, chosen)
         else:
             self._resolve_attack(att, target, chosen)

@@ -164,6 +164,25 @@ def can_direct(att_cls: int, master: bool, rows: tuple[int, int, int]) -> bool:
     return master or att_cls == 3 or (rows[0] + rows[1] + rows[2] == 0)
 
 
+_REACH: dict[tuple[int, bool, tuple[int, int, int]], tuple[bool, bool, bool, bool, bool]] = {}
+
+
+def reach_table(cls: int, master: bool, rows: tuple[int, int, int]
+                ) -> tuple[bool, bool, bool, bool, bool]:
+    """:func:`can_reach` and :func:`can_direct` at once, for hot loops: index 1-3 says whether
+    the attacker may attack an enemy of that Class, index 4 whether it may attack directly
+    (index 0 is unused). Looked up once per (Class, Class Master, rows)."""
+    key = (cls, master, rows)
+    hit = _REACH.get(key)
+    if hit is None:
+        if len(_REACH) > 10_000:  # rows are small counts: this stays tiny in practice
+            _REACH.clear()
+        hit = _REACH[key] = (False, can_reach(cls, master, 1, rows),
+                             can_reach(cls, master, 2, rows), can_reach(cls, master, 3, rows),
+                             can_direct(cls, master, rows))
+    return hit
+
+
 class BattleOutcome:
     """What one battle does: remaining Resilience, who is destroyed, Battle Damage to players."""
 

@@ -40,11 +40,13 @@ def _note_unsimulated(state: WarzoneState, cards: Sequence[Card]) -> None:
             state.stats.unsimulated.add(card.id)
 
 
-_DECKS: dict[tuple[int, int, int], tuple[Any, tuple[int, ...], list[Card], list[Card], Any]] = {}
+_DECKS: dict[tuple[int, int, int], tuple[Any, ...]] = {}
 
 
-def _deck_cards(deck: DeckCards, player: int) -> tuple[list[Card], list[Card]]:
-    """The Card instances of a deck's ``main`` and ``area`` zones for ``player``.
+def _deck_cards(deck: DeckCards, player: int
+                ) -> tuple[list[Card], list[Card], frozenset[str], tuple[str, ...]]:
+    """The Card instances of a deck's ``main`` and ``area`` zones for ``player``, the ids of
+    those cards the engine cannot fully run (``stats.unsimulated``) and the Areas' ids.
 
     Instance names are ``<a|b>-<card id>-<copy>``. Playtests build thousands of games from the
     same deck, so the result is cached while the zone lists hold the same mappings.
@@ -57,7 +59,7 @@ def _deck_cards(deck: DeckCards, player: int) -> tuple[list[Card], list[Card]]:
     # cached entry keeps the mappings alive, so their ids cannot be reused meanwhile).
     ids = (*map(id, main_in), -1, *map(id, area_in))
     if hit is not None and hit[0] is main_in and hit[1] == ids:
-        return hit[2], hit[3]
+        return hit[2], hit[3], hit[4], hit[5]
     copies: dict[str, int] = {}
 
     def make(data: Mapping[str, Any]) -> Card:
@@ -67,10 +69,31 @@ def _deck_cards(deck: DeckCards, player: int) -> tuple[list[Card], list[Card]]:
 
     main = [make(d) for d in main_in]
     areas = [make(d) for d in area_in][:3]
+    unsimulated = frozenset(c.id for c in main + areas if c.unsimulated)
+    area_ids = tuple(a.id for a in areas)
     if len(_DECKS) > 1000:
         _DECKS.clear()
-    _DECKS[key] = (main_in, ids, main, areas, area_in)
-    return main, areas
+    _DECKS[key] = (main_in, ids, main, areas, unsimulated, area_ids, area_in)
+    return main, areas, unsimulated, area_ids
+
+
+_CONFIGS: dict[int, tuple[Mapping[str, Any], dict[str, Any], Config]] = {}
+
+
+def _config(options: Mapping[str, Any]) -> Config:
+    """``Config(options)``, shared while the same mapping holds the same values (a Config never
+    changes, and playtests start thousands of games with one options mapping).
+
+    Raises OptionError for unusable options.
+    """
+    hit = _CONFIGS.get(id(options))
+    if hit is not None and hit[0] is options and hit[1] == options:
+        return hit[2]
+    cfg = Config(options)
+    if len(_CONFIGS) > 100:
+        _CONFIGS.clear()
+    _CONFIGS[id(options)] = (options, dict(options), cfg)  # keeps the mapping alive: id stays
+    return cfg
 
 
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
@@ -80,23 +103,25 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
     Player 0 (deck A) takes the first turn; playtest runners swap seats to measure the
     first-player effect. Side zones are ignored. Raises OptionError for unusable options.
     """
-    state = WarzoneState(Config(options), seed)
+    state = WarzoneState(_config(options), seed)
+    stats = state.stats
     for player, deck in enumerate((deck_a, deck_b)):
-        main, areas = _deck_cards(deck, player)
+        main, areas, unsimulated, area_ids = _deck_cards(deck, player)
         # Shuffle by sorting on one random key per card: uniform, seeded by the state's own
         # generator, and several times faster than random.shuffle's Python loop.
         rand = state.rng.random
         keys = [rand() for _ in main]
-        main = [main[i] for i in sorted(range(len(main)), key=keys.__getitem__)]
         me = state.p[player]
-        me.deck = main
+        me.deck = list(map(main.__getitem__, sorted(range(len(main)), key=keys.__getitem__)))
         _set_areas(state, player, areas)
-        _note_unsimulated(state, main + areas)
-        state.stats.played[player].update(a.id for a in areas)  # placed at the start (§1.3.2)
+        if unsimulated:
+            stats.unsimulated.update(unsimulated)
+        stats.played[player].update(area_ids)  # placed at the start (§1.3.2)
         state.draw(player, state.cfg.start_hand)
-        state.say(f"{PLAYER_NAMES[player]} places Areas "
-                  f"{', '.join(a.name for a in areas) or 'none'} and draws "
-                  f"{len(me.hand)} cards")
+        if state.cfg.log:
+            state.say(f"{PLAYER_NAMES[player]} places Areas "
+                      f"{', '.join(a.name for a in areas) or 'none'} and draws "
+                      f"{len(me.hand)} cards")
     state.start_turn(0)
     state._advance()
     return state

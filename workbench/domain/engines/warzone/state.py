@@ -33,8 +33,7 @@ from workbench.domain.engines.warzone.rules import (
     Config,
     band_weight,
     bands_open,
-    can_direct,
-    can_reach,
+    reach_table,
 )
 from workbench.domain.engines.warzone.units import PLAYER_NAMES, Player, Unit
 from workbench.domain.errors import IllegalAction
@@ -343,21 +342,24 @@ class WarzoneState(Combat, Effects, State):
         acts: list[Action] = []
         if not (self.turn == 1 and self.cfg.first_no_attack):
             foe = self.p[1 - p]
+            foe_field = foe.field
             rows = foe.rows()
             guard_attacks = self.cfg.guard_attacks
             for u in self.p[p].field:
                 if u.attacked or (u.pos == GUARDING and not guard_attacks):
                     continue
                 card = u.card
-                cls, master, cache = u.cls, card.master, card.acts
-                for v in foe.field:
-                    if can_reach(cls, master, v.cls, rows):
-                        act = cache.get(v.card)
+                cache = card.acts
+                reach = reach_table(u.cls, card.master, rows)
+                for v in foe_field:
+                    if reach[v.cls]:
+                        vcard = v.card
+                        act = cache.get(vcard)
                         if act is None:
-                            act = cache[v.card] = Action(
-                                "attack", (u.iid, v.iid), f"{card.name} attacks {v.card.name}")
+                            act = cache[vcard] = Action(
+                                "attack", (u.iid, v.iid), f"{card.name} attacks {vcard.name}")
                         acts.append(act)
-                if can_direct(cls, master, rows):
+                if reach[4]:
                     act = cache.get("direct")
                     if act is None:
                         act = cache["direct"] = Action("attack", (u.iid, "direct"),
@@ -386,6 +388,17 @@ class WarzoneState(Combat, Effects, State):
         acts.extend(self._trap_actions(d, "defend", att))
         acts.append(DONE if chosen else ALLOW)
         return acts
+
+    def _may_trap(self, c: int, window: str) -> bool:
+        """Whether :meth:`_trap_actions` would list any trap for ``c`` (without listing them)."""
+        for card in self.p[c].hand:
+            if card.kind != "trap" or not card.on_play:
+                continue
+            if window == "respond" and any(e.target == "attacker" for e in card.on_play):
+                continue
+            if card.plain_play or self._combos(c, card.on_play):
+                return True
+        return False
 
     def _trap_actions(self, c: int, window: str, attacker: str | None) -> list[Action]:
         """Traps player ``c`` may activate in a response ``window`` (defend or respond)."""
@@ -548,6 +561,19 @@ class WarzoneState(Combat, Effects, State):
     def draw(self, player: int, n: int) -> None:
         """Draw ``n`` cards; drawing from an empty deck loses (§1.4.3)."""
         me = self.p[player]
+        deck = me.deck
+        if 0 < n <= len(deck):  # the usual case: all of them at once, top card first
+            if n == 1:
+                card = deck.pop()
+                me.hand.append(card)
+                self.stats.drawn[player].add(card.id)
+                return
+            taken = deck[-n:]
+            del deck[-n:]
+            taken.reverse()
+            me.hand.extend(taken)
+            self.stats.drawn[player].update([c.id for c in taken])
+            return
         for _ in range(n):
             if not me.deck:
                 me.decked = True
