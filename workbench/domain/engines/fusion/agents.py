@@ -135,7 +135,8 @@ class HeuristicAgent:
     def choose(self, state: State, player: int) -> Action:
         """Pick the best-scoring legal action for ``player``."""
         assert isinstance(state, FusionState)
-        acts = state.legal_actions(player)
+        # the list legal_actions would return when the state has it already (the usual case)
+        acts = state._legal if state.actor == player and state._legal is not None else state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
         step = state.step
@@ -173,32 +174,12 @@ class HeuristicAgent:
         for a in acts:
             kind = a.kind
             # the kinds in the order they are most often listed
-            if kind == "set":
-                card = cards[index[a.args[0]]]
-                if card.is_creature:
-                    score = 1.0 if card.cost != "X" and card.cost > mana else -1.0
-                else:
-                    score = card.h_set
-            elif kind == "summon":
-                args = a.args
-                i = index[args[0]]
-                card = cards[i]
-                if card.on_play:
-                    score = score_play(state, player, kind, i, card, args, mana)
-                else:
-                    score = card.h_summon + (mana if card.cost == "X" else card.cost)
-            elif kind == "end" or kind == "pass":
-                score = 0.0
-            elif kind == "battle":
-                score = 0.4
-            elif kind == "activate":
-                score = self._score(state, player, a)
-            else:  # play, flip, retarget
+            if kind == "play":
                 args = a.args
                 i = index[args[0]]
                 card = cards[i]
                 e = card.h_dmg
-                if e is not None and kind == "play" and len(args) > 1:
+                if e is not None and len(args) > 1:
                     # _score_play and _effect_value for damage to one chosen creature, inline
                     if e.once and used and (player, card.id, e.index) in used:
                         gain = 0.0
@@ -223,7 +204,33 @@ class HeuristicAgent:
                         score = gain - 1.0  # hold quick cards for the battle or the opponent's turn
                     else:
                         score = gain
-                elif kind == "flip" and not card.on_play:
+                else:
+                    score = score_play(state, player, kind, i, card, args, mana)
+            elif kind == "set":
+                card = cards[index[a.args[0]]]
+                if card.is_creature:
+                    score = 1.0 if card.cost != "X" and card.cost > mana else -1.0
+                else:
+                    score = card.h_set
+            elif kind == "end" or kind == "pass":
+                score = 0.0
+            elif kind == "battle":
+                score = 0.4
+            elif kind == "summon":
+                args = a.args
+                i = index[args[0]]
+                card = cards[i]
+                if card.on_play:
+                    score = score_play(state, player, kind, i, card, args, mana)
+                else:
+                    score = card.h_summon + (mana if card.cost == "X" else card.cost)
+            elif kind == "activate":
+                score = self._score(state, player, a)
+            else:  # flip, retarget
+                args = a.args
+                i = index[args[0]]
+                card = cards[i]
+                if kind == "flip" and not card.on_play:
                     score = card.h_flip + (mana if card.cost == "X" else card.cost)
                 else:
                     score = score_play(state, player, kind, i, card, args, mana)
@@ -352,7 +359,7 @@ class HeuristicAgent:
         atk_dfn = s.atk_dfn
         sc = s._sc  # the state's (ATK, DEF) cache, read directly: atk_dfn fills it on a miss
         attacks = s.attacks
-        declared = [a[0] for a in attacks]
+        declared = [a[0] for a in attacks] if attacks else ()
         atk: dict[int, int] = {}
         left: dict[int, int] = {}
         free: list[int] = []
@@ -392,7 +399,7 @@ class HeuristicAgent:
         # The listed attacks are every free attacker (in zone order) against the opponent (unless
         # a taunt forbids it) and then each enemy creature: score those pairs in that order, so
         # no action name needs decoding; ties keep the first, as the listed order would.
-        player_ok = not s.taunting(q)
+        player_ok = s.taunt_ids[q].isdisjoint(s.crea[q]) or not s.taunting(q)
         enemy = s.crea[q]
         life_q = s.life[q]
         for i in free:

@@ -8,6 +8,7 @@ returns the observable state as plain data for scenario ``expect`` blocks.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import is_
 from typing import Any
 
 from workbench.domain.engines.base import CardData, DeckCards, State
@@ -74,7 +75,7 @@ def _shared_for(main_a: list[Any], main_b: list[Any], texts: bool) -> Shared:
 
 def _same(old: list[Any], new: list[Any]) -> bool:
     # Identity, not equality: a playtest hands the very same card objects to every game.
-    return len(old) == len(new) and all(x is y for x, y in zip(old, new))
+    return len(old) == len(new) and all(map(is_, old, new))
 
 
 # ---------------------------------------------------------------------------- scenarios

@@ -87,6 +87,13 @@ class Options:
         self.max_turns = int(get("_max_turns", 300))
 
 
+_SHARED_FIELDS = (
+    "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
+    "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
+    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids",
+)
+
+
 class Shared:
     """What never changes during a game: card data, instance names and owners, action caches.
 
@@ -97,7 +104,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
-        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil",
+        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -138,6 +145,8 @@ class Shared:
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
         }
+        # what FusionState copies into its own attributes (all of the above but the id set)
+        self.fields = {name: getattr(self, name) for name in _SHARED_FIELDS}
 
 
 class FusionState(State):
@@ -150,27 +159,9 @@ class FusionState(State):
         shared: Shared | None = None,
     ) -> None:
         sh = shared if shared is not None else Shared(cards, names, owner)
-        self.cards = sh.cards
-        self.names = sh.names
-        self.owner = sh.owner
-        self.index = sh.index
-        self.cont_ids = sh.cont_ids
-        self.cont_set = sh.cont_set
-        self.neg_cont = sh.neg_cont
-        self.has_cont = sh.has_cont
-        self.acache = sh.acache  # Actions are immutable values: shared by clones and games
-        self.sa_set = sh.sa_set
-        self.sa_summon = sh.sa_summon
-        self.sa_tables = sh.sa_tables
-        self.sa_attack = sh.sa_attack
-        self.sa_aim = sh.sa_aim
-        self.sa_abil = sh.sa_abil
-        self.has_act = sh.has_act
-        self.has_quick = sh.has_quick
-        self.act_ids = sh.act_ids
-        self.quick_ids = sh.quick_ids
-        self.taunt_ids = sh.taunt_ids
-        self.fast_act_ids = sh.fast_act_ids
+        # card data, names, owners and the Action caches (immutable values shared by clones and
+        # games) become plain attributes, so the hot paths read self.X rather than self.shared.X
+        self.__dict__.update(sh.fields)
         self.opts = opts
         self.stats = GameStats()
         self.stats.unsimulated.update(sh.unsimulated)
@@ -751,17 +742,19 @@ class FusionState(State):
     def _can_declare(self) -> bool:
         """True while the active player has a creature left that may still declare an attack."""
         tapped, sick, down = self.tapped, self.sick, self.down
-        declared = [a[0] for a in self.attacks]
+        declared = [a[0] for a in self.attacks] if self.attacks else ()
         for i in self.crea[self.active]:
             if i not in tapped and i not in sick and i not in down and i not in declared:
                 return True
         return False
 
     def _only_pass(self) -> bool:
-        legal = self._compute_legal()
-        if len(legal) == 1:
+        """True when the actor of a ``respond`` or ``window`` step can only pass (else lists its actions)."""
+        min_speed = self.chain[-1][6] if self.step == "respond" else 1
+        extra = self._instant_actions(self.actor, min_speed)
+        if not extra:
             return True
-        self._legal = legal
+        self._legal = [PASS] + extra
         return False
 
     def _to_main2(self) -> None:
@@ -1151,10 +1144,13 @@ class FusionState(State):
         own_turn = p == self.active
         # only speed 2+ effects qualify outside the own turn or above speed 1 (checked per effect)
         ids = self.act_ids[p] if own_turn and min_speed <= 1 else self.fast_act_ids[p]
+        crea, magic, field = self.crea[p], self.magic[p], self.field[p]
+        if ids.isdisjoint(crea) and ids.isdisjoint(magic) and (not field or ids.isdisjoint(field)):
+            return  # no card with a usable ability on the field: the usual case
         down = self.down
-        for zone in (self.crea[p], self.magic[p], self.field[p]):
+        for zone in (crea, magic, field):
             if not zone or ids.isdisjoint(zone):
-                continue  # no card with a usable ability in this zone: the usual case
+                continue
             for i in zone:
                 if i in ids and i not in down:
                     self._add_abilities_of(acts, p, i, min_speed, own_turn)
@@ -1230,9 +1226,9 @@ class FusionState(State):
 
     def _declare_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
-        declared = [a[0] for a in self.attacks]
+        declared = [a[0] for a in self.attacks] if self.attacks else ()
         enemy = self.crea[1 - p]
-        player_ok = not self.taunting(1 - p)
+        player_ok = self.taunt_ids[1 - p].isdisjoint(enemy) or not self.taunting(1 - p)
         tapped, sick, down = self.tapped, self.sick, self.down
         sa_attack = self.sa_attack
         for i in self.crea[p]:
