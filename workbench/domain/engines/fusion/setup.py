@@ -13,7 +13,7 @@ from typing import Any
 
 from workbench.domain.engines.base import CardData, DeckCards, State
 from workbench.domain.engines.fusion.cards import CardDef, card_def
-from workbench.domain.engines.fusion.state import PLAYER, FusionState, Options, Shared
+from workbench.domain.engines.fusion.state import PLAYER, FusionState, Options, Shared, shuffle
 from workbench.domain.errors import WorkbenchError
 
 PHASES = ("mulligan", "ready", "main1", "battle", "main2", "end")
@@ -35,8 +35,9 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     owner = shared.owner
     for i, p in enumerate(owner):
         state.deck[p].append(i)
+    rng = state.rng
     for p in (0, 1):
-        state.rng.shuffle(state.deck[p])
+        shuffle(rng, state.deck[p])
     forced = options.get("_first_player")
     state.first = int(forced) if forced in (0, 1) else state.rng.randrange(2)
     state.active = state.actor = state.first

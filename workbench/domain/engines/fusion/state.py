@@ -55,6 +55,19 @@ FIXED = {
 _NO_TARGET = -1000  # key of the target-less Action in the per-target caches (player tokens are -1, -2)
 
 
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does (CPython's Fisher-Yates with
+    ``_randbelow``), without a method call per card; games replay the same as before."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def _ptok(p: int) -> int:
     return -1 - p
 
@@ -90,7 +103,7 @@ class Options:
 _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
-    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids",
+    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids",
 )
 
 
@@ -104,7 +117,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
-        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields",
+        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -133,6 +146,9 @@ class Shared:
             frozenset(i for i in ids if any(e.speed >= 2 for e in cards[i].activated)) for ids in self.act_ids
         ]
         self.taunt_ids = [frozenset(i for i, c in enumerate(cards) if c.taunt and owner[i] == p) for p in (0, 1)]
+        # the cards with start-of-turn and end-of-turn effects: most turns have none to run
+        self.start_ids = [frozenset(i for i, c in enumerate(cards) if c.start and owner[i] == p) for p in (0, 1)]
+        self.end_ids = [frozenset(i for i, c in enumerate(cards) if c.end and owner[i] == p) for p in (0, 1)]
         self.has_quick = [bool(ids) for ids in self.quick_ids]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         self.sa_aim: dict[str, list[dict[int, Action] | None]] = {
@@ -620,11 +636,12 @@ class FusionState(State):
                 f"Turn {self.turn} — P{p + 1}'s turn: life {self.life[0]}-{self.life[1]}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
-        for zone in (self.crea[p], self.magic[p], self.field[p]):
-            for i in zone:
-                if i not in down:
-                    for e in self.cards[i].start:
-                        self._trigger(p, i, e)
+        if self._any_on_field(self.start_ids[p], p):
+            for zone in (self.crea[p], self.magic[p], self.field[p]):
+                for i in zone:
+                    if i not in down:
+                        for e in self.cards[i].start:
+                            self._trigger(p, i, e)
         self.phase = "ready"
         self.step = "draw"
 
@@ -641,18 +658,29 @@ class FusionState(State):
     def _end_phase(self) -> None:
         p = self.active
         self.phase = "end"
-        for zone in (self.crea[p], self.magic[p], self.field[p]):
-            for i in zone:
-                if i not in self.down:
-                    for e in self.cards[i].end:
-                        self._trigger(p, i, e)
+        if self._any_on_field(self.end_ids[p], p):
+            for zone in (self.crea[p], self.magic[p], self.field[p]):
+                for i in zone:
+                    if i not in self.down:
+                        for e in self.cards[i].end:
+                            self._trigger(p, i, e)
         self.step = "discard"
+
+    def _any_on_field(self, ids: frozenset[int], p: int) -> bool:
+        """True when one of ``ids`` (cards of player ``p``) is in a zone of ``p``'s field."""
+        if not ids:
+            return False
+        return not (ids.isdisjoint(self.crea[p]) and ids.isdisjoint(self.magic[p]) and ids.isdisjoint(self.field[p]))
 
     def _cleanup(self) -> None:
         # End (§3.8.6): damage wears off, "until end of turn" ends, once-per-turn resets.
-        self.damage.clear()
-        self.eot.clear()
-        self._sc = {}
+        self.damage.clear()  # damage is not part of the cached stats (_sc)
+        eot = self.eot
+        if eot:
+            sc = self._sc
+            for i in eot:  # only these creatures' stats change
+                sc.pop(i, None)
+            eot.clear()
         self.used.clear()
         self.sick.clear()  # summoning sickness lasts until end of turn (§3.4.4)
         self._check_creatures()  # a creature kept alive only by a +DEF until end of turn dies
@@ -1392,7 +1420,7 @@ class FusionState(State):
             self.mulls[p] += 1
             self.deck[p].extend(self.hand[p])
             self.hand[p] = []
-            self.rng.shuffle(self.deck[p])
+            shuffle(self.rng, self.deck[p])
             self._draw(p, self.opts.start_hand)
             if self.mulls[p] >= self.opts.max_mulligans:
                 self._next_mulligan_player()
@@ -1536,12 +1564,13 @@ class FusionState(State):
         strike_back = self.opts.strike_back
         blocking = {b for a in self.attacks for b in a[2]}
         log = self.logging
+        crea, owner = self.crea, self.owner
         for a, t, blockers, _n in self.attacks:
-            if not self.on_field(a):
-                continue
+            if a not in crea[owner[a]]:
+                continue  # the attacker left the field
             power = self.atk(a)
             if blockers:
-                live = [b for b in blockers if self.on_field(b)]
+                live = [b for b in blockers if b in crea[owner[b]]]
                 rest = power
                 for k, b in enumerate(live):
                     if k == len(live) - 1:
@@ -1561,7 +1590,7 @@ class FusionState(State):
                     life_loss[-1 - t] += power
                 if log:
                     self._say(f"{self._cname(a)} hits P{-t} for {max(power, 0)}")
-            elif self.on_field(t):
+            elif t in crea[owner[t]]:
                 if power > 0:
                     dmg[t] = dmg.get(t, 0) + power
                 if strike_back and t not in self.down and t not in blocking:
