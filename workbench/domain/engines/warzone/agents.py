@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import accumulate
 
 from workbench.domain.engines.base import Action
 from workbench.domain.engines.warzone.cards import (
@@ -21,6 +22,7 @@ from workbench.domain.engines.warzone.cards import (
     Effect,
 )
 from workbench.domain.engines.warzone.rules import (
+    Config,
     band_limit,
     battle_tuple,
     can_direct,
@@ -109,13 +111,7 @@ def _battle_value(state: WarzoneState, cls: int, owner: int, us: tuple[int, int,
     else:
         val = 0.1 * (vs[1] - def_left)
         if followers and def_left > 0:
-            # A wound a comrade can finish this turn (and survive doing it) is most of a kill.
-            for x, xs in followers:
-                if can_reach(x.cls, x.card.master, v.cls, rows):
-                    f = battle_tuple(cfg, x.cls, xs[0], xs[1], v.cls, vs[0], def_left, guarding)
-                    if f[3] and not f[2]:
-                        val = 0.6 * vs[2]
-                        break
+            val = _finish_value(cfg, followers, v.cls, vs, def_left, guarding, rows, val)
     if att_dies:
         val -= us[2]
     else:
@@ -124,6 +120,18 @@ def _battle_value(state: WarzoneState, cls: int, owner: int, us: tuple[int, int,
         val += damage_value(state, v.owner, to_def)
     if to_att:
         val -= damage_value(state, owner, to_att)
+    return val
+
+
+def _finish_value(cfg: Config, followers: list, v_cls: int, vs: tuple[int, int, float],
+                  def_left: int, guarding: bool, rows: tuple[int, int, int], val: float) -> float:
+    """A wound a comrade can finish this turn (and survive doing it) is most of a kill:
+    ``val`` raised to that when one of ``followers`` can."""
+    for x, xs in followers:
+        if can_reach(x.cls, x.card.master, v_cls, rows):
+            f = battle_tuple(cfg, x.cls, xs[0], xs[1], v_cls, vs[0], def_left, guarding)
+            if f[3] and not f[2]:
+                return 0.6 * vs[2]
     return val
 
 
@@ -167,19 +175,39 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
         # The defender's best answer to an attack on Class c: its lowest value among the
         # creatures of a lower Class (any creature against a Direct Attack), per Class once.
         lo1 = lo2 = lo3 = _INF
-        per_unit = []
+        vals = []
+        cfg = state.cfg
+        a_str, a_left, a_worth = us
         for w, ws in foe_stats:
-            val = _battle_value(state, cls, owner, us, w, ws, followers, rows)
-            per_unit.append((w, val))
-            c = w.cls
-            if c == 1:
+            # _battle_value inlined: this loop runs for every pair at nearly every decision.
+            guarding = w.pos == GUARDING
+            w_cls = w.cls
+            att_left, def_left, att_dies, def_dies, to_att, to_def = battle_tuple(
+                cfg, cls, a_str, a_left, w_cls, ws[0], ws[1], guarding)
+            if def_dies:
+                val = ws[2]
+            else:
+                val = 0.1 * (ws[1] - def_left)
+                if followers and def_left > 0:
+                    val = _finish_value(cfg, followers, w_cls, ws, def_left, guarding, rows, val)
+            if att_dies:
+                val -= a_worth
+            else:
+                val -= 0.3 * (a_left - att_left)
+            if to_def:
+                val += damage_value(state, d, to_def)
+            if to_att:
+                val -= damage_value(state, owner, to_att)
+            vals.append(val)
+            if w_cls == 1:
                 if val < lo1:
                     lo1 = val
-            elif c == 2:
+            elif w_cls == 2:
                 if val < lo2:
                     lo2 = val
             elif val < lo3:
                 lo3 = val
+        per_unit = zip([w for w, _ in foe_stats], vals)
         below = (_INF, _INF, lo1, lo1 if lo1 < lo2 else lo2)
         for v, val in per_unit:
             c = v.cls
@@ -207,18 +235,78 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
 
 def _fresh_attack_pays(state: WarzoneState, card: Card, plan: dict) -> bool:
     """Whether ``card``, recruited Battling now, would have an attack worth more than 0
-    (``best_attack(state, Unit(card, BATTLING)) > 0`` without building the unit)."""
+    (``best_attack(state, Unit(card, BATTLING)) > 0`` without building the unit). Outside
+    the War (no comrades to finish a wound) it stops at the first paying attack on Class 1."""
     aura = state._aura
     if aura is None:
         aura = state._compute_aura()
-    mod = aura[card.owner][card.cls]
+    owner, cls, master = card.owner, card.cls, card.master
+    mod = aura[owner][cls]
     s = card.strength + mod[0]
     if s < 0:
         s = 0
     left = card.resilience + mod[1]
-    us = (s, left, s + (left if left > 0 else 0) + (200 if card.master else 0))
-    values = _attack_values(state, card.owner, card.cls, card.master, us, None, plan)
-    return bool(values) and max(values.values()) > 0
+    us = (s, left, s + (left if left > 0 else 0) + (200 if master else 0))
+    if state.cfg.interceptors <= 0 or (state.phase == "war" and state.active == owner):
+        values = _attack_values(state, owner, cls, master, us, None, plan)
+        return bool(values) and max(values.values()) > 0
+    d = 1 - owner
+    key = _FOE_KEYS[d]
+    cached = plan.get(key)
+    if cached is None:
+        foe = state.p[d]
+        cached = plan[key] = (_all_stats(state, foe.field), foe.rows())
+    foe_stats, rows = cached
+    cfg = state.cfg
+    worth = us[2]
+    lo1 = lo2 = lo3 = _INF
+    vals = []
+    for w, ws in foe_stats:
+        # As in _attack_values without followers.
+        att_left, def_left, att_dies, def_dies, to_att, to_def = battle_tuple(
+            cfg, cls, s, left, w.cls, ws[0], ws[1], w.pos == GUARDING)
+        val = ws[2] if def_dies else 0.1 * (ws[1] - def_left)
+        if att_dies:
+            val -= worth
+        else:
+            val -= 0.3 * (left - att_left)
+        if to_def:
+            val += damage_value(state, d, to_def)
+        if to_att:
+            val -= damage_value(state, owner, to_att)
+        c = w.cls
+        if c == 1:
+            # Class 1 can always be attacked, and nothing of a lower Class intercepts: the
+            # attack is worth 0.6 * val + 0.4 * val, positive exactly when val is.
+            if val > 0:
+                return True
+            if val < lo1:
+                lo1 = val
+        elif c == 2:
+            if val < lo2:
+                lo2 = val
+        elif val < lo3:
+            lo3 = val
+        vals.append((c, val))
+    reach = reach_table(cls, master, rows)
+    below = (_INF, _INF, lo1, lo1 if lo1 < lo2 else lo2)
+    for c, val in vals:
+        if reach[c]:
+            worst = below[c]
+            if val < worst:
+                worst = val
+            if _EXPECT * worst + _REST * val > 0:
+                return True
+    if reach[4]:
+        val = damage_value(state, d, s)
+        worst = below[3]
+        if lo3 < worst:
+            worst = lo3
+        if val < worst:
+            worst = val
+        if _EXPECT * worst + _REST * val > 0:
+            return True
+    return False
 
 
 def best_attack(state: WarzoneState, u: Unit, plan: dict | None = None) -> float:
@@ -335,15 +423,15 @@ class HeuristicAgent:
         if len(acts) == 1:
             return acts[0]
         own_phase = state.pending is None
-        war = own_phase and state.phase == "war"
+        phase = state.phase
         if own_phase:
-            key = (id(state), id(state.p[0]), state.turn, state.phase)
+            key = (id(state), id(state.p[0]), state.turn, phase)
             qkey, queue = self._queue
-            if qkey == key and queue:
-                listed = set(map(id, acts))  # identity, as the listed actions are reused
+            if queue and qkey == key:
+                war = phase == "war"
                 while queue:
                     act = queue.pop(0)
-                    if id(act) in listed:
+                    if id(act) in map(id, acts):  # identity, as the listed actions are reused
                         if not war:
                             if act.kind != "recruit":
                                 return act  # only recruits get a position chosen
@@ -355,13 +443,26 @@ class HeuristicAgent:
         plan: dict = {}
         scored: list[tuple[float, int, Action]] = []
         best, best_score = acts[-1], _NEVER
+        recruiting = phase == "recruit"
+        hand = units = None
+        potentials: dict[str, float] = {}
         for i, act in enumerate(acts):
             kind = act.kind
             # The commonest kinds are scored here, without the dispatch in score().
             if kind == "recruit":
-                if act.args[1] == GUARDING:
+                args = act.args
+                if args[1] == GUARDING:
                     continue  # scored with its Battling twin; the position is chosen below
-                score = self._recruit_score(state, player, act.args, plan)
+                # _recruit_score, inlined
+                iid = args[0]
+                if hand is None:
+                    hand = {c.iid: c for c in state.p[player].hand}
+                card = hand[iid]
+                score = potentials.get(iid)
+                if score is None:
+                    score = potentials[iid] = self._potential(state, player, card, plan)
+                if not card.plain_play:
+                    score += card_value(state, player, card, card.on_play, args[2:], None)
             elif kind in _ZERO_KINDS:
                 score = 0.0
             elif kind == "attack":
@@ -371,20 +472,47 @@ class HeuristicAgent:
                     score = self.score(state, player, act, plan)
                 else:
                     score = values.get(args[1], _NEVER) - 1.0
+            elif kind == "position":
+                # score()'s position rule, with the unit found by dict
+                if units is None:
+                    units = {u.iid: u for u in state.p[player].field}
+                u = units[act.args[0]]
+                if u.pos == BATTLING:
+                    score = _NEVER if recruiting else 5.0  # guard what did not attack
+                elif recruiting:
+                    score = 5.0 if self._goes_to_battle(state, u, plan) else _NEVER
+                else:
+                    score = _NEVER
             else:
                 score = self.score(state, player, act, plan)
             if score > best_score:
                 best, best_score = act, score
-            if own_phase and score > 0:
+            if score > 0 and own_phase:
                 scored.append((-score, i, act))
         if own_phase:
-            scored.sort()
             # The next good moves, taken in turn while they stay legal (and, in the War, still
             # pay): scoring every action again at each decision costs more than the game.
-            self._queue = (key, [a for _, _, a in scored if a is not best])
+            # ``best`` is the first of them (the highest score, first listed among equals).
+            if scored:
+                scored.sort()
+                self._queue = (key, [t[2] for t in scored[1:]])
+            else:
+                self._queue = (key, [])
         if best.kind != "recruit":
             return best  # only recruits get a position chosen
         return self._placed(state, player, best, acts, plan)
+
+    def _goes_to_battle(self, state: WarzoneState, u: Unit, plan: dict) -> bool:
+        """Recruitment: whether Guarding ``u`` has a paying attack (then it switches to
+        Battling). Decided once per turn: re-checking every creature at each decision is
+        quadratic."""
+        key = (id(state), id(state.p[0]), state.turn, u.iid)
+        want = self._memo.get(key)
+        if want is None:
+            if len(self._memo) > 10_000:
+                self._memo.clear()
+            want = self._memo[key] = self._best(state, u, plan) > 0
+        return want
 
     def _placed(self, state: WarzoneState, player: int, best: Action, acts: list[Action],
                 plan: dict) -> Action:
@@ -417,14 +545,7 @@ class HeuristicAgent:
             if u.pos == BATTLING:
                 return _NEVER
             # Recruitment: a Guarding creature goes to battle when it has a paying attack.
-            # Decided once per turn: re-checking every creature at each decision is quadratic.
-            key = (id(state), id(state.p[0]), state.turn, u.iid)
-            want = self._memo.get(key)
-            if want is None:
-                if len(self._memo) > 10_000:
-                    self._memo.clear()
-                want = self._memo[key] = self._best(state, u, plan) > 0
-            return 5.0 if want else _NEVER
+            return 5.0 if self._goes_to_battle(state, u, plan) else _NEVER
         if kind == "recruit":
             return self._recruit_score(state, p, args, plan)
         if kind == "attack":
@@ -525,12 +646,12 @@ class HeuristicAgent:
         value = card.value
         if slots <= 0:
             return float(value)
-        tops = plan.get("tops")
+        tops = plan.get(_TOPS_KEYS[band])
         if tops is None:
-            tops = plan["tops"] = _best_bodies(state.p[p].hand)
+            tops = plan[_TOPS_KEYS[band]] = _best_bodies(state.p[p].hand, band)
         # Another body fits when it does not raise the band (and so the limit): the best
         # ``slots`` of them other than this card (one body of its value left out).
-        values, sums = tops[band]
+        values, sums = tops
         if len(values) > slots:
             extra = sums[slots + 1] - value if value >= values[slots] else sums[slots]
         else:
@@ -541,20 +662,15 @@ class HeuristicAgent:
 _BAND_LIMITS = (band_limit(0), band_limit(2), band_limit(4))  # recruit limit by Degree band
 
 
-def _best_bodies(hand: list[Card]) -> tuple[tuple[list[int], list[int]], ...]:
-    """Per Degree band b: the values of the creatures in ``hand`` of band b or lower, best
-    first, and their running sums (``sums[k]``: the best k together)."""
-    out = []
-    for band in (0, 1, 2):
-        values = sorted((c.value for c in hand if c.kind == "creature" and c.band <= band),
-                        reverse=True)
-        sums = [0]
-        total = 0
-        for v in values:
-            total += v
-            sums.append(total)
-        out.append((values, sums))
-    return tuple(out)
+_TOPS_KEYS = (("tops", 0), ("tops", 1), ("tops", 2))
+
+
+def _best_bodies(hand: list[Card], band: int) -> tuple[list[int], list[int]]:
+    """The values of the creatures in ``hand`` of Degree band ``band`` or lower, best first,
+    and their running sums (``sums[k]``: the best k together)."""
+    values = [c.value for c in hand if c.body_band <= band]
+    values.sort(reverse=True)
+    return values, list(accumulate(values, initial=0))
 
 
 class MonteCarloAgent:

@@ -55,7 +55,8 @@ class Card:
     __slots__ = ("iid", "id", "name", "kind", "cls", "degree", "strength", "resilience",
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
                  "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto",
-                 "band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act", "acts")
+                 "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
+                 "acts")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -65,6 +66,7 @@ class Card:
         for name in _STATIC:
             setattr(self, name, getattr(proto, name))
         self.band = 0 if self.degree <= 1 else (1 if self.degree <= 3 else 2)
+        self.body_band = self.band if self.kind == "creature" else 9  # 9: not a body (AI players)
         self.value = self.strength + self.resilience  # a rough worth of the body (AI players)
         self.plain_play = not any(e.chooses for e in self.on_play)
         # Actions naming this card, built once: legal actions are listed at every decision.
