@@ -29,7 +29,7 @@ record_strategy = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(record_strategy, max_size=40), st.integers(0, 40))
 def test_tallies_merged_in_game_order_equal_the_aggregate_of_the_records(records, cut):
     deck_cards = {"a": ["c1", "c9"], "b": ["c2"]}

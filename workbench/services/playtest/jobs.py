@@ -344,15 +344,19 @@ class JobRegistry:
                 self._writer.start()
 
     def _write_loop(self) -> None:
+        # Writes a job's state when it changed and the last write is write_interval_s old (so at
+        # most a few writes a second however often chunks finish), and every heartbeat_s anyway.
         while True:
-            self._wake.wait(self.heartbeat_s)
-            self._wake.clear()
+            timeout = self.heartbeat_s
             for job in self.running():
                 since = time.monotonic() - job.written
-                if (job.changed and since >= self.write_interval_s) or since >= self.heartbeat_s:
+                due = self.write_interval_s if job.changed else self.heartbeat_s
+                if since >= due:
                     self._write(job)
-            # Throttle: at most one round of writes per interval, however often progress comes.
-            time.sleep(self.write_interval_s)
+                else:
+                    timeout = min(timeout, due - since)
+            self._wake.wait(max(0.001, timeout))
+            self._wake.clear()
 
     # ------------------------------------------------------------ reading
 
