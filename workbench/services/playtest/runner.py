@@ -153,13 +153,15 @@ def check_matchup(matchup: Matchup) -> None:
             )
 
 
-def new_state(matchup: Matchup, index: int, log: bool = False) -> tuple[State, list[Any]]:
+def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None,
+              seed: int | None = None) -> tuple[State, list[Any]]:
     """Build game ``index`` of the batch (state and one agent per seat), ready to play.
 
+    ``engine`` and ``seed`` (the game's seed) may be given when the caller has them already.
     Raises PlaytestError for an unknown agent, and whatever the engine raises for illegal decks.
     """
-    engine = resolve_engine(matchup.engine)
-    seed = game_seed(matchup.seed, index)
+    engine = engine or resolve_engine(matchup.engine)
+    seed = game_seed(matchup.seed, index) if seed is None else seed
     seat = a_seat(index)
     decks = (matchup.deck_a, matchup.deck_b) if seat == 0 else (matchup.deck_b, matchup.deck_a)
     options = dict(matchup.options)
@@ -175,9 +177,10 @@ def new_state(matchup: Matchup, index: int, log: bool = False) -> tuple[State, l
     return state, agents
 
 
-def play_one(matchup: Matchup, index: int, log: bool = False) -> tuple[dict[str, Any], State]:
+def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None) -> tuple[dict[str, Any], State]:
     """Play game ``index`` to the end; return its record (see stats.game_record_keys) and state."""
-    state, agents = new_state(matchup, index, log)
+    seed = game_seed(matchup.seed, index)
+    state, agents = new_state(matchup, index, log, engine, seed)
     result = play_game(state, agents, matchup.max_steps)
     seat = a_seat(index)
     first = int(getattr(state, "first", 0) or 0)
@@ -194,7 +197,7 @@ def play_one(matchup: Matchup, index: int, log: bool = False) -> tuple[dict[str,
     }
     record = {
         "index": index,
-        "seed": game_seed(matchup.seed, index),
+        "seed": seed,
         "a_seat": seat,
         "winner": winner,
         "first_won": first_won,
@@ -228,8 +231,9 @@ def play_chunk(matchup: Matchup, start: int, stop: int, keep_records: bool = Fal
     games: list[tuple[str | None, int, str]] = []
     kept: list[dict[str, Any]] | None = [] if keep_records else None
     reasons: dict[str, str] = {}  # one string object per reason text, so pickling shares it
+    engine = resolve_engine(matchup.engine)
     for index in range(start, stop):
-        record = play_one(matchup, index)[0]
+        record = play_one(matchup, index, engine=engine)[0]
         tally.add(record)
         reason = str(record["reason"])
         games.append((record["winner"], record["turns"], reasons.setdefault(reason, reason)))
