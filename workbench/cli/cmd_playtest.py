@@ -234,7 +234,9 @@ def _print_variants(result: dict[str, Any]) -> None:
         print(f"  variant {i} {report['overrides'] or '(as given)'}: deck A {_rate(report['win_rate_a'])}, "
               f"first player {_pct(report['first_player_win_rate']['value'])}, mean {report['turns']['mean']:.1f} turns")
     diff = result["difference"]
-    print(f"  change: deck A {diff['win_rate_a'] * 100:+.1f} pts, first player {diff['first_player_win_rate'] * 100:+.1f} pts, "
+    ci = diff.get("win_rate_a_ci95")
+    within = f" (95% interval {ci[0] * 100:+.1f} to {ci[1] * 100:+.1f})" if ci else ""
+    print(f"  change: deck A {diff['win_rate_a'] * 100:+.1f} pts{within}, first player {diff['first_player_win_rate'] * 100:+.1f} pts, "
           f"length {diff['turns_mean']:+.1f} turns")
 
 

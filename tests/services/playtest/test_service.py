@@ -167,3 +167,10 @@ def test_cli_saves_runs_and_reads_pasted_lists(data_dir, tmp_path, capsys, repo)
     assert run["decks"]["b"]["name"] == "blitz" and run["report"]["games"] == 10
     assert main(["playtest", "seth", "rot-and-stone", "-n", "2", "--data", str(data_dir)]) == 2
     assert main(["playtest", "seth", "rot-and-stone", "skyburn-blitz", "-n", "2", "-o", "nope=1", "--data", str(data_dir)]) == 1
+
+
+def test_the_variant_difference_interval_is_newcombes_hybrid_score_interval():
+    # Newcombe (1998), Statistics in Medicine 17:873, table II: 56/70 - 48/80 -> 0.0524 to 0.3339.
+    low, high = service.difference_interval(stats.rate(48, 80), stats.rate(56, 70))
+    assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
+    assert service.difference_interval(stats.rate(0, 0), stats.rate(1, 2)) is None
