@@ -71,6 +71,11 @@ class RunStore:
         atomic_write(self._path(game, run_id), encoded)
         return run_id
 
+    def exists(self, game: str, run_id: str) -> bool:
+        """Whether a finished run of that id is saved (without reading it). Raises InvalidId."""
+        path = self._path(game, run_id)
+        return path.is_file() and not path.is_symlink()
+
     def get(self, game: str, run_id: str) -> dict[str, Any]:
         """One run as saved."""
         path = self._path(game, run_id)

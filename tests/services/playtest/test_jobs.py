@@ -155,3 +155,15 @@ def test_a_gauntlet_like_task_reports_through_the_data_folder_but_cannot_be_resu
 def test_a_saved_partial_must_be_consistent():
     with pytest.raises(PlaytestError):
         Partial.from_data({"games": [["a", 3, "x"]], "tally": {}})
+
+
+def test_a_run_saved_just_before_its_process_died_is_finished_not_interrupted(repo):
+    m = matchup()
+    m = type(m)(**{**m.__dict__, "game": "seth"})
+    run_id = crashed_run(repo, m, 40, kept=20)
+    RunStore(repo).save("seth", {"kind": "matchup", "report": {"games": 40}}, run_id)
+    jobs = registry(repo)
+    assert jobs.unfinished("seth") == []
+    with pytest.raises(PlaytestError, match="no unfinished"):
+        jobs.resume("seth", run_id)
+    assert LiveRuns(repo).state("seth", run_id) is None

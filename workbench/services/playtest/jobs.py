@@ -237,6 +237,10 @@ class JobRegistry:
         """
         with self.live.locked(game, run_id):
             state = self.live.state(game, run_id)
+            if state is not None and self.store.exists(game, run_id):
+                # Saved, but its process stopped before removing the live files.
+                self.live.remove(game, run_id)
+                state = None
             if state is None:
                 raise PlaytestError(f"there is no unfinished playtest run {run_id!r}")
             status = status_of(state, self.stale_s)
@@ -385,6 +389,8 @@ class JobRegistry:
         """Progress of a game's runs that are running (in any process) or interrupted, newest first."""
         result = []
         for state in self.live.states(game):
+            if self.store.exists(game, str(state.get("id"))):
+                continue  # saved; its process stopped before removing the live files
             progress = self.progress(game, str(state.get("id")))
             if progress is not None and progress["status"] in ("running", "interrupted"):
                 result.append(progress)
