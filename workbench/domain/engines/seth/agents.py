@@ -41,6 +41,20 @@ def _cached(kind: str, args: tuple, text: str | None = None) -> Action:
     return action
 
 
+def _dump_target(rest: list[Monster], element: str, values: dict[str, float]) -> Monster:
+    """Where leftover ``element`` damage counts most: the best factor, then the highest value.
+
+    The first such monster in ``rest`` wins ties, as ``max`` with a (factor, value) key would.
+    """
+    best = rest[0]
+    best_f, best_v = best.mult.get(element, 1.0), values[best.name]
+    for t in rest:
+        f = t.mult.get(element, 1.0)
+        if f > best_f or (f == best_f and values[t.name] > best_v):
+            best, best_f, best_v = t, f, values[t.name]
+    return best
+
+
 def _minus_first(item: tuple) -> float:
     # Sort key: best value per point first; sort() is stable, so ties keep target order.
     return -item[0]
@@ -98,8 +112,15 @@ class HeuristicAgent:
                 continue  # activating would remove it through poison
             bonus = 1000 if must else 0
             if effect.single_target:
+                harmful, poison = effect.harmful, effect.action == "add_poison"
                 for t in state._targets_for(source, effect):
-                    score = score_of(state, player, source, effect, t) + bonus
+                    if harmful != (t.owner != player):
+                        score = -1.0 + bonus  # never hurt an own monster or help an enemy
+                    elif poison:  # _score's most frequent case, without the call
+                        score = (effect.amount * (2 if not t.assigned else 1)
+                                 + (t.damage * 3 + t.card.power * 0.5 + 1) * 0.01 + bonus)
+                    else:
+                        score = score_of(state, player, source, effect, t) + bonus
                     if score > best_score:
                         best_score, best = score, ("trigger" if must else "activate", source, index, t)
             elif 1.0 + bonus > best_score:
@@ -121,14 +142,16 @@ class HeuristicAgent:
         if effect.action == "damage":
             f = t.mult.get(source.card.element, 1.0)
             dealt = effect.amount if f == 1.0 else int(effect.amount * f + 1e-9)
-            left = max(1, t.health - t.damage_taken)
-            return _value(t) * (3 if dealt >= left else dealt / left)
+            left = t.health - t.damage_taken
+            if left < 1:
+                left = 1
+            return (t.damage * 3 + t.card.power * 0.5 + 1) * (3 if dealt >= left else dealt / left)  # _value
         if effect.action == "destroy":
             return _value(t) * 3
         if effect.action == "heal":
             return min(effect.amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0
         if effect.action == "add_poison":
-            return effect.amount * (2 if not t.assigned else 1) + _value(t) * 0.01
+            return effect.amount * (2 if not t.assigned else 1) + (t.damage * 3 + t.card.power * 0.5 + 1) * 0.01
         return _value(t) + (2 if t in state.now[t.owner] else 0)
 
     def _split(self, state: SethState, player: int) -> Action:
@@ -172,7 +195,7 @@ class HeuristicAgent:
             rest = [t for t in targets if t.name not in killed] or targets
             for e, a in budget.items():
                 if a:
-                    dump = max(rest, key=lambda t: (t.mult.get(e, 1.0), values[t.name]))
+                    dump = _dump_target(rest, e, values)
                     plan[(dump.name, e)] = plan.get((dump.name, e), 0) + a
         first = next(iter(plan))[0]
         if all(t == first for t, _ in plan):
@@ -203,7 +226,7 @@ class HeuristicAgent:
                 left -= units
         if left:
             rest = [t for t in targets if t.name not in plan] or targets
-            dump = max(rest, key=lambda t: (t.mult.get(element, 1.0), values[t.name]))
+            dump = _dump_target(rest, element, values)
             plan[dump.name] = plan.get(dump.name, 0) + left
         if len(plan) == 1:
             return combat.focus_action(state.by_name[next(iter(plan))])

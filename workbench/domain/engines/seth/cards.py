@@ -91,9 +91,13 @@ class MonsterCard:
     """The effects by trigger, for quick look-up in the hot path."""
     last_phase: int = field(init=False, default=0)
     """The latest phase (0-2) the monster can act in; derived from ``phases``."""
+    abilities: tuple[Effect, ...] = field(init=False, default=())
+    """The ``activated`` and ``on_play`` effects, in card order (step 2 of a phase offers them)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "last_phase", max(self.phases))
+        object.__setattr__(self, "abilities",
+                           tuple(e for e in self.effects if e.trigger in ("activated", "on_play")))
 
 
 def _int(card: Mapping[str, Any], key: str, default: int | None = None) -> int:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from workbench.domain.engines.seth.state import Monster, SethState
 
 ELEMENT_ORDER = {e: i for i, e in enumerate(ELEMENTS)}
+_ceil = math.ceil
 
 
 def factor(state: SethState, element: str, target: Monster) -> float:
@@ -76,11 +77,12 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
         return action
     if action.kind != "split":
         raise IllegalAction(f"P{player + 1} must split damage now (focus or split), not {action.kind!r}")
-    merged: dict[tuple[str, str], int] = {}
+    given: dict[str, int] = {}
+    parts = []
     single = next(iter(total)) if len(total) == 1 else None
     order = state.order
     canonical = True  # parts in team order, elements in ELEMENT_ORDER, no zero, no repeats
-    previous = (-1, -1)
+    previous = -1
     for raw in action.args:
         part = tuple(raw) if isinstance(raw, (list, tuple)) else (raw,)
         if len(part) == 2 and single is not None:
@@ -94,20 +96,22 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
             raise IllegalAction(f"P{player + 1} has no {element} damage to split")
         if amount.__class__ is not int or amount < 0:
             raise IllegalAction(f"split amounts are whole numbers ≥ 0, got {amount!r}")
-        key = (target, element)
-        merged[key] = merged.get(key, 0) + amount
-        rank = (order[target], ELEMENT_ORDER[element])
+        parts.append(part)
+        given[element] = given.get(element, 0) + amount
+        rank = order[target] * 8 + ELEMENT_ORDER[element]  # team order, then element order
         if rank <= previous or amount == 0 or part is not raw:
             canonical = False
         previous = rank
-    given: dict[str, int] = {}
-    for (_, element), amount in merged.items():
-        given[element] = given.get(element, 0) + amount
     for element, amount in total.items():
         if given.get(element, 0) != amount:
             raise IllegalAction(f"the split gives {given.get(element, 0)} {element} damage; the total is {amount}")
     # Keep the caller's action (and its text) when it is already in canonical form.
-    return action if canonical else _split_action(state, merged)
+    if canonical:
+        return action
+    merged: dict[tuple[str, str], int] = {}
+    for target, element, amount in parts:
+        merged[(target, element)] = merged.get((target, element), 0) + amount
+    return _split_action(state, merged)
 
 
 _SPLITS: dict[tuple[Any, ...], Action] = {}
@@ -118,7 +122,7 @@ def _split_action(state: SethState, merged: dict[tuple[str, str], int]) -> Actio
     order = state.order
     parts = [(t, e, a) for (t, e), a in merged.items() if a > 0]
     if len(parts) > 1:
-        parts.sort(key=lambda x: (order[x[0]], ELEMENT_ORDER.get(x[1], 9)))
+        parts.sort(key=lambda x: order[x[0]] * 16 + ELEMENT_ORDER.get(x[1], 9))
     args = tuple(parts)
     # The same splits recur across the games of a playtest; an Action costs more than a look-up.
     action = _SPLITS.get(args)
@@ -156,18 +160,29 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
             return {element: a} if a is not None and a <= available else None
     spent: dict[str, int] = {}
     mult = target.mult
-    for element in sorted(budget, key=mult.get, reverse=True):
+    elements = list(budget)
+    if len(elements) == 2:
+        # sorted(budget, key=mult.get, reverse=True) for two: a stable sort swaps only on ">".
+        if mult[elements[1]] > mult[elements[0]]:
+            elements.reverse()
+    else:
+        elements.sort(key=mult.get, reverse=True)
+    for element in elements:
         available = budget[element]
         if available <= 0:
             continue
-        a = _units_for(state, element, target, need + cut)
-        if a is not None and a <= available:
+        f = mult.get(element, 1.0)
+        want = need + cut
+        if f == 1.0:
+            a: int | None = want if want > 1 else 1  # _units_for without a factor
+        else:
+            a = _units_for(state, element, target, want)
+            if a is None:
+                continue
+        if a <= available:
             spent[element] = a
             return spent
-        if a is None:
-            continue
         spent[element] = available
-        f = mult.get(element, 1.0)
         dealt = available if f == 1.0 else int(available * f + 1e-9)  # element_damage
         if dealt > cut:
             need -= dealt - cut
@@ -185,7 +200,9 @@ def _units_for(state: SethState, element: str, target: Monster, effective: int) 
         return effective if effective > 1 else 1
     if f <= 0:
         return None
-    a = max(1, math.ceil(effective / f - 1e-9))
+    a = _ceil(effective / f - 1e-9)
+    if a < 1:
+        a = 1
     while int(a * f + 1e-9) < effective:  # element_damage with a factor other than 1
         a += 1
     return a

@@ -139,6 +139,7 @@ class SethState(State):
         self.winner: int | None = None
         self.reason = ""
         self.over = False
+        self.settled = False  # True while a full removal check has found nothing since (see _resolve_split)
         # per phase
         self.eligible: list[list[Monster]] = [[], []]
         self.now: list[list[Monster]] = [[], []]  # assigned in this phase
@@ -423,7 +424,7 @@ class SethState(State):
                 ms = chosen[p]
                 what = ", ".join(m.label for m in ms) if ms else "nothing"
                 self.say(f"{self.where()} — P{p + 1} assigns {what}")
-        poisoned = False
+        poisoned = lethal = False
         for p in (0, 1):
             ms = chosen[p]
             if not ms:
@@ -435,7 +436,10 @@ class SethState(State):
                 if m.poison:
                     poisoned = True
                     self._hurt(m, m.poison, None, "", poison=True)
-        if poisoned:
+                    if m.damage_taken >= m.health:
+                        lethal = True
+        # Poison hurt only assigned monsters: see _resolve_split for ``settled``.
+        if lethal or (poisoned and not self.settled):
             self._remove_dead()
             if self._check_end():
                 return
@@ -453,7 +457,7 @@ class SethState(State):
                     continue
                 first = not m.ever_assigned
                 m.ever_assigned = True
-                effects = m.card.effects
+                effects = m.card.abilities
                 if not effects:
                     continue
                 for effect in effects:
@@ -645,6 +649,7 @@ class SethState(State):
 
     def refresh_continuous(self) -> None:
         """Recompute the standing stat changes of continuous effects from the monsters in play."""
+        self.settled = False  # Health may have dropped: the next removal check looks at everyone
         # Sum the standing changes per monster, then touch only the monsters whose sum moved
         # (every other modifier change recalculates right away, so the rest are current).
         changes: dict[Monster, list[int]] = {}
@@ -713,6 +718,7 @@ class SethState(State):
         for _ in range(20):
             dead = [m for m in self.everyone if m.alive and m.damage_taken >= m.health]
             if not dead:
+                self.settled = True
                 return
             lost_source = False
             for m in dead:
@@ -735,6 +741,7 @@ class SethState(State):
                         self.say(f"  {m.label} (on destroyed): {effect.describe()}"
                                  + (f" on {target.label}" if target else ""))
                     self.run_effect(m, effect, target)
+        self.settled = False
 
     # ------------------------------------------------------------------ steps 3-5: damage split
 
@@ -769,6 +776,7 @@ class SethState(State):
 
     def _resolve_split(self) -> None:
         choice = self.choice
+        lethal = False
         if choice:
             logging = self.logging
             by_name, totals = self.by_name, self.totals
@@ -787,9 +795,17 @@ class SethState(State):
                 for t, element, amount in parts:
                     f = t.mult.get(element, 1.0)
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)  # combat.element_damage
-                    self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if logging else "")
+                    if logging or t.card.flight:
+                        self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if logging else "")
+                    elif dealt > 0:
+                        t.damage_taken += dealt  # _hurt without Flight and log
+                    if t.damage_taken >= t.health:
+                        lethal = True
             self.choice = {}
-        self._remove_dead()
+        # Only the split's targets took damage here: when none of them reached its Health and
+        # the last full check found nothing (``settled``), there is nothing to remove.
+        if lethal or not self.settled:
+            self._remove_dead()
         if self._check_end():
             return
         if not self._next_phase():
