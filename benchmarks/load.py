@@ -329,10 +329,15 @@ def main() -> int:
     parser.add_argument("--browser-session", action="store_true",
                         help="send one session cookie and CSRF token, as a designer's browser does "
                              "(default: no cookie, so every page starts a session)")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of the same load before measuring, not counted (default 5): every "
+                             "server process fills its caches, as after a designer's first visits")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not 0 < args.duration <= 600:
         parser.error("--duration must be between 0 and 600 seconds")
+    if not 0 <= args.warmup <= 60:
+        parser.error("--warmup must be between 0 and 60 seconds")
     proc = work = None
     url = args.url
     if not url:
@@ -343,13 +348,20 @@ def main() -> int:
         if proc:
             cpu.append(process_tree_cpu(proc.pid))
 
+    use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk"))
     try:
-        if args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")):
+        if args.warmup > 0:  # the same load, thrown away: cold caches are not what is measured
+            if use_wrk:
+                run_wrk(url, args.warmup, args.connections, args.browser_session)
+            else:
+                run_load(url, args.warmup, args.connections, max(1, args.client_processes), args.browser_session)
+        if use_wrk:
             report = run_wrk(url, args.duration, args.connections, args.browser_session, started)
         else:
             report = run_load(url, args.duration, args.connections, max(1, args.client_processes),
                               args.browser_session, started)
             report.update(client="python", browser_session=args.browser_session)
+        report["warmup_s"] = args.warmup
         if cpu and proc:
             used = process_tree_cpu(proc.pid) - cpu[0]
             report["server"] = {"processes": args.processes, "threads": args.threads, "cpu_s": round(used, 2),

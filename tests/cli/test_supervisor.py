@@ -175,3 +175,15 @@ def test_processes_setting_is_checked(monkeypatch):
     for bad in (0, 65, "two"):
         with pytest.raises(ValueError, match="server processes"):
             server_processes(bad, {})
+
+
+@pytest.mark.slow
+def test_a_burst_of_connections_is_shared_evenly_by_the_workers(two_workers):
+    conns = [_connect(two_workers.url) for _ in range(16)]
+    for conn in conns:  # all sixteen connected before any request, as a browser or load test does
+        conn.connect()
+    workers = [_worker_of(conn) for conn in conns]
+    assert sorted(set(workers)) == [1, 2]
+    assert abs(workers.count(1) - workers.count(2)) <= 2, workers
+    for conn in conns:
+        conn.close()

@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
               f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
         serve(app, host=args.host, port=args.port, threads=args.threads, ident="card-workbench")
         return 0
-    from workbench.cli.supervisor import PortTaken, Supervisor, bind_sockets
+    from workbench.cli.supervisor import PortTaken, Supervisor, bind_sockets, serve_balanced
 
     try:
         sockets = bind_sockets(args.host, args.port)
@@ -193,5 +193,5 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
           f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
-    return Supervisor(sockets, processes, lambda socks: serve(
-        app, sockets=socks, threads=args.threads, ident="card-workbench")).run()
+    return Supervisor(sockets, processes, lambda socks, counts, slot: serve_balanced(
+        app, socks, counts, slot, threads=args.threads, ident="card-workbench")).run()
