@@ -54,3 +54,27 @@ def test_run_ids_are_checked_and_missing_runs_are_not_found(repo):
         store.get("seth", new_run_id())
     with pytest.raises(NotFound):
         store.save("nope", run("d", "c", 0.5))
+
+
+def test_live_run_files_are_kept_apart_from_finished_runs_and_removed_together(repo):
+    from workbench.storage.playtest_runs import LiveRuns
+
+    live = LiveRuns(repo)
+    older, newer = "20261130-100000-000aaaa", "20261130-110000-000bbbb"
+    live.write_state("seth", older, {"status": "running", "done": 4})
+    live.write_state("seth", newer, {"status": "cancelled", "done": 8})
+    live.write_spec("seth", newer, {"kind": "matchup", "games": 10})
+    live.write_partial("seth", newer, {"done": 8})
+    assert [s["id"] for s in live.states("seth")] == [newer, older]  # newest first, specs not listed
+    assert live.state("seth", newer)["game"] == "seth" and live.spec("seth", newer)["games"] == 10
+    assert RunStore(repo).list("seth") == []  # live files are not finished runs
+    assert not live.cancel_requested("seth", older)
+    live.request_cancel("seth", older)
+    assert live.cancel_requested("seth", older)
+    live.clear_cancel("seth", older)
+    assert not live.cancel_requested("seth", older)
+    live.remove("seth", newer)
+    assert live.state("seth", newer) is None and live.spec("seth", newer) is None and live.partial("seth", newer) is None
+    assert live.state("seth", "20261130-120000-000cccc") is None
+    with pytest.raises(InvalidId):
+        live.state("seth", "../../etc/passwd")
