@@ -56,7 +56,7 @@ class Card:
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
                  "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
-                 "acts")
+                 "acts", "list_slot", "play_acts", "target_acts")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -75,6 +75,15 @@ class Card:
         self.spell_act = Action("spell", (iid,), f"activate {self.name}")
         self.pos_act = Action("position", (iid,), f"switch the position of {self.name}")
         self.acts: dict[Any, Action] = {}  # attack actions by target, filled on first use
+        # How the hand lists it in Recruitment/Return: slot 0-2 a creature of that Degree band,
+        # 3 a spell, -1 never (traps answer, Areas are placed); play_acts without targets.
+        if self.kind == "creature":
+            self.list_slot, self.play_acts = self.band, self.recruit_acts
+        elif self.kind == "spell":
+            self.list_slot, self.play_acts = 3, (self.spell_act,)
+        else:
+            self.list_slot, self.play_acts = -1, ()
+        self.target_acts: dict[tuple, Any] = {}  # actions by chosen targets, filled on first use
 
     def __repr__(self) -> str:
         return f"Card({self.iid})"

@@ -98,9 +98,17 @@ class WarzoneState(Combat, Effects, State):
 
     def apply(self, action: Action) -> None:
         """Apply the acting player's action. Raises IllegalAction when it is not legal now."""
-        acting = self.to_act()
-        if not acting:
+        if self.over:
             raise IllegalAction("the game is over")
+        pend = self.pending  # to_act(), inlined: this runs at every decision
+        if pend is None:
+            player = self.active
+        elif pend[0] == "defend":
+            player = 1 - self.active
+        elif pend[0] == "respond":
+            player = 1 - pend[1]
+        else:
+            player = pend[1]
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -111,16 +119,16 @@ class WarzoneState(Combat, Effects, State):
                 if a.kind == kind and a.args == args:
                     break
             else:
-                if self._same_as_listed_copy(acting[0], kind, args, legal):
+                if self._same_as_listed_copy(player, kind, args, legal):
                     self._legal = None
-                    self._dispatch(acting[0], kind, args)
+                    self._dispatch(player, kind, args)
                     self._advance()
                     return
                 raise IllegalAction(
-                    f"{action} is not legal for {PLAYER_NAMES[acting[0]]} now "
+                    f"{action} is not legal for {PLAYER_NAMES[player]} now "
                     f"(phase {self.phase}{', ' + self.pending[0] if self.pending else ''})")
         self._legal = None
-        self._dispatch(acting[0], kind, args)
+        self._dispatch(player, kind, args)
         self._advance()
 
     def _same_as_listed_copy(self, player: int, kind: str, args: tuple,
@@ -290,40 +298,27 @@ class WarzoneState(Combat, Effects, State):
         cfg = self.cfg
         # The recruit limit depends only on the Degree band (0-1, 2-3, 4+) of the newcomer.
         band_ok = bands_open(cfg, self.count, self.highest, self.used)
-        hand = tuple(me.hand)
+        hand = me.hand
         cached = me.hand_acts
-        if cached is None or cached[1] != band_ok or cached[0] != hand:
-            plain: list[Action] = []
-            targeted: list[Card] = []
-            seen: set[str] = set()
-            for card in hand:
-                cid = card.id
-                if cid in seen:
-                    continue  # copies of one card give the same choices
-                seen.add(cid)
-                kind = card.kind
-                if kind == "creature":
-                    if not band_ok[card.band]:
-                        continue
-                    if card.plain_play:
-                        plain.extend(card.recruit_acts)
-                    else:
-                        targeted.append(card)
-                elif kind == "spell":
-                    if card.plain_play:
-                        plain.append(card.spell_act)
-                    else:
-                        targeted.append(card)
-            cached = me.hand_acts = (hand, band_ok, tuple(plain), tuple(targeted))
+        if cached is None or cached[0] != hand or cached[1] != band_ok:
+            cached = me.hand_acts = _hand_part(hand, band_ok)
         acts: list[Action] = list(cached[2])
         for card in cached[3]:  # their targets depend on the field: listed afresh
+            known = card.target_acts
             if card.kind == "creature":
                 for targets in self._combos(p, card.on_play):
-                    for pos in (BATTLING, GUARDING):
-                        acts.append(_act("recruit", (card.iid, pos) + targets, card.name))
+                    pair = known.get(targets)
+                    if pair is None:
+                        pair = known[targets] = tuple(
+                            _act("recruit", (card.iid, pos) + targets, card.name)
+                            for pos in (BATTLING, GUARDING))
+                    acts += pair
             else:
                 for targets in self._combos(p, card.on_play):
-                    acts.append(_act("spell", (card.iid,) + targets, card.name))
+                    act = known.get(targets)
+                    if act is None:
+                        act = known[targets] = _act("spell", (card.iid,) + targets, card.name)
+                    acts.append(act)
         pos_once = cfg.pos_once
         for u in me.field:
             if not u.attacked and not (u.pos_changed and pos_once):
@@ -588,12 +583,17 @@ class WarzoneState(Combat, Effects, State):
         """Apply the winning conditions (§1.4); returns True when the game is over."""
         if self.over:
             return True
+        a, b = self.p
+        if a.life > 0 and b.life > 0 and not (a.decked or b.decked):
+            # The common case, without building reasons.
+            cfg = self.cfg
+            if not (cfg.pile_immediate or night):
+                return False
+            limit = cfg.pile_limit
+            if len(a.pile) < limit and len(b.pile) < limit:
+                return False
         pile_counts = self.cfg.pile_immediate or night
         limit = self.cfg.pile_limit
-        a, b = self.p
-        if (a.life > 0 and b.life > 0 and not a.decked and not b.decked
-                and (not pile_counts or (len(a.pile) < limit and len(b.pile) < limit))):
-            return False  # the common case, without building reasons
         reasons: list[str] = []
         for i, pl in enumerate(self.p):
             if pl.life <= 0:
@@ -668,6 +668,29 @@ def _act(kind: str, args: tuple, name: str, other: str = "") -> Action:
         text = _TEXT[kind].format(name, other, args[1] if len(args) > 1 else "")
         act = _ACTS[key] = Action(kind, args, text)
     return act
+
+
+def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool]) -> tuple:
+    """(copy of the hand, ``band_ok``, actions of cards played without a target, cards whose
+    targets depend on the field): the hand's part of the Recruitment/Return actions, kept on
+    the player while the hand and the open Degree bands stay the same."""
+    plain: list[Action] = []
+    targeted: list[Card] = []
+    seen: set[str] = set()
+    ok = band_ok + (True,)  # slot 3: spells, not limited by the bands
+    for card in hand:
+        cid = card.id
+        if cid in seen:
+            continue  # copies of one card give the same choices
+        seen.add(cid)
+        slot = card.list_slot
+        if slot < 0 or not ok[slot]:
+            continue
+        if card.plain_play:
+            plain.extend(card.play_acts)
+        else:
+            targeted.append(card)
+    return hand[:], band_ok, tuple(plain), tuple(targeted)
 
 
 def _in_hand(player: Player, iid: str) -> Card:
