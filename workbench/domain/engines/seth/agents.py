@@ -23,21 +23,25 @@ def _value(m: Monster) -> float:
 # Building a frozen dataclass costs more than a dict look-up, and the same few moves recur in
 # every game of a playtest: chosen actions are kept by their arguments (with their text).
 _ACTIONS: dict[tuple, Action] = {}
+_ASSIGNS: dict[tuple, Action] = {}
 
 
-def _cached(kind: str, args: tuple, text: str | None = None) -> Action:
-    """The Action ``kind args`` (text from ``assign_text``/``ability_text`` when not given)."""
-    key = (kind, args)
-    action = _ACTIONS.get(key)
+def _cached(kind: str, args: tuple) -> Action:
+    """The Action ``kind args`` with its readable text, built once and kept.
+
+    Raises nothing; the caches are emptied when they grow past 20,000 entries.
+    """
+    cache = _ASSIGNS if kind == "assign" else _ACTIONS
+    key = args if kind == "assign" else (kind, args)
+    action = cache.get(key)
     if action is None:
-        if len(_ACTIONS) > 20_000:
-            _ACTIONS.clear()
-        if text is None:
-            if kind == "assign":
-                text = "assign " + (", ".join(args) or "nothing")
-            else:
-                text = f"{kind} {args[0]} #{args[1]}"
-        action = _ACTIONS[key] = Action(kind, args, text)
+        if len(cache) > 20_000:
+            cache.clear()
+        if kind == "assign":
+            text = "assign " + (", ".join(args) or "nothing")
+        else:
+            text = f"{kind} {args[0]} #{args[1]}"
+        action = cache[key] = Action(kind, args, text)
     return action
 
 
@@ -98,7 +102,8 @@ class HeuristicAgent:
             if hold and m.card.last_phase > phase and rng.random() < hold:
                 continue
             names.append(m.name)
-        return _cached("assign", tuple(names))
+        key = tuple(names)
+        return _ASSIGNS.get(key) or _cached("assign", key)
 
     def _ability(self, state: SethState, player: int) -> Action:
         best: tuple[str, Monster, int, Monster | None] | None = None
@@ -160,8 +165,9 @@ class HeuristicAgent:
         jitter = self.jitter
         if jitter:
             random_ = self.rng.random  # one draw per target, in target order
-            values = {t.name: (t.damage * 3 + t.card.power * 0.5 + 1) * (1 + jitter * (2 * random_() - 1))
-                      for t in targets}
+            values = {}
+            for t in targets:  # _value(t), jittered
+                values[t.name] = (t.damage * 3 + t.card.power * 0.5 + 1) * (1 + jitter * (2 * random_() - 1))
         else:
             values = {t.name: _value(t) for t in targets}
         if len(totals) == 1:
