@@ -3,14 +3,17 @@
 Times are CPU seconds of this process (time.process_time), so other jobs on a shared machine do
 not distort the per-core figure.
 
-Usage: python3 benchmarks/engine_seth.py [--games N] [--log]
+Usage: python3 benchmarks/engine_seth.py [--games N] [--log] [--fingerprint N]
 Uses the sample decks of card_data/seth when two exist, else the line-ups of the engine tests.
 Also prints the heuristic player's win rate against the random one (seats alternate).
+``--fingerprint N`` prints, instead of timings, a hash of N seeded games per pairing (winner,
+rounds and every move): a speed change that keeps the games keeps the hash.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -75,15 +78,45 @@ def run(kind_a: str, kind_b: str, games: int, deck_a, deck_b, options) -> tuple[
     return games / elapsed, decisions / elapsed, wins / games
 
 
+def fingerprint(kind_a: str, kind_b: str, games: int, deck_a, deck_b, options) -> str:
+    """A hash of ``games`` seeded games (seats and decks as in ``run``): winners, rounds, moves."""
+    digest = hashlib.sha256()
+
+    class Recording:
+        def __init__(self, agent) -> None:
+            self.agent = agent
+
+        def choose(self, state, player):
+            action = self.agent.choose(state, player)
+            digest.update(repr((player, action.kind, action.args)).encode())
+            return action
+
+    for i in range(games):
+        seat = i % 2
+        agents = [Recording(ENGINE.agents[kind_a](i)), Recording(ENGINE.agents[kind_b](i + 7))]
+        if seat:
+            agents.reverse()
+        decks = (deck_a, deck_b) if (i // 2) % 2 == 0 else (deck_b, deck_a)
+        result = play_game(ENGINE.new_game(decks[0], decks[1], options, i), agents)
+        digest.update(repr((result.winner, result.turns)).encode())
+    return digest.hexdigest()[:16]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--log", action="store_true", help="keep the readable log on (slower)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per pairing; the fastest is reported (default 3, as timeit does)")
+    parser.add_argument("--fingerprint", type=int, metavar="N",
+                        help="print a hash of N seeded games per pairing instead of timings")
     args = parser.parse_args()
     deck_a, deck_b, options, names = load_decks()
     options = dict(options, _log=args.log)
+    if args.fingerprint:
+        for a, b in (("heuristic", "heuristic"), ("random", "random"), ("heuristic", "random")):
+            print(f"  {a:>9} vs {b:<9}: {fingerprint(a, b, args.fingerprint, deck_a, deck_b, options)}")
+        return
     print(f"seth engine, decks {names[0]} vs {names[1]}, {args.games} games each, log {'on' if args.log else 'off'}")
     for a, b in (("heuristic", "heuristic"), ("random", "random"), ("heuristic", "random")):
         runs = [run(a, b, args.games, deck_a, deck_b, options) for _ in range(max(1, args.repeat))]
