@@ -472,6 +472,11 @@ class HeuristicAgent:
                     score = self.score(state, player, act, plan)
                 else:
                     score = values.get(args[1], _NEVER) - 1.0
+            elif kind == "spell":
+                if hand is None:
+                    hand = {c.iid: c for c in state.p[player].hand}
+                card = hand[act.args[0]]
+                score = card_value(state, player, card, card.on_play, act.args[1:]) - 100.0
             elif kind == "position":
                 # score()'s position rule, with the unit found by dict
                 if units is None:
@@ -500,7 +505,7 @@ class HeuristicAgent:
                 self._queue = (key, [])
         if best.kind != "recruit":
             return best  # only recruits get a position chosen
-        return self._placed(state, player, best, acts, plan)
+        return self._placed(state, player, best, acts, plan, hand[best.args[0]])
 
     def _goes_to_battle(self, state: WarzoneState, u: Unit, plan: dict) -> bool:
         """Recruitment: whether Guarding ``u`` has a paying attack (then it switches to
@@ -515,10 +520,11 @@ class HeuristicAgent:
         return want
 
     def _placed(self, state: WarzoneState, player: int, best: Action, acts: list[Action],
-                plan: dict) -> Action:
+                plan: dict, card: Card | None = None) -> Action:
         """``best`` with the recruit position chosen for it (both positions score alike)."""
         if best.kind == "recruit":
-            card = _find(state.p[player].hand, best.args[0])
+            if card is None:
+                card = _find(state.p[player].hand, best.args[0])
             want = BATTLING if card.strength >= 2 * card.resilience else GUARDING
             if state.phase == "recruit":
                 key = (id(state), id(state.p[0]), state.turn, card.iid)
@@ -528,6 +534,10 @@ class HeuristicAgent:
                 if attacks:
                     want = BATTLING
             if best.args[1] != want:
+                if card.plain_play:  # listed as the card's own pair of actions
+                    twin = card.recruit_acts[0 if want == BATTLING else 1]
+                    if id(twin) in map(id, acts):
+                        return twin
                 args = (best.args[0], want) + best.args[2:]
                 for act in acts:
                     if act.kind == "recruit" and act.args == args:
