@@ -38,7 +38,7 @@ def _left(s: FusionState, i: int) -> int:
 def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
     """A rough worth of one effect for player ``p`` (positive is good for ``p``)."""
     act = e.action
-    amount = x if e.amount == "X" else e.amount  # an int already (cards.Effect)
+    amount = x if e.x_amount else e.amount  # an int already (cards.Effect)
     if act == "damage" and e.choice and t is not None and t >= 0:
         # the most frequent estimate (damage to a chosen creature), as the loop below computes it
         a, d = s.atk_dfn(t)
@@ -186,8 +186,8 @@ class HeuristicAgent:
                     else:
                         t = index[args[1]]
                         amount = e.amount
-                        if amount == "X":
-                            amount = mana if card.cost == "X" else card.cost
+                        if e.x_amount:
+                            amount = mana if card.x_cost else card.cost
                         v = sc.get(t)
                         if v is None:
                             v = atk_dfn(t)
@@ -209,7 +209,7 @@ class HeuristicAgent:
             elif kind == "set":
                 card = cards[index[a.args[0]]]
                 if card.is_creature:
-                    score = 1.0 if card.cost != "X" and card.cost > mana else -1.0
+                    score = 1.0 if not card.x_cost and card.cost > mana else -1.0
                 else:
                     score = card.h_set
             elif kind == "end" or kind == "pass":
@@ -223,7 +223,7 @@ class HeuristicAgent:
                 if card.on_play:
                     score = score_play(state, player, kind, i, card, args, mana)
                 else:
-                    score = card.h_summon + (mana if card.cost == "X" else card.cost)
+                    score = card.h_summon + (mana if card.x_cost else card.cost)
             elif kind == "activate":
                 score = self._score(state, player, a)
             else:  # flip, retarget
@@ -231,7 +231,7 @@ class HeuristicAgent:
                 i = index[args[0]]
                 card = cards[i]
                 if kind == "flip" and not card.on_play:
-                    score = card.h_flip + (mana if card.cost == "X" else card.cost)
+                    score = card.h_flip + (mana if card.x_cost else card.cost)
                 else:
                     score = score_play(state, player, kind, i, card, args, mana)
             if score > best_score:
@@ -246,11 +246,11 @@ class HeuristicAgent:
     def _card_worth(s: FusionState, i: int) -> float:
         c = s.cards[i]
         if c.is_creature:
-            return c.atk + c.dfn - (2.0 if c.cost != "X" and int(c.cost) > s.mana_max[s.owner[i]] + 2 else 0.0)
+            return c.atk + c.dfn - (2.0 if not c.x_cost and int(c.cost) > s.mana_max[s.owner[i]] + 2 else 0.0)
         return 3.0 + len(c.on_play)
 
     def _mulligan(self, s: FusionState, p: int, acts: list[Action]) -> Action:
-        cheap = sum(1 for i in s.hand[p] if s.cards[i].cost != "X" and int(s.cards[i].cost) <= 3)
+        cheap = sum(1 for i in s.hand[p] if not s.cards[i].x_cost and int(s.cards[i].cost) <= 3)
         if cheap >= 2 or s.mulls[p] >= 2:
             return acts[0]
         return acts[1]
@@ -284,7 +284,7 @@ class HeuristicAgent:
             card = s.cards[i]
             args = a.args
             e = card.activated_at[int(args[1])]
-            x = s.mana[p] if e.cost_mana == "X" else int(e.cost_mana)
+            x = s.mana[p] if e.x_mana else int(e.cost_mana)
             if e.action == "negate":
                 t: int | None = len(s.chain) - 1
             elif e.choice and len(args) > 2:
@@ -299,7 +299,7 @@ class HeuristicAgent:
         card = s.cards[i]
         mana = s.mana[p]
         if kind == "set":
-            cost = mana if card.cost == "X" else card.cost
+            cost = mana if card.x_cost else card.cost
             if card.is_creature:
                 return 1.0 if cost > mana else -1.0
             return card.h_set
@@ -308,7 +308,7 @@ class HeuristicAgent:
     @staticmethod
     def _score_play(s: FusionState, p: int, kind: str, i: int, card: Any, args: tuple[Any, ...], mana: int) -> float:
         """Score of summoning, flipping or playing card instance ``i`` with the given arguments."""
-        cost = mana if card.cost == "X" else card.cost
+        cost = mana if card.x_cost else card.cost
         gain = 0.0
         on_play = card.on_play
         if len(on_play) == 1:  # the usual card: one effect, decoded without building lists

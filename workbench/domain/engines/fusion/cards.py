@@ -40,7 +40,7 @@ class Effect:
 
     __slots__ = (
         "index", "trigger", "action", "target", "amount", "atk", "dfn", "duration", "speed",
-        "once", "cost_mana", "cost_tap", "supported", "choice",
+        "once", "cost_mana", "cost_tap", "supported", "choice", "x_amount", "x_mana",
     )
 
     def __init__(self, index: int, raw: Mapping[str, Any], card_speed: int) -> None:
@@ -50,6 +50,8 @@ class Effect:
         self.target = str(raw.get("target", _DEFAULT_TARGET.get(self.action, "")))
         amount = raw.get("amount", 0)
         self.amount: int | str = "X" if amount == "X" else _int(amount)
+        # "is it X" as a flag: the hot paths test it without comparing an int with a string
+        self.x_amount = self.amount == "X"
         stats = raw.get("stats") or {}
         self.atk = _int(stats.get("atk", 0)) if isinstance(stats, Mapping) else 0
         self.dfn = _int(stats.get("def", 0)) if isinstance(stats, Mapping) else 0
@@ -59,6 +61,7 @@ class Effect:
         cost = raw.get("cost") or {}
         mana = cost.get("mana", 0) if isinstance(cost, Mapping) else 0
         self.cost_mana: int | str = "X" if mana == "X" else _int(mana)
+        self.x_mana = self.cost_mana == "X"
         self.cost_tap = bool(cost.get("tap", False)) if isinstance(cost, Mapping) else False
         self.supported = self._is_supported(stats)
         # A target the controller picks (one creature or either player).
@@ -85,7 +88,7 @@ class CardDef:
     __slots__ = (
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
-        "play_speed", "simulated", "raw", "aimed", "choosy",
+        "play_speed", "simulated", "raw", "aimed", "choosy", "x_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
     )
 
@@ -97,6 +100,7 @@ class CardDef:
         self.subtype = str(raw.get("subtype", "normal") or "normal")
         cost = raw.get("cost", 0)
         self.cost: int | str = "X" if cost == "X" else _int(cost)
+        self.x_cost = self.cost == "X"  # tested as a flag in the hot paths (no int-to-string comparison)
         self.is_creature = self.kind == "creature" or (self.kind == "item" and self.subtype == "artifact_creature")
         self.stars = _int(raw.get("stars", 0))
         self.atk = _int(raw.get("atk", 0))

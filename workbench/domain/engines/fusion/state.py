@@ -891,7 +891,7 @@ class FusionState(State):
     def _resolve_effect(self, p: int, src: int, e: Effect, t: int | None, x: int) -> None:
         """Carry out one effect of ``src`` controlled by ``p`` on target ``t`` (chosen or None)."""
         act = e.action
-        amount = x if e.amount == "X" else e.amount
+        amount = x if e.x_amount else e.amount
         log = self.logging
         name = self.cards[src].name
         if act == "negate":
@@ -1078,7 +1078,7 @@ class FusionState(State):
         used = self.used
         for i in self.hand[p]:
             card = cards[i]
-            cost = mana if card.cost == "X" else card.cost
+            cost = mana if card.x_cost else card.cost
             if card.is_creature:
                 if room:
                     if cost <= mana:
@@ -1109,14 +1109,14 @@ class FusionState(State):
             for i in self.crea[p]:
                 if i in down and self.set_turn.get(i, 0) < turn:
                     card = cards[i]
-                    if card.cost == "X" or card.cost <= mana:
+                    if card.x_cost or card.cost <= mana:
                         self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
             for i in self.magic[p]:
                 if i in down:
                     card = cards[i]
                     if card.subtype == "quick" and self.set_turn.get(i, 0) >= turn:
                         continue  # set quick magic waits a turn (§3.4.2)
-                    if (card.cost == "X" or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+                    if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                         self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, 1)
         if self.phase == "main1":
@@ -1195,7 +1195,7 @@ class FusionState(State):
             if e.cost_tap and (i in self.tapped or i in self.sick):
                 continue
             cost = e.cost_mana
-            if cost != "X" and cost > mana:  # an X cost takes what there is
+            if not e.x_mana and cost > mana:  # an X cost takes what there is
                 continue
             if e.once and used and (p, card.id, e.index) in used:
                 continue
@@ -1237,7 +1237,7 @@ class FusionState(State):
                 continue
             if card.kind == "magic" and not own_turn:
                 continue  # quick magic from the hand only in the own turn; set it to use it later
-            if (card.cost == "X" or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+            if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                 self._add_plays(acts, "play", i, card, p, card.on_play)
         down, set_turn, turn = self.down, self.set_turn, self.turn
         for i in self.magic[p]:
@@ -1247,7 +1247,7 @@ class FusionState(State):
                     continue
                 if set_turn.get(i, 0) >= turn:
                     continue
-                if (card.cost == "X" or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+                if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                     self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, min_speed)
         return acts
@@ -1489,7 +1489,7 @@ class FusionState(State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        x = self.mana[p] if card.cost == "X" else card.cost
+        x = self.mana[p] if card.x_cost else card.cost
         self.mana[p] -= x
         self.stats.played[p].add(card.id)
         effects = card.on_play
