@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import time
 import urllib.parse
@@ -187,3 +188,28 @@ def test_a_burst_of_connections_is_shared_evenly_by_the_workers(two_workers):
     assert abs(workers.count(1) - workers.count(2)) <= 2, workers
     for conn in conns:
         conn.close()
+
+
+@pytest.mark.slow
+def test_a_print_job_started_on_one_worker_is_followed_and_downloaded_on_the_other(two_workers):
+    conns = connections_per_worker(two_workers.url)
+    status, headers, page = _get(conns[1], "/games/seth/print")
+    assert status == 200
+    cookie = headers["Set-Cookie"].split(";", 1)[0]
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+    conns[1].request("POST", "/games/seth/print/jobs", body="what=all&paper=a4&backs=short", headers={
+        "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, "X-CSRF-Token": token})
+    started = conns[1].getresponse()
+    job = json.loads(started.read())
+    assert started.status == 202
+    deadline = time.monotonic() + 90
+    while job["state"] == "running":  # polled on the worker that is not rendering it
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+        status, _, body = _get(conns[2], job["status_url"], {"Cookie": cookie})
+        assert status == 200, body
+        job = json.loads(body)
+    assert job["state"] == "done", job
+    conns[2].request("GET", job["download_url"], headers={"Cookie": cookie})
+    download = conns[2].getresponse()
+    assert download.status == 200 and download.read().startswith(b"%PDF")

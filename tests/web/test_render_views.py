@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import time
 
 from PIL import Image
@@ -133,3 +135,34 @@ def test_art_upload_with_a_stale_version_changes_nothing(client, repo, data_dir)
     assert response.status_code == 412
     assert not (data_dir / "seth" / "art" / "bog-lurker.png").exists()
     assert "art" not in repo.get_card("seth", "bog-lurker").data
+
+
+def test_a_print_job_is_answered_from_its_status_file_by_a_process_that_did_not_start_it(client, app) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from workbench.web import render_views
+
+    token = page_token(client, "/games/seth/print")
+    started = client.post("/games/seth/print/jobs", data={"what": "all", "paper": "a4", "backs": "short"},
+                          headers={"X-CSRF-Token": token})
+    status_url = started.json["status_url"]
+    job_id = started.json["id"]
+    deadline = time.time() + 60
+    while client.get(status_url).json["state"] == "running":
+        assert time.time() < deadline
+        time.sleep(0.1)
+    mine = render_views._jobs.pop(job_id)  # as if another server process were asked
+    try:
+        job = client.get(status_url).json
+        assert job["state"] == "done" and job["done"] == job["total"] > 0
+        assert client.get(job["download_url"]).data.startswith(b"%PDF")
+        assert client.get(status_url.replace("/seth/", "/warzone/")).status_code == 404  # another game's
+        status_file = Path(app.config["EXPORT_DIR"]) / "prints" / f"{job_id}.json"
+        data = json.loads(status_file.read_text())
+        status_file.write_text(json.dumps(dict(data, state="running", finished=None)))
+        old = time.time() - render_views.STALE_AFTER_S - 5
+        os.utime(status_file, (old, old))  # nobody has written progress for too long
+        stale = client.get(status_url).json
+        assert stale["state"] == "error" and "stopped" in stale["message"]
+    finally:
+        render_views._jobs[job_id] = mine

@@ -14,6 +14,7 @@ Routes (blueprint ``render``):
 from __future__ import annotations
 
 import io
+import json
 import re
 import secrets
 import threading
@@ -274,15 +275,48 @@ class Job:
     path: Path | None = None
     started: float = field(default_factory=time.time)
     finished: float | None = None
+    status_file: Path | None = None  # where every server process reads the progress
+    published: float = 0.0
 
 
 _jobs: dict[str, Job] = {}
 _jobs_lock = threading.Lock()
+PUBLISH_EVERY_S = 0.25
+# A "running" status file not rewritten for this long belongs to a process that is gone.
+STALE_AFTER_S = 600.0
+_STATUS_KEYS = ("id", "game", "filename", "state", "stage", "done", "total", "message", "started", "finished")
+
+
+def _publish(job: Job, force: bool = False) -> None:
+    """Write the job's progress next to its PDF, so that any server process (``serve
+    --processes N``) can answer the page's progress polls; at most every PUBLISH_EVERY_S."""
+    now = time.time()
+    if job.status_file is None or (not force and now - job.published < PUBLISH_EVERY_S):
+        return
+    job.published = now
+    data = {key: getattr(job, key) for key in _STATUS_KEYS}
+    atomic_write(job.status_file, json.dumps(data).encode(), durable=False)
+
+
+def _published_job(status_file: Path) -> Job | None:
+    """A job started by another server process, from its status file (None when unreadable)."""
+    try:
+        data = json.loads(status_file.read_bytes())
+        job = Job(**{key: data[key] for key in _STATUS_KEYS})
+        modified = status_file.stat().st_mtime
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if job.state == "done":
+        job.path = status_file.with_suffix(".pdf")
+    elif job.state == "running" and time.time() - modified > STALE_AFTER_S:
+        job.state, job.message = "error", "the server process rendering this PDF stopped; start it again"
+    return job
 
 
 def _run_job(job: Job, repo: Any, definition: Any, request_: PrintRequest, cache: Any, out: Path) -> None:
     def progress(stage: str, done: int, total: int) -> None:
         job.stage, job.done, job.total = stage, done, total
+        _publish(job)
 
     try:
         cards = select_cards(repo, job.game, deck_id=request_.deck, card_ids=request_.cards,
@@ -299,6 +333,10 @@ def _run_job(job: Job, repo: Any, definition: Any, request_: PrintRequest, cache
         job.state, job.message = "error", f"the render failed ({current})"
     finally:
         job.finished = time.time()
+        try:
+            _publish(job, force=True)
+        except OSError:
+            pass  # this process still answers from memory
 
 
 @bp.post("/games/<game>/print/jobs")
@@ -318,9 +356,13 @@ def pdf_job(game: str) -> tuple[Response, int]:
                 _jobs.pop(old.id, None)
                 if old.path:
                     old.path.unlink(missing_ok=True)
+                if old.status_file:
+                    old.status_file.unlink(missing_ok=True)
         job = Job(secrets.token_hex(8), game, request_.filename(game))
         _jobs[job.id] = job
     out = Path(current_app.config["EXPORT_DIR"]) / "prints" / f"{job.id}.pdf"
+    job.status_file = out.with_suffix(".json")
+    _publish(job, force=True)
     thread = threading.Thread(target=_run_job, args=(job, repo, definition, request_, _cache(), out),
                               name=f"print-{job.id}", daemon=True)
     thread.start()
@@ -331,6 +373,8 @@ def _job(game: str, job_id: str) -> Job:
     if not JOB_ID.fullmatch(job_id):
         abort(404)
     job = _jobs.get(job_id)
+    if job is None:  # started by another server process (serve --processes N)?
+        job = _published_job(Path(current_app.config["EXPORT_DIR"]) / "prints" / f"{job_id}.json")
     if job is None or job.game != game:
         abort(404, description="no such print job (jobs are kept until the server restarts)")
     return job
