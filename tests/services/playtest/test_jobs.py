@@ -127,7 +127,7 @@ def test_a_state_is_interrupted_when_its_heartbeat_stops_or_its_process_is_a_lat
     import os
 
     me_before_restart = {"status": "running", "heartbeat": now,
-                         "owner": {"host": HOST, "pid": os.getpid(), "token": "not-" + jobs_module.PROCESS_TOKEN}}
+                         "owner": {"host": HOST, "pid": os.getpid(), "token": "not-" + jobs_module.process_token()}}
     assert status_of(me_before_restart, stale_s=30, now=now) == "interrupted"
     assert status_of({**me_before_restart, "status": "cancelled"}, stale_s=30, now=now) == "cancelled"
 

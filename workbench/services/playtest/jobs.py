@@ -41,8 +41,19 @@ from workbench.services.playtest.runner import (
 )
 from workbench.storage.playtest_runs import LiveRuns, RunStore, new_run_id
 
-PROCESS_TOKEN = secrets.token_hex(8)
-"""Tells this server process apart from an earlier one that had the same process id."""
+_TOKEN: tuple[int, str] = (0, "")
+
+
+def process_token() -> str:
+    """A random token of this process: tells it apart from an earlier (or forked sibling) server
+    process that had the same process id. Made afresh in each process, also after a fork."""
+    global _TOKEN
+    pid = os.getpid()
+    if _TOKEN[0] != pid:
+        _TOKEN = (pid, secrets.token_hex(8))
+    return _TOKEN[1]
+
+
 HOST = socket.gethostname()
 RESUMABLE = ("interrupted", "cancelled")
 
@@ -89,7 +100,7 @@ def owner_alive(state: Mapping[str, Any], stale_s: float, now: float | None = No
         return False
     if owner.get("host") == HOST:
         if pid == os.getpid():
-            return owner.get("token") == PROCESS_TOKEN
+            return owner.get("token") == process_token()
         return _pid_alive(pid)
     return True
 
@@ -177,7 +188,7 @@ class Job:
             "kind": self.kind, "status": self.status, "done": self.done, "total": self.total,
             "kept": self.kept, "elapsed_s": round(self.elapsed(), 3), "rate": self.rate(),
             "heartbeat": time.time(), "error": self.error, "resumable": self.resumable,
-            "owner": {"host": HOST, "pid": os.getpid(), "token": PROCESS_TOKEN},
+            "owner": {"host": HOST, "pid": os.getpid(), "token": process_token()},
         }
 
 
