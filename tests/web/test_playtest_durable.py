@@ -127,3 +127,26 @@ def test_a_server_killed_mid_run_leaves_it_interrupted_and_the_next_server_resum
         run = _json(second.url + f"/api/games/seth/playtests/{run_id}")
     m, _ = seth_matchup(Repository(data), seed=9)
     assert without_timing(run["report"]) == without_timing(run_matchup(m, games, 1))
+
+
+@pytest.mark.slow
+def test_every_server_process_answers_the_progress_poll_and_the_report(tmp_path):
+    data = copy_data(tmp_path / "card_data")
+    with running_server(data, tmp_path / "instance", "--processes", "2", threads=2) as server:
+        started = _json(server.url + "/games/seth/playtest", {
+            "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": 600, "seed": 2, "workers": 1})
+        progress_url = server.url + f"/api/games/seth/playtests/{started['id']}/progress"
+        seen = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            # a new connection each time, so the polls spread over the server processes
+            seen.append(_json(progress_url))
+            if seen[-1]["status"] != "running":
+                break
+            time.sleep(0.05)
+        assert seen[-1]["status"] == "done" and seen[-1]["done"] == 600
+        done = [p["done"] for p in seen]
+        assert len(seen) > 3 and all(p["status"] in ("running", "done") for p in seen)
+        assert all(0 <= d <= 600 for d in done)
+        page = urllib.request.urlopen(server.url + f"/games/seth/playtests/{started['id']}").read().decode()
+        assert 'id="chart-win-rate"' in page
