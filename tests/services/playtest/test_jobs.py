@@ -18,8 +18,8 @@ from workbench.storage.playtest_runs import LiveRuns, RunStore, new_run_id
 FACTS = {"decks": {"a": {"id": None, "name": "A", "version": None}, "b": {"id": None, "name": "B", "version": None}}}
 
 
-def registry(repo) -> JobRegistry:
-    return JobRegistry(RunStore(repo), write_interval_s=0.01, checkpoint_s=0.0, stale_s=30.0)
+def registry(repo, checkpoint_s: float = 0.0) -> JobRegistry:
+    return JobRegistry(RunStore(repo), write_interval_s=0.01, checkpoint_s=checkpoint_s, stale_s=30.0)
 
 
 def wait_for(condition, timeout: float = 30.0):
@@ -99,7 +99,7 @@ def test_another_process_sees_the_progress_cancels_and_resumes_the_run(repo):
 
     m = matchup(boost_a=1)
     m = type(m)(**{**m.__dict__, "game": "seth"})
-    mine, other = registry(repo), registry(repo)
+    mine, other = registry(repo, checkpoint_s=60.0), registry(repo)  # mine keeps games only when cancelled
     job = mine.start(m, FACTS, 600, workers=1, runner=gated)
     seen = wait_for(lambda: (p := other.progress("seth", job.id)) and p["done"] >= 200 and p)
     assert seen["status"] == "running" and seen["total"] == 600
@@ -111,6 +111,7 @@ def test_another_process_sees_the_progress_cancels_and_resumes_the_run(repo):
     assert job.status == "cancelled"
     stopped = other.progress("seth", job.id)
     assert stopped["status"] == "cancelled" and stopped["resumable"] and 200 <= stopped["done"] < 600
+    assert stopped["done"] == LiveRuns(repo).partial("seth", job.id)["done"] == job.done  # every game played is kept
 
     resumed = other.resume("seth", job.id)
     wait_for(lambda: resumed.status != "running")

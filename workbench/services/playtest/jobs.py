@@ -243,8 +243,8 @@ class JobRegistry:
     def resume(self, game: str, run_id: str, *, runner: Callable[..., dict[str, Any]] = run_matchup) -> Job:
         """Continue an interrupted (or cancelled) matchup in this process from the games it kept.
 
-        Raises NotFound-like PlaytestError when there is no such live run, PlaytestError when it
-        is still running, finished or cannot be resumed, filelock.Timeout when the lock is busy.
+        Raises PlaytestError when there is no such unfinished run, or it is still running or
+        cannot be resumed; filelock.Timeout when another process holds the run's lock too long.
         """
         with self.live.locked(game, run_id):
             state = self.live.state(game, run_id)
@@ -281,20 +281,30 @@ class JobRegistry:
         rule = stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
         games = int(spec["games"])
 
+        latest: list[Partial] = []
+
+        def keep(progress: Partial) -> None:
+            self.live.write_partial(job.game, job.id, progress.to_data())
+            job.checkpointed = time.monotonic()
+            job.kept = progress.done
+            job.changed = True
+
         def checkpoint(progress: Partial) -> None:
-            now = time.monotonic()
-            if now - job.checkpointed >= self.checkpoint_s:
-                self.live.write_partial(job.game, job.id, progress.to_data())
-                job.checkpointed = now
-                job.kept = progress.done
-                job.changed = True
+            latest[:] = [progress]
+            if time.monotonic() - job.checkpointed >= self.checkpoint_s:
+                keep(progress)
 
         def work(progress: Callable[[int, int], None], should_cancel: Callable[[], bool]) -> dict[str, Any]:
             kwargs: dict[str, Any] = {"stop_rule": rule, "progress": progress, "should_cancel": should_cancel,
                                       "checkpoint": checkpoint}
             if partial is not None:
                 kwargs["resume"] = partial
-            report = runner(matchup, games, spec.get("workers"), **kwargs)
+            try:
+                report = runner(matchup, games, spec.get("workers"), **kwargs)
+            except CancelledRun:
+                if latest:  # keep every game played, so a resume repeats none
+                    keep(latest[0])
+                raise
             return build_run(matchup, spec["facts"], report, games, spec.get("workers"), stop)
 
         return work
