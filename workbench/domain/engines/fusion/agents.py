@@ -135,8 +135,13 @@ class HeuristicAgent:
     def choose(self, state: State, player: int) -> Action:
         """Pick the best-scoring legal action for ``player``."""
         assert isinstance(state, FusionState)
-        # the list legal_actions would return when the state has it already (the usual case)
-        acts = state._legal if state.actor == player and state._legal is not None else state.legal_actions(player)
+        if state.actor == player and not state.over:
+            # what legal_actions returns, without its call layer (the list is kept for apply)
+            acts = state._legal
+            if acts is None:
+                acts = state._legal = state._compute_legal()
+        else:
+            acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
         step = state.step
@@ -441,7 +446,7 @@ class HeuristicAgent:
                     best, best_t, best_score = i, t, score
         if best >= 0:
             table = s.sa_attack[best]
-            action = table.get(best_t) if table is not None else None
+            action = table[best_t] if table is not None else None
             if action is not None:
                 for a in acts:  # by identity: Action equality would compare field by field
                     if a is action:

@@ -52,7 +52,12 @@ FIXED = {
 """The argument-free actions: the same immutable values in every game."""
 
 
-_NO_TARGET = -1000  # key of the target-less Action in the per-target caches (player tokens are -1, -2)
+_NO_TARGET = -3
+"""Slot of the target-less Action in the per-target tables.
+
+Those tables are lists of ``n + 3`` entries indexed by the target: instances 0 … n-1, the player
+tokens -1 and -2 (the last two entries) and _NO_TARGET (the third last), so a lookup is a list
+index rather than a dict call."""
 
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
@@ -103,7 +108,7 @@ class Options:
 _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
-    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids",
+    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots",
 )
 
 
@@ -118,6 +123,7 @@ class Shared:
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
+        "n_slots",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -151,13 +157,15 @@ class Shared:
         self.end_ids = [frozenset(i for i, c in enumerate(cards) if c.end and owner[i] == p) for p in (0, 1)]
         self.has_quick = [bool(ids) for ids in self.quick_ids]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
-        self.sa_aim: dict[str, list[dict[int, Action] | None]] = {
+        # (each per-target table is a list indexed by target, see _NO_TARGET)
+        self.sa_aim: dict[str, list[list[Action | None] | None]] = {
             "summon": [None] * n, "play": [None] * n, "flip": [None] * n,
         }
         # attack Actions per attacker: target instance (or -1 for the opponent) -> Action
-        self.sa_attack: list[dict[int, Action] | None] = [None] * n
-        # activate Actions per instance: effect index -> target (or _NO_TARGET) -> Action
-        self.sa_abil: list[dict[int, dict[int, Action]] | None] = [None] * n
+        self.sa_attack: list[list[Action | None] | None] = [None] * n
+        # activate Actions per instance: effect index -> per-target table
+        self.sa_abil: list[dict[int, list[Action | None]] | None] = [None] * n
+        self.n_slots = n + 3  # the length of a per-target table
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
         }
@@ -530,7 +538,7 @@ class FusionState(State):
     def _check_life(self) -> None:
         if self.over:
             return
-        dead = [self.life[0] <= 0, self.life[1] <= 0]
+        dead = (self.life[0] <= 0, self.life[1] <= 0)
         if dead[0] and dead[1]:
             self.over = True
             self.winner = None
@@ -636,7 +644,7 @@ class FusionState(State):
                 f"Turn {self.turn} — P{p + 1}'s turn: life {self.life[0]}-{self.life[1]}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
-        if self._any_on_field(self.start_ids[p], p):
+        if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
             for zone in (self.crea[p], self.magic[p], self.field[p]):
                 for i in zone:
                     if i not in down:
@@ -658,7 +666,7 @@ class FusionState(State):
     def _end_phase(self) -> None:
         p = self.active
         self.phase = "end"
-        if self._any_on_field(self.end_ids[p], p):
+        if self.end_ids[p] and self._any_on_field(self.end_ids[p], p):
             for zone in (self.crea[p], self.magic[p], self.field[p]):
                 for i in zone:
                     if i not in self.down:
@@ -735,7 +743,13 @@ class FusionState(State):
             elif step == "window":
                 self.actor = self.wplayer
                 if self._only_pass():
-                    self._window_passed()
+                    # _window_passed, inline
+                    if self.wstage == "declared":
+                        self.step = "retarget"
+                    elif self.wplayer == self.active:
+                        self.wplayer = 1 - self.active
+                    else:
+                        self.step = "damage"
                     continue
                 return
             elif step == "block":
@@ -778,8 +792,19 @@ class FusionState(State):
 
     def _only_pass(self) -> bool:
         """True when the actor of a ``respond`` or ``window`` step can only pass (else lists its actions)."""
+        p = self.actor
         min_speed = self.chain[-1][6] if self.step == "respond" else 1
-        extra = self._instant_actions(self.actor, min_speed)
+        if self.acts[p] >= ACTIVATION_LIMIT:
+            return True
+        quick = self.quick_ids[p]
+        if quick.isdisjoint(self.hand[p]) and quick.isdisjoint(self.magic[p]):
+            # no quick card to play: only an ability could answer (the checks of _add_abilities)
+            if not self.has_act[p]:
+                return True
+            ids = self.act_ids[p] if p == self.active and min_speed <= 1 else self.fast_act_ids[p]
+            if ids.isdisjoint(self.crea[p]) and ids.isdisjoint(self.magic[p]) and ids.isdisjoint(self.field[p]):
+                return True
+        extra = self._instant_actions(p, min_speed)
         if not extra:
             return True
         self._legal = [PASS] + extra
@@ -833,8 +858,11 @@ class FusionState(State):
         return False
 
     def _after_resolution(self) -> None:
-        self._check_creatures()
-        self._check_life()
+        if self.damage or self.mods or self.eot or self.neg_cont:  # else _check_creatures has nothing to do
+            self._check_creatures()
+        life = self.life
+        if life[0] <= 0 or life[1] <= 0:
+            self._check_life()
 
     def _resolve_top(self) -> None:
         p, src, kind, effects, targets, x, _speed, negated = self.chain.pop()
@@ -1118,7 +1146,10 @@ class FusionState(State):
                         continue  # set quick magic waits a turn (§3.4.2)
                     if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                         self._add_plays(acts, "play", i, card, p, card.on_play)
-        self._add_abilities(acts, p, 1)
+        if self.has_act[p]:
+            ids = self.act_ids[p]  # the checks _add_abilities starts with, without the call
+            if not (ids.isdisjoint(self.crea[p]) and ids.isdisjoint(self.magic[p]) and ids.isdisjoint(self.field[p])):
+                self._add_abilities(acts, p, 1)
         if self.phase == "main1":
             tapped, sick = self.tapped, self.sick
             for i in self.crea[p]:
@@ -1142,17 +1173,23 @@ class FusionState(State):
             tables = self.sa_aim[kind]
             cache = tables[i]
             if cache is None:
-                cache = tables[i] = {}
-            options = self._target_view(e, p)
+                cache = tables[i] = [None] * self.n_slots
+            tgt = e.target  # the choices of _targets, read in place
+            if tgt == "enemy_creature":
+                options: Any = self.crea[1 - p]
+            elif tgt == "own_creature":
+                options = self.crea[p]
+            else:
+                options = self._target_view(e, p)
             if not options:
                 if allow_no_target:
-                    action = cache.get(_NO_TARGET)
+                    action = cache[_NO_TARGET]
                     if action is None:
                         action = cache[_NO_TARGET] = self._act(kind, (self.names[i],))
                     acts.append(action)
                 return
             for t in options:
-                action = cache.get(t)
+                action = cache[t]
                 if action is None:
                     action = cache[t] = self._act(kind, (self.names[i], self._targ_arg(t)))
                 acts.append(action)
@@ -1205,15 +1242,15 @@ class FusionState(State):
                 tables = self.sa_abil[i] = {}
             cache = tables.get(e.index)
             if cache is None:
-                cache = tables[e.index] = {}
+                cache = tables[e.index] = [None] * self.n_slots
             if not e.choice:
-                action = cache.get(_NO_TARGET)
+                action = cache[_NO_TARGET]
                 if action is None:
                     action = cache[_NO_TARGET] = self._act("activate", (self.names[i], e.index))
                 acts.append(action)
                 continue
             for t in self._target_view(e, p):
-                action = cache.get(t)
+                action = cache[t]
                 if action is None:
                     action = cache[t] = self._act("activate", (self.names[i], e.index, self._targ_arg(t)))
                 acts.append(action)
@@ -1264,14 +1301,14 @@ class FusionState(State):
                 continue
             table = sa_attack[i]
             if table is None:
-                table = sa_attack[i] = {}
+                table = sa_attack[i] = [None] * self.n_slots
             if player_ok:
-                action = table.get(-1)
+                action = table[-1]
                 if action is None:
                     action = table[-1] = self._act("attack", (self.names[i], PLAYER))
                 acts.append(action)
             for j in enemy:
-                action = table.get(j)
+                action = table[j]
                 if action is None:
                     action = table[j] = self._act("attack", (self.names[i], self.names[j]))
                 acts.append(action)
