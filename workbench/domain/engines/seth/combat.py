@@ -119,10 +119,13 @@ _SPLITS: dict[tuple[Any, ...], Action] = {}
 
 def _split_action(state: SethState, merged: dict[tuple[str, str], int]) -> Action:
     """The canonical ``split`` action for (target, element) -> amount: parts in team order, no zeros."""
-    order = state.order
     parts = [(t, e, a) for (t, e), a in merged.items() if a > 0]
     if len(parts) > 1:
-        parts.sort(key=lambda x: order[x[0]] * 16 + ELEMENT_ORDER.get(x[1], 9))
+        # Sort by team order, then element order (each (target, element) appears once).
+        order = state.order
+        ranked = [(order[t] * 16 + ELEMENT_ORDER.get(e, 9), t, e, a) for t, e, a in parts]
+        ranked.sort()
+        parts = [(t, e, a) for _, t, e, a in ranked]
     args = tuple(parts)
     # The same splits recur across the games of a playtest; an Action costs more than a look-up.
     action = _SPLITS.get(args)

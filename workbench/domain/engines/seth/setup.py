@@ -62,7 +62,13 @@ _OPENINGS: dict[tuple[Any, ...], tuple[Sequence[CardData], tuple[CardData, ...],
 
 
 def _same_cards(kept: tuple[CardData, ...], cards: Sequence[CardData]) -> bool:
-    return len(kept) == len(cards) and all(a is b for a, b in zip(kept, cards))
+    """Whether ``cards`` holds exactly the mapping objects of ``kept``, in order."""
+    if len(kept) != len(cards):
+        return False
+    for a, b in zip(kept, cards):
+        if a is not b:
+            return False
+    return True
 
 
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> SethState:

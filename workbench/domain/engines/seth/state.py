@@ -321,8 +321,15 @@ class SethState(State):
             self.now = [[], []]
             self.flight_used = set()
             by_phase = self.by_phase
-            e0 = [m for m in by_phase[0][phase] if m.alive and not m.assigned]
-            e1 = [m for m in by_phase[1][phase] if m.alive and not m.assigned]
+            # Plain loops: in the hot path a comprehension costs a function call of its own.
+            e0: list[Monster] = []
+            for m in by_phase[0][phase]:
+                if m.alive and not m.assigned:
+                    e0.append(m)
+            e1: list[Monster] = []
+            for m in by_phase[1][phase]:
+                if m.alive and not m.assigned:
+                    e1.append(m)
             self.eligible = [e0, e1]
             if e0 or e1:
                 self.step = ASSIGN
@@ -401,7 +408,10 @@ class SethState(State):
             return []
         wanted = set(names)
         # The eligible list is in team order, so the chosen monsters come out in team order.
-        chosen = [m for m in eligible if m.name in wanted]
+        chosen = []
+        for m in eligible:
+            if m.name in wanted:
+                chosen.append(m)
         if len(chosen) == len(names):
             return chosen
         if len(wanted) != len(names):
@@ -476,13 +486,20 @@ class SethState(State):
             self.step = ABILITY
             self._to_act = (0, 1) if all_slots[0] and all_slots[1] else (0,) if all_slots[0] else (1,)
             return
-        self._resolve_abilities()
+        if queued[0] or queued[1]:
+            self._resolve_abilities()
+        else:
+            self._begin_split()
 
     def _targets_for(self, m: Monster, effect: Effect) -> list[Monster]:
         """The monsters a single-target effect of ``m`` may pick: own, then enemy, in team order."""
         target = effect.target
         if target == "enemy_creature":
-            return [x for x in self.teams[1 - m.owner] if x.alive]
+            enemies = []
+            for x in self.teams[1 - m.owner]:
+                if x.alive:
+                    enemies.append(x)
+            return enemies
         if target == "own_creature":
             return [x for x in self.teams[m.owner] if x.alive]
         return [x for x in self.teams[m.owner] if x.alive] + [x for x in self.teams[1 - m.owner] if x.alive]
@@ -716,7 +733,10 @@ class SethState(State):
     def _remove_dead(self) -> None:
         # on_destroyed triggers can remove more monsters; loop until nothing changes.
         for _ in range(20):
-            dead = [m for m in self.everyone if m.alive and m.damage_taken >= m.health]
+            dead = []
+            for m in self.everyone:
+                if m.alive and m.damage_taken >= m.health:
+                    dead.append(m)
             if not dead:
                 self.settled = True
                 return
@@ -756,16 +776,21 @@ class SethState(State):
                 if m.alive and m.damage:
                     element = m.card.element
                     total[element] = total.get(element, 0) + m.damage
-            targets = [m for m in now[1 - p] if m.alive]
+            targets = []
+            for m in now[1 - p]:
+                if m.alive:
+                    targets.append(m)
             if not targets:
                 # §2.3.4: with no opposing assignment the total goes to any opposing monster.
-                targets = [m for m in teams[1 - p] if m.alive]
+                for m in teams[1 - p]:
+                    if m.alive:
+                        targets.append(m)
             totals[p] = total
             all_targets[p] = targets
             if not total or not targets:
                 continue
             if len(targets) == 1:
-                choice[p] = combat.focus_action(targets[0])
+                choice[p] = targets[0].focus or combat.focus_action(targets[0])
             else:
                 acting.append(p)
         if acting:
@@ -806,8 +831,8 @@ class SethState(State):
         # the last full check found nothing (``settled``), there is nothing to remove.
         if lethal or not self.settled:
             self._remove_dead()
-        if self._check_end():
-            return
+            if self._check_end():  # only a removal can end the game here
+                return
         if not self._next_phase():
             self._begin_phase()
 
