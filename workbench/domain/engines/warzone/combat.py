@@ -19,11 +19,10 @@ class Combat:
         if target is None:
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) declares a Direct Attack")
-        else:
+        elif self.cfg.log:
             v = self.unit(target)
-            if self.cfg.log:
-                self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
-                         f"{v.card.name if v else target} (C{v.cls if v else '?'})")
+            self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
+                     f"{v.card.name if v else target} (C{v.cls if v else '?'})")
         if self._interceptors(d, target, ()) or self._may_trap(d, "defend"):
             self.pending = ("defend", att, target, ())
         else:
@@ -110,6 +109,7 @@ class Combat:
         if u not in pl.field:
             return False
         pl.field.remove(u)
+        pl.field_changed()
         zone.append(u.card)
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} {verb}")

@@ -230,6 +230,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
             u.pos_changed = bool(raw.get("position_changed", False))
             u.used = bool(raw.get("used", False))
             me.field.append(u)
+            me.field_changed()
         _note_unsimulated(state, me.hand + me.deck + [u.card for u in me.field]
                           + [a for a in me.areas if a])
     state.turn = int(setup.get("turn", 2))

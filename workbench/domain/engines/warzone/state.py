@@ -224,11 +224,17 @@ class WarzoneState(Combat, Effects, State):
 
     def unit(self, iid: str) -> Unit | None:
         """The creature with instance name ``iid`` on either field, or None."""
-        for pl in self.p:
-            for u in pl.field:
-                if u.iid == iid:
-                    return u
-        return None
+        a, b = self.p
+        units = a.units_cache
+        if units is None:
+            units = a.units_cache = {u.iid: u for u in a.field}
+        u = units.get(iid)
+        if u is None:
+            units = b.units_cache
+            if units is None:
+                units = b.units_cache = {u.iid: u for u in b.field}
+            u = units.get(iid)
+        return u
 
     def card_total(self, player: int) -> int:
         """All cards ``player`` owns, wherever they are (conservation invariant)."""
@@ -413,15 +419,18 @@ class WarzoneState(Combat, Effects, State):
 
     def _dispatch(self, player: int, kind: str, args: tuple) -> None:
         me = self.p[player]
-        if kind == "end_phase":
+        # The commonest kinds first.
+        if kind == "recruit":
+            self._recruit(player, _in_hand(me, args[0]), args[1], args[2:])
+        elif kind == "attack":
+            self._declare(player, args[0], None if args[1] == "direct" else args[1])
+        elif kind == "end_phase":
             if self.phase == "recruit":
                 self.phase = "war"
             else:
                 self.phase = "return"
         elif kind == "end_turn":
             self._enter_night()
-        elif kind == "recruit":
-            self._recruit(player, _in_hand(me, args[0]), args[1], args[2:])
         elif kind == "spell":
             self._cast(player, _in_hand(me, args[0]), args[1:])
         elif kind == "position":
@@ -440,8 +449,6 @@ class WarzoneState(Combat, Effects, State):
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
             self._resolve_all(player, u.card, u.card.activated, args[1:], u.iid, None)
-        elif kind == "attack":
-            self._declare(player, args[0], None if args[1] == "direct" else args[1])
         elif kind == "intercept":
             _, att, target, chosen = self.pending  # type: ignore[misc]
             chosen = chosen + (args[0],)
@@ -631,6 +638,7 @@ class WarzoneState(Combat, Effects, State):
         me.hand.remove(card)
         u = Unit(card, pos)
         me.field.append(u)
+        me.rows_cache = me.units_cache = None  # Player.field_changed(), inlined
         self.count += 1
         if card.degree > self.highest:
             self.highest = card.degree

@@ -55,7 +55,7 @@ class Player:
     """One player's Life Points and zones (§1.5). The deck's top card is the list's last."""
 
     __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked",
-                 "hand_acts")
+                 "hand_acts", "rows_cache", "units_cache")
 
     def __init__(self, life: int) -> None:
         self.life = life
@@ -70,6 +70,10 @@ class Player:
         # (hand as a tuple, recruitable bands, actions of cards without targets, cards with
         # targets): the hand part of the legal actions, reused while the hand is unchanged.
         self.hand_acts: tuple | None = None
+        # rows(), kept until the field changes: whoever adds or removes a creature calls
+        # field_changed().
+        self.rows_cache: tuple[int, int, int] | None = None
+        self.units_cache: dict[str, Unit] | None = None  # unit(): instance name -> creature
 
     def copy(self) -> Player:
         """An independent copy: lists are copied, cards shared, units copied."""
@@ -84,10 +88,20 @@ class Player:
         p.areas = self.areas  # areas never move during play
         p.decked = self.decked
         p.hand_acts = self.hand_acts  # immutable, keyed by the hand itself
+        p.rows_cache = self.rows_cache
+        p.units_cache = None  # the copy has units of its own
         return p
+
+    def field_changed(self) -> None:
+        """Forget what was derived from the field (call after adding or removing a creature)."""
+        self.rows_cache = None
+        self.units_cache = None
 
     def rows(self) -> tuple[int, int, int]:
         """How many creatures stand in rows 1, 2 and 3."""
+        rows = self.rows_cache
+        if rows is not None:
+            return rows
         r1 = r2 = r3 = 0
         for u in self.field:
             c = u.cls
@@ -97,14 +111,15 @@ class Player:
                 r2 += 1
             else:
                 r3 += 1
-        return r1, r2, r3
+        rows = self.rows_cache = (r1, r2, r3)
+        return rows
 
     def unit(self, iid: str) -> Unit | None:
         """The unit with instance name ``iid`` on this player's field, or None."""
-        for u in self.field:
-            if u.iid == iid:
-                return u
-        return None
+        units = self.units_cache
+        if units is None:
+            units = self.units_cache = {u.iid: u for u in self.field}
+        return units.get(iid)
 
     def card_count(self) -> int:
         """Cards this player owns in all zones (for conservation checks)."""
