@@ -132,6 +132,12 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    if args.processes is not None:  # the command line's value, before anything starts
+        try:
+            server_processes(args.processes, {})
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if args.host not in LOOPBACK and not args.team:
         print(f"error: local mode answers this computer only; to serve on {args.host}, use team mode: "
               f"workbench user add NAME --role designer, then workbench serve --team --host {args.host}",
