@@ -49,14 +49,16 @@ def damage_value(state: WarzoneState, player: int, amount: int) -> float:
     """How much ``amount`` damage to ``player`` is worth (lethal damage is worth everything)."""
     if amount <= 0:
         return 0.0
-    cards, rest = damage_split(state.cfg, amount)
+    cfg = state.cfg
+    cards, rest = damage_split(cfg, amount)
     pl = state.p[player]
-    room = state.cfg.pile_limit - len(pl.pile)
-    if rest >= pl.life or cards >= room or cards > len(pl.deck):
+    life = pl.life
+    room = cfg.pile_limit - len(pl.pile)
+    if rest >= life or cards >= room or cards > len(pl.deck):
         return LETHAL
     # Both resources run out: weigh each hit by the share of what is left of it, so the
     # tenth Damage Card or the last Life Points matter far more than the first.
-    return 3000.0 * (rest / pl.life + cards / room)
+    return 3000.0 * (rest / life + cards / room)
 
 
 def battle_value(state: WarzoneState, u: Unit, v: Unit) -> float:
@@ -466,6 +468,7 @@ class HeuristicAgent:
         recruiting = phase == "recruit"
         hand = units = None
         potentials: dict[str, float] = {}
+        attacks: dict[str, dict[str, float]] = {}
         for i, act in enumerate(acts):
             kind = act.kind
             # The commonest kinds are scored here, without the dispatch in score().
@@ -486,12 +489,14 @@ class HeuristicAgent:
             elif kind in _ZERO_KINDS:
                 score = 0.0
             elif kind == "attack":
+                # score()'s attack rule, each attacker's values computed once
                 args = act.args
-                values = plan.get("attacks:" + args[0])
+                values = attacks.get(args[0])
                 if values is None:
-                    score = self.score(state, player, act, plan)
-                else:
-                    score = values.get(args[1], _NEVER) - 1.0
+                    u = state.p[player].unit(args[0])
+                    assert u is not None
+                    values = attacks[args[0]] = attack_values(state, u, plan)
+                score = values.get(args[1], _NEVER) - 1.0
             elif kind == "spell":
                 if hand is None:
                     hand = {c.iid: c for c in state.p[player].hand}

@@ -89,12 +89,23 @@ class WarzoneState(Combat, Effects, State):
 
     def legal_actions(self, player: int) -> list[Action]:
         """The actions ``player`` may take now; empty when it is not that player's choice."""
-        acting = self.to_act()
-        if not acting or acting[0] != player:
+        if self.over:
             return []
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        pend = self.pending  # to_act(), inlined: this runs at every decision
+        if pend is None:
+            actor = self.active
+        elif pend[0] == "defend":
+            actor = 1 - self.active
+        elif pend[0] == "respond":
+            actor = 1 - pend[1]
+        else:
+            actor = pend[1]
+        if actor != player:
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def apply(self, action: Action) -> None:
         """Apply the acting player's action. Raises IllegalAction when it is not legal now."""
@@ -684,13 +695,11 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool]) -> tuple:
     the player while the hand and the open Degree bands stay the same."""
     plain: list[Action] = []
     targeted: list[Card] = []
-    seen: set[str] = set()
+    first: dict[str, Card] = {}
     ok = band_ok + (True,)  # slot 3: spells, not limited by the bands
     for card in hand:
-        cid = card.id
-        if cid in seen:
-            continue  # copies of one card give the same choices
-        seen.add(cid)
+        if first.setdefault(card.id, card) is not card:
+            continue  # copies of one card give the same choices: the first is listed
         slot = card.list_slot
         if slot < 0 or not ok[slot]:
             continue
