@@ -13,6 +13,7 @@ from operator import itemgetter
 
 from workbench.domain.engines.base import Action, State
 from workbench.domain.engines.seth import combat
+from workbench.domain.engines.seth.cards import Effect
 from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Monster, SethState
 
 
@@ -110,7 +111,6 @@ class HeuristicAgent:
         best: tuple[str, Monster, int, Monster | None] | None = None
         best_score = 0.0  # only a pick that scores above 0 is worth making
         mandatory = False
-        score_of = self._score
         for source, index, effect, must in state.slots[player]:
             if must:
                 mandatory = True
@@ -118,18 +118,12 @@ class HeuristicAgent:
                 continue  # activating would remove it through poison
             bonus = 1000 if must else 0
             if effect.single_target:
-                harmful, poison = effect.harmful, effect.action == "add_poison"
-                for t in state._targets_for(source, effect):
-                    if harmful != (t.owner != player):
-                        score = -1.0 + bonus  # never hurt an own monster or help an enemy
-                    elif poison:  # _score's most frequent case, without the call
-                        score = (effect.amount * (2 if not t.assigned else 1)
-                                 + (t.damage * 3 + t.card.power * 0.5 + 1) * 0.01 + bonus)
-                    else:
-                        score = score_of(state, player, source, effect, t) + bonus
+                targets = state._targets_for(source, effect)
+                for t, score in zip(targets, self._scores(state, player, source, effect, targets)):
+                    score += bonus
                     if score > best_score:
                         best_score, best = score, ("trigger" if must else "activate", source, index, t)
-            elif 1.0 + bonus > best_score:
+            elif 1.0 + bonus > best_score:  # no target to pick: worth 1
                 best_score, best = 1.0 + bonus, ("trigger" if must else "activate", source, index, None)
         if best is None:
             if not mandatory:
@@ -139,26 +133,32 @@ class HeuristicAgent:
         return _cached(kind, (source.name, index, t.name if t else ""))
 
     @staticmethod
-    def _score(state: SethState, player: int, source: Monster, effect, t: Monster | None) -> float:
-        if t is None:
-            return 1.0
-        enemy = t.owner != player
-        if effect.harmful != enemy:
-            return -1.0  # never hurt an own monster or help an enemy
-        if effect.action == "damage":
-            f = t.mult.get(source.card.element, 1.0)
-            dealt = effect.amount if f == 1.0 else int(effect.amount * f + 1e-9)
-            left = t.health - t.damage_taken
-            if left < 1:
-                left = 1
-            return (t.damage * 3 + t.card.power * 0.5 + 1) * (3 if dealt >= left else dealt / left)  # _value
-        if effect.action == "destroy":
-            return _value(t) * 3
-        if effect.action == "heal":
-            return min(effect.amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0
-        if effect.action == "add_poison":
-            return effect.amount * (2 if not t.assigned else 1) + (t.damage * 3 + t.card.power * 0.5 + 1) * 0.01
-        return _value(t) + (2 if t in state.now[t.owner] else 0)
+    def _scores(state: SethState, player: int, source: Monster, effect: Effect,
+                targets: list[Monster]) -> list[float]:
+        """How good each of ``targets`` is for ``source``'s single-target ``effect`` (≤ 0: not at all)."""
+        scores = []
+        harmful, action, amount = effect.harmful, effect.action, effect.amount
+        for t in targets:
+            if harmful != (t.owner != player):
+                scores.append(-1.0)  # never hurt an own monster or help an enemy
+                continue
+            value = t.damage * 3 + t.card.power * 0.5 + 1  # _value(t)
+            if action == "add_poison":
+                scores.append(amount * (2 if not t.assigned else 1) + value * 0.01)
+            elif action == "damage":
+                f = t.mult.get(source.card.element, 1.0)
+                dealt = amount if f == 1.0 else int(amount * f + 1e-9)
+                left = t.health - t.damage_taken
+                if left < 1:
+                    left = 1
+                scores.append(value * (3 if dealt >= left else dealt / left))
+            elif action == "destroy":
+                scores.append(value * 3)
+            elif action == "heal":
+                scores.append(min(amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0)
+            else:
+                scores.append(value + (2 if t in state.now[t.owner] else 0))
+        return scores
 
     def _split(self, state: SethState, player: int) -> Action:
         totals = state.totals[player]
@@ -205,10 +205,11 @@ class HeuristicAgent:
                     dump = _dump_target(rest, e, values)
                     plan[(dump.name, e)] = plan.get((dump.name, e), 0) + a
         first = next(iter(plan))[0]
-        if all(t == first for t, _ in plan):
-            t = state.by_name[first]
-            return t.focus or combat.focus_action(t)
-        return combat._split_action(state, plan)
+        for name, _ in plan:
+            if name != first:
+                return combat._split_action(state, plan)
+        t = state.by_name[first]
+        return t.focus or combat.focus_action(t)
 
     @staticmethod
     def _split_one(state: SethState, player: int, targets: list[Monster], values: dict[str, float]) -> Action:

@@ -232,7 +232,11 @@ class SethState(State):
 
     def apply_joint(self, actions: Mapping[int, Action]) -> None:
         acting = self._to_act
-        if len(actions) != len(acting) or any(p not in actions for p in acting):
+        wrong = len(actions) != len(acting)
+        for p in acting:
+            if p not in actions:
+                wrong = True
+        if wrong:
             raise IllegalAction(f"expected choices from players {list(self._to_act)}, got {sorted(actions)}")
         # Validate every choice before changing anything, so a refused joint move leaves no trace.
         step = self.step
@@ -813,11 +817,14 @@ class SethState(State):
                     self.say(f"{self.where()} — P{p + 1} splits {combat.describe_total(totals[p])}: "
                              f"{combat.describe_split(self, action)}")
                 if action.kind == "focus":
-                    t = by_name[action.args[0]]
-                    parts = [(t, element, amount) for element, amount in totals[p].items()]
+                    name = action.args[0]
+                    parts = []
+                    for element, amount in totals[p].items():
+                        parts.append((name, element, amount))
                 else:
-                    parts = [(by_name[name], element, amount) for name, element, amount in action.args]
-                for t, element, amount in parts:
+                    parts = action.args
+                for name, element, amount in parts:
+                    t = by_name[name]
                     f = t.mult.get(element, 1.0)
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)  # combat.element_damage
                     if logging or t.card.flight:
