@@ -1,0 +1,181 @@
+"""The warzone engine's and heuristic's speed shortcuts give what their plain definitions give.
+
+Positions come from seeded random games on the sample decks (and under other rule options);
+at each one the fast path is compared with a straightforward reference written here: the
+heuristic's attack values, a new recruit's "has a paying attack", the recruit potential, the
+trap-window check, and the per-field caches (rows, instance-name index) after every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.domain.engines.warzone_fixtures import BASTION, RUSH, options, sample_deck
+from workbench.domain.engines.base import RandomAgent
+from workbench.domain.engines.warzone import ENGINE, WarzoneState
+from workbench.domain.engines.warzone import agents
+from workbench.domain.engines.warzone.cards import BATTLING, GUARDING
+from workbench.domain.engines.warzone.rules import band_limit, battle_tuple, can_direct, can_reach
+from workbench.domain.engines.warzone.units import Unit
+
+VARIANTS = [
+    {},
+    {"interceptors_per_attack": 2, "guarding_can_attack": True, "damage_step_single": False},
+    {"attacker_excess_battle_damage": False, "recruit_limit_by_highest_degree": False},
+]
+
+
+def positions(games: int = 6, **opts: object) -> Iterator[WarzoneState]:
+    """Every position of a few seeded random games (decks and seats alternating)."""
+    for seed in range(games):
+        decks = (sample_deck(RUSH), sample_deck(BASTION))
+        if seed % 2:
+            decks = decks[::-1]
+        state = ENGINE.new_game(decks[0], decks[1], options(_log=False, **opts), seed)
+        agent = RandomAgent(seed)
+        while not state.is_terminal():
+            yield state
+            player = state.to_act()[0]
+            state.apply(agent.choose(state, player))
+        yield state
+
+
+# ------------------------------------------------------------------ references
+
+def reference_attack_values(state: WarzoneState, u: Unit) -> dict[str, float]:
+    """attack_values as documented: every reachable target, the defender answering with its
+    worst-for-us interceptor of a lower Class (any creature against a Direct Attack) 60 % of
+    the time, comrades still to attack able to finish a wound."""
+    foe = state.p[1 - u.owner]
+    rows = foe.rows()
+    cfg = state.cfg
+    us = agents._stats(state, u)
+    followers = None
+    if state.phase == "war" and state.active == u.owner:
+        followers = [(x, agents._stats(state, x)) for x in state.p[u.owner].field
+                     if x is not u and not x.attacked
+                     and (x.pos == BATTLING or cfg.guard_attacks)]
+
+    def value(v: Unit) -> float:
+        vs = agents._stats(state, v)
+        guarding = v.pos == GUARDING
+        att_left, def_left, att_dies, def_dies, to_att, to_def = battle_tuple(
+            cfg, u.cls, us[0], us[1], v.cls, vs[0], vs[1], guarding)
+        if def_dies:
+            val = vs[2]
+        else:
+            val = 0.1 * (vs[1] - def_left)
+            for x, xs in (followers or []) if def_left > 0 else []:
+                if can_reach(x.cls, x.card.master, v.cls, rows):
+                    f = battle_tuple(cfg, x.cls, xs[0], xs[1], v.cls, vs[0], def_left, guarding)
+                    if f[3] and not f[2]:
+                        val = 0.6 * vs[2]
+                        break
+        val = val - us[2] if att_dies else val - 0.3 * (us[1] - att_left)
+        if to_def:
+            val += agents.damage_value(state, v.owner, to_def)
+        if to_att:
+            val -= agents.damage_value(state, u.owner, to_att)
+        return val
+
+    per_unit = [(w, value(w)) for w in foe.field]
+    out: dict[str, float] = {}
+    intercept = cfg.interceptors > 0
+    for v, val in per_unit:
+        if can_reach(u.cls, u.card.master, v.cls, rows):
+            if intercept:
+                worst = min([val] + [wval for w, wval in per_unit if w.cls < v.cls])
+                val = 0.6 * worst + (1 - 0.6) * val
+            out[v.iid] = val
+    if can_direct(u.cls, u.card.master, rows):
+        val = agents.damage_value(state, 1 - u.owner, us[0])
+        if intercept:
+            worst = min([val] + [wval for _, wval in per_unit])
+            val = 0.6 * worst + (1 - 0.6) * val
+        out["direct"] = val
+    return out
+
+
+def reference_potential(state: WarzoneState, player: int, card) -> float:
+    """The card's body plus the best other bodies in hand that fit under the limit it sets."""
+    high = max(state.highest, card.degree)
+    slots = band_limit(high) - state.count - 1
+    band = 0 if high <= 1 else (1 if high <= 3 else 2)
+    others = sorted((c.value for c in state.p[player].hand
+                     if c is not card and c.kind == "creature" and c.band <= band), reverse=True)
+    return float(card.value + sum(others[:max(slots, 0)]))
+
+
+# ------------------------------------------------------------------ the heuristic's shortcuts
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_attack_values_equal_their_definition(variant: dict) -> None:
+    compared = 0
+    for state in positions(4, **variant):
+        for pl in state.p:
+            for u in pl.field:
+                assert agents.attack_values(state, u) == reference_attack_values(state, u)
+                compared += 1
+    assert compared > 200
+
+
+@pytest.mark.parametrize("variant", VARIANTS[:2])
+def test_a_new_recruit_pays_exactly_when_its_best_attack_does(variant: dict) -> None:
+    outcomes = set()
+    for state in positions(4, **variant):
+        if state.is_terminal() or state.pending is not None or state.phase != "recruit":
+            continue
+        me = state.active
+        for card in state.p[me].hand:
+            if card.kind != "creature":
+                continue
+            fast = agents._fresh_attack_pays(state, card, {})
+            assert fast == (agents.best_attack(state, Unit(card, BATTLING)) > 0), card.iid
+            outcomes.add(fast)
+    assert outcomes == {True, False}  # both answers occur, so both paths were compared
+
+
+def test_recruit_potential_counts_the_best_bodies_that_fit() -> None:
+    agent = agents.HeuristicAgent(0)
+    compared = 0
+    for state in positions(4):
+        if state.is_terminal() or state.pending is not None or state.phase == "war":
+            continue
+        me = state.active
+        plan: dict = {}
+        for card in state.p[me].hand:
+            if card.kind == "creature":
+                assert agent._potential(state, me, card, plan) == reference_potential(
+                    state, me, card)
+                compared += 1
+    assert compared > 100
+
+
+# ------------------------------------------------------------------ the engine's shortcuts
+
+def test_trap_window_check_agrees_with_the_listed_traps() -> None:
+    seen = set()
+    for state in positions(6):
+        for c in (0, 1):
+            for window in ("defend", "respond"):
+                listed = bool(state._trap_actions(c, window, None))
+                assert state._may_trap(c, window) == listed
+                seen.add(listed)
+    assert seen == {True, False}
+
+
+def test_field_caches_follow_every_change_of_the_field() -> None:
+    steps = 0
+    for state in positions(4):
+        for clone in (state, state.clone()):
+            for pl in clone.p:
+                counts = tuple(sum(1 for u in pl.field if u.cls == c) for c in (1, 2, 3))
+                assert pl.rows() == counts
+                for u in pl.field:
+                    assert clone.unit(u.iid) is u and pl.unit(u.iid) is u
+            for card in clone.p[0].hand + clone.p[1].discard:
+                assert clone.unit(card.iid) is None  # left the field, or never entered it
+        steps += 1
+    assert steps > 300
