@@ -3,7 +3,10 @@
 Starts ``workbench serve`` (waitress) on a free 127.0.0.1 port with a private copy of the sample
 games, then keeps ``--connections`` keep-alive connections busy for ``--duration`` seconds with a
 mix of the gallery of each sample game, a card page, the validate API and a live preview render.
-Prints requests per second, p50/p95/p99 latency and errors per request type, and stops by itself.
+Prints requests per second, p50/p95/p99 latency and errors per request type, the server's CPU
+time per request (all its processes, from /proc) and the load average, and stops by itself.
+``--processes N`` starts ``workbench serve --processes N``; ``--warmup`` seconds of the same load
+run first and are not counted, so every server process has filled its caches.
 
 Two clients: pure Python (threads in a few client processes; nothing to install) and ``wrk``
 (used when installed, ``--client auto``). The Python client costs about as much CPU per request
@@ -12,7 +15,8 @@ a floor. ``wrk`` (C, one process per request type with connections split by the 
 ``timeout`` bounded) leaves the server its core; each type's latencies are exact, the mix is
 then set by how fast each type answers rather than by the weights.
 
-    python benchmarks/load.py [--duration 60] [--connections 32] [--processes 1] [--threads 8] [--client auto] [--json]
+    python benchmarks/load.py [--duration 60] [--connections 32] [--processes 1] [--threads 8] [--warmup 5]
+                              [--client auto] [--browser-session] [--json]
     python benchmarks/load.py --url http://127.0.0.1:5000   # an already running local server
 """
 

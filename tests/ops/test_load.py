@@ -34,3 +34,25 @@ def test_load_script_refuses_other_hosts():
     load = _load_module()
     with pytest.raises(SystemExit, match="loopback"):
         load.run_load("http://example.com:80", duration=1, connections=1, processes=1)
+
+
+def test_server_cpu_counts_every_process_of_the_server():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    load = _load_module()
+    burn = "import os, time\nt = time.process_time()\nwhile time.process_time() - t < 0.4: pass\ntime.sleep(30)"
+    # A parent whose child does the work, as serve --processes N does.
+    parent = subprocess.Popen([sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {burn!r}])"],
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while load.process_tree_cpu(parent.pid) < 0.4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert 0.4 <= load.process_tree_cpu(parent.pid) < 5
+    finally:
+        os.killpg(parent.pid, signal.SIGKILL)  # the child too
+        parent.wait()
