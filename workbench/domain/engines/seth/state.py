@@ -163,18 +163,26 @@ class SethState(State):
         """
         teams = self.teams
         self.everyone = teams[0] + teams[1]
-        self.by_phase = [[[m for m in team if phase in m.card.phases] for phase in range(3)] for team in teams]
-        round_sources: dict[str, list[Monster]] = {"start_of_turn": [], "end_of_turn": []}
+        by_phase: list[list[list[Monster]]] = [[[], [], []], [[], [], []]]
+        starts: list[Monster] = []
+        ends: list[Monster] = []
         cont_sources: list[Monster] = []
-        for m in self.everyone:
-            triggered = m.card.triggered
-            if triggered:
-                for trigger, sources in round_sources.items():
-                    if trigger in triggered:
-                        sources.append(m)
-                if "continuous" in triggered:
-                    cont_sources.append(m)
-        self.round_sources = round_sources
+        for p in (0, 1):
+            lists = by_phase[p]
+            for m in teams[p]:  # team order is kept in every list
+                card = m.card
+                for phase in card.phases:
+                    lists[phase].append(m)
+                triggered = card.triggered
+                if triggered:
+                    if "start_of_turn" in triggered:
+                        starts.append(m)
+                    if "end_of_turn" in triggered:
+                        ends.append(m)
+                    if "continuous" in triggered:
+                        cont_sources.append(m)
+        self.by_phase = by_phase
+        self.round_sources = {"start_of_turn": starts, "end_of_turn": ends}
         self.cont_sources = cont_sources
 
     # ------------------------------------------------------------------ interface
@@ -258,29 +266,33 @@ class SethState(State):
     def clone(self) -> SethState:
         other = SethState.__new__(SethState)
         other.__dict__.update(self.__dict__)
-        everyone = [m.copy() for m in self.everyone]
-        to = dict(zip(self.everyone, everyone))  # this state's monster -> its copy
-        n = len(self.teams[0])
-        other.teams = [everyone[:n], everyone[n:]]
-        other.everyone = everyone
-        other.by_name = {m.name: m for m in everyone}
-        other.by_phase = [[[to[m] for m in ms] for ms in team] for team in self.by_phase]
-        other.round_sources = {k: [to[m] for m in ms] for k, ms in self.round_sources.items()}
-        other.cont_sources = [to[m] for m in self.cont_sources]
+        # Plain loops: new_game copies an opening per game, so this is on the hot path too.
+        to: dict[Monster, Monster] = {}  # this state's monster -> its copy
+        by_name: dict[str, Monster] = {}
+        teams = []
+        for team in self.teams:
+            copies = []
+            for m in team:
+                c = to[m] = by_name[m.name] = m.copy()
+                copies.append(c)
+            teams.append(copies)
+        other.teams = teams
+        other.by_name = by_name
+        other._index()
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
         other.log = list(self.log)
         other.stats = self.stats.copy()
-        other.eligible = [[to[m] for m in ms] for ms in self.eligible]
-        other.now = [[to[m] for m in ms] for ms in self.now]
+        other.eligible = _remap(self.eligible, to)
+        other.now = _remap(self.now, to)
+        other.targets = _remap(self.targets, to)
         other.flight_used = set(self.flight_used)
         other.slots = [[(to[m], i, e, k) for m, i, e, k in s] for s in self.slots]
         other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] for q in self.queued]
         other.finished = list(self.finished)
         other.left = list(self.left)
-        other.totals = [dict(t) for t in self.totals]
-        other.targets = [[to[m] for m in ms] for ms in self.targets]
+        other.totals = [dict(self.totals[0]), dict(self.totals[1])]
         other.choice = dict(self.choice)
         return other
 
@@ -842,6 +854,17 @@ class SethState(State):
                 return
         if not self._next_phase():
             self._begin_phase()
+
+
+def _remap(lists: list[list[Monster]], to: dict[Monster, Monster]) -> list[list[Monster]]:
+    """Per-player monster lists with each monster replaced by ``to[monster]`` (for clone)."""
+    out = []
+    for ms in lists:
+        mapped = []
+        for m in ms:
+            mapped.append(to[m])
+        out.append(mapped)
+    return out
 
 
 _MULTS: dict[tuple[int, float, float], tuple[MonsterCard, dict[str, float]]] = {}
