@@ -124,6 +124,9 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self._seed = seed
         self._rng: random.Random | None = None
+        # the creature stats of the last attack declaration: (state, turn, attacks declared,
+        # ATK, damage left, untapped enemy blockers), see _declare
+        self._decl: tuple[Any, ...] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -197,7 +200,7 @@ class HeuristicAgent:
                         if v is None:
                             v = atk_dfn(t)
                         sign = 1.0 if owner[t] == player else -1.0
-                        if amount >= v[1] - damage.get(t, 0):
+                        if amount >= (v[1] - damage.get(t, 0) if damage else v[1]):
                             gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
                         else:
                             gain = 0.0 + (0.0 - sign * 0.2)
@@ -365,33 +368,47 @@ class HeuristicAgent:
         sc = s._sc  # the state's (ATK, DEF) cache, read directly: atk_dfn fills it on a miss
         attacks = s.attacks
         declared = [a[0] for a in attacks] if attacks else ()
-        atk: dict[int, int] = {}
-        left: dict[int, int] = {}
         free: list[int] = []
         free_power = 0
-        for i in s.crea[p]:
-            if i in tapped or i in sick or i in down:
-                continue
-            a, d = sc.get(i) or atk_dfn(i)
-            atk[i] = a
-            left[i] = d - damage.get(i, 0) if damage else d
-            if i not in declared:
+        last = self._decl
+        if last is not None and last[0] is s and last[2] + 1 == len(attacks) and last[1] == s.turn:
+            # The previous decision was this declaration one attacker ago: declaring only taps the
+            # attacker, so every creature's ATK and damage left and the enemy blockers are the same.
+            atk, left, blockers = last[3], last[4], last[5]
+            for i in s.crea[p]:
+                if i in tapped or i in sick or i in down or i in declared:
+                    continue
                 free.append(i)
+                a = atk[i]
                 if a > 0:
                     free_power += a
-        blockers: list[int] = []
-        for i in s.crea[q]:
-            a, d = sc.get(i) or atk_dfn(i)
-            atk[i] = a
-            left[i] = d - damage.get(i, 0) if damage else d
-            if i not in tapped and i not in down:
-                blockers.append(i)
+        else:
+            atk = {}
+            left = {}
+            for i in s.crea[p]:
+                if i in tapped or i in sick or i in down:
+                    continue
+                a, d = sc.get(i) or atk_dfn(i)
+                atk[i] = a
+                left[i] = d - damage.get(i, 0) if damage else d
+                if i not in declared:
+                    free.append(i)
+                    if a > 0:
+                        free_power += a
+            blockers = []
+            for i in s.crea[q]:
+                a, d = sc.get(i) or atk_dfn(i)
+                atk[i] = a
+                left[i] = d - damage.get(i, 0) if damage else d
+                if i not in tapped and i not in down:
+                    blockers.append(i)
+            for i in declared:
+                if i not in atk:
+                    atk[i], d = sc.get(i) or atk_dfn(i)
+                    left[i] = d - damage.get(i, 0) if damage else d
+        self._decl = (s, s.turn, len(attacks), atk, left, blockers)
         committed_power = 0
         committed: dict[int, int] = {}  # damage already declared against each creature
-        for i in declared:
-            if i not in atk:
-                atk[i], d = sc.get(i) or atk_dfn(i)
-                left[i] = d - damage.get(i, 0) if damage else d
         for a in attacks:
             t = a[1]
             if t < 0:
@@ -427,7 +444,7 @@ class HeuristicAgent:
                     best, best_t, best_score = i, -1, score
             for t in enemy:
                 score = 0.0
-                need = left[t] - committed.get(t, 0)
+                need = left[t] - committed.get(t, 0) if committed else left[t]
                 if need <= 0:
                     continue  # already dies to the attacks declared so far
                 if power >= need:

@@ -1268,7 +1268,8 @@ class FusionState(State):
         mana = self.mana[p]
         cards = self.cards
         used = self.used
-        for i in self.hand[p]:
+        hand = self.hand[p] if not quick.isdisjoint(self.hand[p]) else ()  # quick cards are the only candidates
+        for i in hand:
             card = cards[i]
             if card.play_speed < 2 or card.play_speed < min_speed or card.is_creature:
                 continue
