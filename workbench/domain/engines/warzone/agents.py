@@ -126,11 +126,12 @@ def _battle_value(state: WarzoneState, cls: int, owner: int, us: tuple[int, int,
 
 
 def _finish_value(cfg: Config, followers: list, v_cls: int, vs: tuple[int, int, float],
-                  def_left: int, guarding: bool, rows: tuple[int, int, int], val: float) -> float:
+                  def_left: int, guarding: bool, rows: tuple[int, int, int], val: float,
+                  attacker: Unit | None = None) -> float:
     """A wound a comrade can finish this turn (and survive doing it) is most of a kill:
-    ``val`` raised to that when one of ``followers`` can."""
+    ``val`` raised to that when one of ``followers`` (other than ``attacker``) can."""
     for x, xs in followers:
-        if can_reach(x.cls, x.card.master, v_cls, rows):
+        if x is not attacker and can_reach(x.cls, x.card.master, v_cls, rows):
             f = battle_tuple(cfg, x.cls, xs[0], xs[1], v_cls, vs[0], def_left, guarding)
             if f[3] and not f[2]:
                 return 0.6 * vs[2]
@@ -152,17 +153,19 @@ def _remember_battle(key: tuple) -> tuple[int, int, bool, bool, int, int]:
 _FOE_KEYS = (("foe", 0), ("foe", 1))      # plan keys built once, not per call
 _READY_KEYS = (("ready", 0), ("ready", 1))
 _INF = float("inf")
+
+
 def attack_values(state: WarzoneState, u: Unit, plan: dict | None = None) -> dict[str, float]:
     """Value of each attack ``u`` may declare now (target iid or "direct"), assuming the
     defender answers with its best interception (§1.8). Hidden traps are not considered."""
-    return _attack_values(state, u.owner, u.cls, u.card.master, _stats(state, u), u, plan)
+    return _attack_values(state, u.owner, u.cls, u.card.master, None, u, plan)
 
 
 def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
-                   us: tuple[int, int, float], u: Unit | None,
+                   us: tuple[int, int, float] | None, u: Unit | None,
                    plan: dict | None) -> dict[str, float]:
-    """:func:`attack_values` of an attacker given by Class, controller and stats; ``u`` is the
-    unit itself (None for a creature not yet on the field)."""
+    """:func:`attack_values` of an attacker given by Class, controller and stats (None: those
+    of ``u``); ``u`` is the unit itself (None for a creature not yet on the field)."""
     d = 1 - owner
     key = _FOE_KEYS[d]
     cached = plan.get(key) if plan is not None else None
@@ -182,7 +185,14 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
                                        if not x.attacked and (x.pos == BATTLING or guard_attacks)])
             if plan is not None:
                 plan[key] = ready
-        followers = [f for f in ready if f[0] is not u]
+        followers = ready  # the attacker itself is skipped where they are used
+        if us is None:
+            for x, xs in ready:
+                if x is u:
+                    us = xs  # computed already
+                    break
+    if us is None:
+        us = _stats(state, u)  # type: ignore[arg-type]
     reach = reach_table(cls, master, rows)
     out: dict[str, float] = {}
     if state.cfg.interceptors > 0:
@@ -207,7 +217,8 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
             else:
                 val = 0.1 * (ws[1] - def_left)
                 if followers and def_left > 0:
-                    val = _finish_value(cfg, followers, w_cls, ws, def_left, guarding, rows, val)
+                    val = _finish_value(cfg, followers, w_cls, ws, def_left, guarding, rows, val,
+                                        u)
             if att_dies:
                 val -= a_worth
             else:
@@ -225,9 +236,8 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
                     lo2 = val
             elif val < lo3:
                 lo3 = val
-        per_unit = zip([w for w, _ in foe_stats], vals)
         below = (_INF, _INF, lo1, lo1 if lo1 < lo2 else lo2)
-        for v, val in per_unit:
+        for (v, _), val in zip(foe_stats, vals):
             c = v.cls
             if reach[c]:
                 worst = below[c]
@@ -243,6 +253,8 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
                 worst = val
             out["direct"] = _EXPECT * worst + _REST * val
     else:
+        if followers:
+            followers = [f for f in followers if f[0] is not u]
         for w, ws in foe_stats:
             if reach[w.cls]:
                 out[w.iid] = _battle_value(state, cls, owner, us, w, ws, followers, rows)
