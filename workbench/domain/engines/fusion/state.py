@@ -108,7 +108,7 @@ class Options:
 _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
-    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots",
+    "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
 )
 
 
@@ -123,7 +123,7 @@ class Shared:
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
-        "n_slots",
+        "n_slots", "sa_block",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
@@ -165,6 +165,8 @@ class Shared:
         self.sa_attack: list[list[Action | None] | None] = [None] * n
         # activate Actions per instance: effect index -> per-target table
         self.sa_abil: list[dict[int, list[Action | None]] | None] = [None] * n
+        # block Actions per blocker: attacker -> Action
+        self.sa_block: list[list[Action | None] | None] = [None] * n
         self.n_slots = n + 3  # the length of a per-target table
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
@@ -1355,13 +1357,22 @@ class FusionState(State):
 
     def _block_actions(self) -> list[Action]:
         q = 1 - self.active
-        blocking = {b for a in self.attacks for b in a[2]}
+        attacks = self.attacks
+        blocking = {b for a in attacks for b in a[2]}
+        tapped, down, sa_block = self.tapped, self.down, self.sa_block
         acts = []
         for i in self.crea[q]:
-            if i in blocking or not self.can_block(i):
+            if i in blocking or i in tapped or i in down:  # can_block
                 continue
-            for a in self.attacks:
-                acts.append(self._act("block", (self.names[i], self.names[a[0]])))
+            table = sa_block[i]
+            if table is None:
+                table = sa_block[i] = [None] * self.n_slots
+            for a in attacks:
+                att = a[0]
+                action = table[att]
+                if action is None:
+                    action = table[att] = self._act("block", (self.names[i], self.names[att]))
+                acts.append(action)
         acts.append(FIXED["done"])
         return acts
 
@@ -1543,6 +1554,14 @@ class FusionState(State):
             if not effects:
                 return  # most creatures: no on_play effect, nothing goes on the chain
             targets = self._play_targets(effects, card, args)
+            if len(effects) == 1:  # the usual creature effect: the general code below, without lists
+                e = effects[0]
+                if (e.choice and targets[0] is None) or (e.once and (p, card.id, e.index) in self.used):
+                    return
+                if e.once:
+                    self.used.add((p, card.id, e.index))
+                self._push(p, i, "trigger", effects, targets, x, e.speed)
+                return
             live = [
                 (e, t) for e, t in zip(effects, targets)
                 if not (e.choice and t is None) and not (e.once and (p, card.id, e.index) in self.used)
