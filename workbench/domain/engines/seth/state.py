@@ -139,7 +139,10 @@ class SethState(State):
         self.winner: int | None = None
         self.reason = ""
         self.over = False
-        self.settled = False  # True while a full removal check has found nothing since (see _resolve_split)
+        # True while no monster can have reached its Health since a removal check found none:
+        # every change that could (lethal damage, destroy, lower Health) clears it, and
+        # _remove_dead returns at once while it is set.
+        self.settled = False
         # per phase
         self.eligible: list[list[Monster]] = [[], []]
         self.now: list[list[Monster]] = [[], []]  # assigned in this phase
@@ -388,6 +391,7 @@ class SethState(State):
             if heal and m.alive and m.damage_taken:
                 m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
         if changed:
+            self.settled = False  # Health went back down
             self._remove_dead()
             self._check_end()
 
@@ -450,7 +454,7 @@ class SethState(State):
                 ms = chosen[p]
                 what = ", ".join(m.label for m in ms) if ms else "nothing"
                 self.say(f"{self.where()} — P{p + 1} assigns {what}")
-        poisoned = lethal = False
+        poisoned = False
         for p in (0, 1):
             ms = chosen[p]
             if not ms:
@@ -462,10 +466,7 @@ class SethState(State):
                 if m.poison:
                     poisoned = True
                     self._hurt(m, m.poison, None, "", poison=True)
-                    if m.damage_taken >= m.health:
-                        lethal = True
-        # Poison hurt only assigned monsters: see _resolve_split for ``settled``.
-        if lethal or (poisoned and not self.settled):
+        if poisoned and not self.settled:
             self._remove_dead()
             if self._check_end():
                 return
@@ -635,6 +636,7 @@ class SethState(State):
                     self.say(f"  {t.label} gets {effect.amount} poison counter(s) (now {t.poison})")
             elif action == "destroy":
                 t.damage_taken = max(t.damage_taken, t.health)
+                self.settled = False
                 if self.logging:
                     self.say(f"  {t.label} is destroyed")
             elif action == "modify_stats":
@@ -647,6 +649,7 @@ class SethState(State):
                     t.round_damage += effect.damage_mod
                     t.round_health += effect.health_mod
                 t.recalc()
+                self.settled = False
                 if self.logging:
                     self.say(f"  {t.label} now deals {t.damage} and has {t.health} health")
 
@@ -730,6 +733,8 @@ class SethState(State):
         elif amount <= 0:
             return
         m.damage_taken += amount
+        if m.damage_taken >= m.health:
+            self.settled = False
         if self.logging:
             self.log.append(f"  {m.label} takes {amount} from {why} ({max(0, m.health - m.damage_taken)} health left)")
 
@@ -747,6 +752,8 @@ class SethState(State):
         return max(0, amount - self.flight_reduction)
 
     def _remove_dead(self) -> None:
+        if self.settled:
+            return  # nothing changed that could remove a monster (see __init__)
         # on_destroyed triggers can remove more monsters; loop until nothing changes.
         for _ in range(20):
             dead = []
@@ -817,7 +824,6 @@ class SethState(State):
 
     def _resolve_split(self) -> None:
         choice = self.choice
-        lethal = False
         if choice:
             logging = self.logging
             by_name, totals = self.by_name, self.totals
@@ -843,12 +849,10 @@ class SethState(State):
                         self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if logging else "")
                     elif dealt > 0:
                         t.damage_taken += dealt  # _hurt without Flight and log
-                    if t.damage_taken >= t.health:
-                        lethal = True
+                        if t.damage_taken >= t.health:
+                            self.settled = False
             self.choice = {}
-        # Only the split's targets took damage here: when none of them reached its Health and
-        # the last full check found nothing (``settled``), there is nothing to remove.
-        if lethal or not self.settled:
+        if not self.settled:
             self._remove_dead()
             if self._check_end():  # only a removal can end the game here
                 return
