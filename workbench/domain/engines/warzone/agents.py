@@ -388,11 +388,12 @@ def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
         u = state.unit(src) if src else None
         units = [u] if u else []
     val = 0.0
-    # "Until end of turn" changes matter in battles still to come this turn: my War (when I
-    # may attack at all) or, answering an attack, the opponent's.
-    before_war = (state.active == c and state.phase == "recruit"
-                  and not (state.turn == 1 and state.cfg.first_no_attack))
-    defending = state.active != c
+    if a == "modify_stats":
+        # "Until end of turn" changes matter in battles still to come this turn: my War (when
+        # I may attack at all) or, answering an attack, the opponent's.
+        before_war = (state.active == c and state.phase == "recruit"
+                      and not (state.turn == 1 and state.cfg.first_no_attack))
+        defending = state.active != c
     for u in units:
         sign = 1 if u.owner == c else -1
         if a == "damage":

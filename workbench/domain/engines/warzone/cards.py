@@ -56,7 +56,7 @@ class Card:
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
                  "continuous", "start_turn", "end_turn", "unsimulated", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
-                 "acts", "list_slot", "play_acts", "target_acts")
+                 "acts", "list_slot", "play_acts", "target_acts", "is_trap")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -84,6 +84,7 @@ class Card:
         else:
             self.list_slot, self.play_acts = -1, ()
         self.target_acts: dict[tuple, Any] = {}  # actions by chosen targets, filled on first use
+        self.is_trap = self.kind == "trap" and bool(self.on_play)  # may answer (with an effect)
 
     def __repr__(self) -> str:
         return f"Card({self.iid})"

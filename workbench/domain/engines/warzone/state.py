@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import product
+from operator import attrgetter
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Effect
@@ -40,6 +41,7 @@ from workbench.domain.errors import IllegalAction
 
 __all__ = ["PLAYER_NAMES", "WarzoneState"]
 
+_IS_TRAP = attrgetter("is_trap")
 END_PHASE = Action("end_phase", (), "end the phase")
 END_TURN = Action("end_turn", (), "end the turn")
 ALLOW = Action("allow", (), "let the attack through")
@@ -403,8 +405,11 @@ class WarzoneState(Combat, Effects, State):
 
     def _may_trap(self, c: int, window: str) -> bool:
         """Whether :meth:`_trap_actions` would list any trap for ``c`` (without listing them)."""
-        for card in self.p[c].hand:
-            if card.kind != "trap" or not card.on_play:
+        hand = self.p[c].hand
+        if not any(map(_IS_TRAP, hand)):
+            return False  # the usual case, decided at C speed
+        for card in hand:
+            if not card.is_trap:
                 continue
             if window == "respond" and any(e.target == "attacker" for e in card.on_play):
                 continue
@@ -414,9 +419,12 @@ class WarzoneState(Combat, Effects, State):
 
     def _trap_actions(self, c: int, window: str, attacker: str | None) -> list[Action]:
         """Traps player ``c`` may activate in a response ``window`` (defend or respond)."""
+        hand = self.p[c].hand
+        if not any(map(_IS_TRAP, hand)):
+            return []  # the usual case, decided at C speed
         acts: list[Action] = []
         seen: set[str] = set()
-        for card in self.p[c].hand:
+        for card in hand:
             if card.kind != "trap" or card.id in seen or not card.on_play:
                 continue
             seen.add(card.id)
@@ -503,7 +511,8 @@ class WarzoneState(Combat, Effects, State):
             if phase == "wake":
                 self.phase = "recruit"
                 continue
-            acts = self._compute_legal()
+            # _compute_legal() without a pending choice
+            acts = self._war_actions() if phase == "war" else self._main_actions()
             if len(acts) == 1:  # only "end": nothing to decide
                 if phase == "return":
                     self._enter_night()
