@@ -26,6 +26,7 @@ from workbench.domain.engines.seth.cards import (
     check_lineup,
     parse_card,
 )
+from workbench.domain.engines.seth.combat import focus_action
 from workbench.domain.engines.seth.state import ASSIGN, ABILITY, SPLIT, Monster, SethState
 from workbench.domain.errors import WorkbenchError
 
@@ -97,7 +98,10 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     if key is not None:
         if len(_OPENINGS) > 1024:
             _OPENINGS.clear()
-        _OPENINGS[key] = (cards_a, tuple(cards_a), cards_b, tuple(cards_b), state.fresh(seed))
+        opening = state.fresh(seed)
+        for m in opening.everyone:
+            focus_action(m)  # built once here, so the copies of every game share it
+        _OPENINGS[key] = (cards_a, tuple(cards_a), cards_b, tuple(cards_b), opening)
     return state
 
 
