@@ -183,15 +183,19 @@ class HeuristicAgent:
             kind = a.kind
             # the kinds in the order they are most often listed
             if kind == "play":
+                # _score_play for a card with at most one effect, inline (the usual card)
                 args = a.args
                 i = index[args[0]]
                 card = cards[i]
-                e = card.h_dmg
-                if e is not None and len(args) > 1:
-                    # _score_play and _effect_value for damage to one chosen creature, inline
-                    if e.once and used and (player, card.id, e.index) in used:
+                on_play = card.on_play
+                if len(on_play) > 1:
+                    score = score_play(state, player, kind, i, card, args, mana)
+                else:
+                    e = on_play[0] if on_play else None
+                    if e is None or (e.once and used and (player, card.id, e.index) in used):
                         gain = 0.0
-                    else:
+                    elif e is card.h_dmg and len(args) > 1:
+                        # and _effect_value for damage to one chosen creature (the most frequent)
                         t = index[args[1]]
                         amount = e.amount
                         if e.x_amount:
@@ -204,6 +208,21 @@ class HeuristicAgent:
                             gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
                         else:
                             gain = 0.0 + (0.0 - sign * 0.2)
+                    else:
+                        if e.choice:
+                            if len(args) > 1:
+                                arg = args[1]
+                                t = _PTOK[arg] if arg in _PTOK else index[arg]
+                            else:
+                                t = None
+                        elif e.action == "negate":
+                            t = len(state.chain) - 1
+                        else:
+                            t = None
+                        if e.choice and t is None:
+                            gain = 0.0
+                        else:
+                            gain = 0.0 + _effect_value(state, player, i, e, t, mana if card.x_cost else card.cost)
                     if card.h_lasting:
                         gain += 1.0 + card.h_own_bonus * len(state.crea[player])
                     if card.h_artifact:
@@ -212,8 +231,6 @@ class HeuristicAgent:
                         score = gain - 1.0  # hold quick cards for the battle or the opponent's turn
                     else:
                         score = gain
-                else:
-                    score = score_play(state, player, kind, i, card, args, mana)
             elif kind == "set":
                 card = cards[index[a.args[0]]]
                 if card.is_creature:
