@@ -7,8 +7,10 @@ to kill as many as possible, and answers the chain when negating or a quick effe
 
 It is the inner loop of every playtest, so it reads what it needs directly: the static parts of
 a card's score are computed once per card (``CardDef.h_*``), main-phase actions are scored in one
-loop, and attack declarations are scored over (attacker, target) pairs rather than by decoding
-action names.
+loop (plays of one-effect cards, above all damage to a chosen creature, without a call per
+action), and attack declarations are scored over (attacker, target) pairs rather than by decoding
+action names; a declaration right after the previous one reuses its creature stats (declaring
+only taps the attacker). None of this changes a decision: the same seeds play the same games.
 """
 
 from __future__ import annotations

@@ -15,12 +15,15 @@ Steps (``self.step``) where a player decides:
 ``discard`` (hand limit), ``target`` (a triggered effect needs a target).
 
 Speed (benchmarks/engine_fusion.py): Actions are built once per deck pair and looked up in
-per-instance tables (``sa_*``: plain plays, plays per chosen target, attacks per target), so a
-decision allocates no Action and formats no text while the log is off. ``atk_dfn`` caches each
-creature's (ATK, DEF) in ``_sc``; the cache and the continuous bonuses ``_cb`` are dropped only
-when a continuous card moves or turns face up, and a single entry when that creature's own
-changes do. Per-player sets of the cards with abilities, quick cards and Taunt let the scans
-skip fields and hands that hold none.
+per-instance tables (``sa_*``: plain plays; plays, abilities, attacks and blocks per target, as
+lists indexed by the target, see ``_NO_TARGET``), so a decision allocates no Action and formats no
+text while the log is off. ``atk_dfn`` caches each creature's (ATK, DEF) in ``_sc``; the cache and
+the continuous bonuses ``_cb`` are dropped only when a continuous card moves or turns face up, and
+a single entry when that creature's own changes do (the clean-up drops only the creatures with
+end-of-turn changes). Per-player sets of the cards with abilities, quick cards, Taunt and start-
+or end-of-turn effects let the scans skip fields and hands that hold none; a chain answer or
+battle window where nobody can answer is passed without listing anything. Decks are shuffled by
+``shuffle``, the same Fisher-Yates draws as ``random.Random.shuffle``.
 """
 
 from __future__ import annotations
