@@ -60,3 +60,21 @@ def test_the_queue_warning_passes_once_per_interval_with_the_deepest_queue(monke
     later = _record(2)
     assert throttle.filter(later)
     assert later.getMessage().startswith("Task queue depth is 30 ")  # the deepest since the last line
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_every_listening_socket_is_balanced(count):
+    from waitress.server import create_server
+
+    from workbench.cli.supervisor import waitress_listeners
+
+    sockets = [sock for _ in range(count) for sock in bind_sockets("127.0.0.1", 0)]
+    try:
+        server = create_server(lambda environ, start: [], sockets=sockets, threads=1)
+        listeners = waitress_listeners(server)
+        assert sorted(listener.socket.getsockname() for listener in listeners) == sorted(
+            sock.getsockname() for sock in sockets)
+        server.task_dispatcher.shutdown()
+    finally:
+        for sock in sockets:
+            sock.close()

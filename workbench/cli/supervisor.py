@@ -42,14 +42,24 @@ BACKLOG = 1024
 UNUSED_SLOT = 2**30  # a dead worker's count: never the least loaded
 
 
+def waitress_listeners(server: Any) -> list[Any]:
+    """The listening servers of what ``waitress.create_server`` returned: the server itself for
+    one socket, every server in its socket map for several (``localhost`` = 127.0.0.1 + ::1)."""
+    from waitress.server import BaseWSGIServer
+
+    if isinstance(server, BaseWSGIServer):
+        return [server]
+    return [obj for obj in server.map.values() if isinstance(obj, BaseWSGIServer)]
+
+
 def serve_balanced(app: Any, sockets: list[socket.socket], counts: Any, slot: int, **options: Any) -> None:
     """Run waitress for ``app`` on ``sockets`` until SIGTERM/SIGINT, accepting new connections
     only while this worker holds at most one more than the least loaded one. ``counts`` is the
     workers' shared array of open connections; ``slot`` is this worker's index in it."""
-    from waitress.server import BaseWSGIServer, create_server
+    from waitress.server import create_server
 
     server = create_server(app, sockets=sockets, **options)
-    listeners = [obj for obj in getattr(server, "map", server._map).values() if isinstance(obj, BaseWSGIServer)]
+    listeners = waitress_listeners(server)
 
     def balanced(original: Callable[[], bool]) -> Callable[[], bool]:
         def readable() -> bool:
