@@ -164,5 +164,10 @@ def test_a_print_job_is_answered_from_its_status_file_by_a_process_that_did_not_
         os.utime(status_file, (old, old))  # nobody has written progress for too long
         stale = client.get(status_url).json
         assert stale["state"] == "error" and "stopped" in stale["message"]
+        status_file.write_text(json.dumps(dict(data, state="running", finished=None, pid=2**22 + 7)))
+        gone = client.get(status_url).json  # rewritten just now, but by no living process
+        assert gone["state"] == "error" and "stopped" in gone["message"]
+        status_file.write_text(json.dumps(dict(data, state="running", finished=None)))
+        assert client.get(status_url).json["state"] == "running"  # this process, recently: still running
     finally:
         render_views._jobs[job_id] = mine

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import secrets
 import threading
@@ -277,6 +278,7 @@ class Job:
     finished: float | None = None
     status_file: Path | None = None  # where every server process reads the progress
     published: float = 0.0
+    pid: int = field(default_factory=os.getpid)  # the server process rendering it
 
 
 _jobs: dict[str, Job] = {}
@@ -284,7 +286,7 @@ _jobs_lock = threading.Lock()
 PUBLISH_EVERY_S = 0.25
 # A "running" status file not rewritten for this long belongs to a process that is gone.
 STALE_AFTER_S = 600.0
-_STATUS_KEYS = ("id", "game", "filename", "state", "stage", "done", "total", "message", "started", "finished")
+_STATUS_KEYS = ("id", "game", "filename", "state", "stage", "done", "total", "message", "started", "finished", "pid")
 
 
 def _publish(job: Job, force: bool = False) -> None:
@@ -308,9 +310,20 @@ def _published_job(status_file: Path) -> Job | None:
         return None
     if job.state == "done":
         job.path = status_file.with_suffix(".pdf")
-    elif job.state == "running" and time.time() - modified > STALE_AFTER_S:
+    elif job.state == "running" and (time.time() - modified > STALE_AFTER_S or not _alive(job.pid)):
         job.state, job.message = "error", "the server process rendering this PDF stopped; start it again"
     return job
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a server restart or a dead worker ends its jobs)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _run_job(job: Job, repo: Any, definition: Any, request_: PrintRequest, cache: Any, out: Path) -> None:
