@@ -111,16 +111,17 @@ def can_recruit(cfg: Config, count: int, highest: int, used: int, degree: int) -
     return (used // weight) % 16 < band_limit(degree)
 
 
-_OK_BY_HIGHEST: dict[tuple[int, int], tuple[bool, bool, bool]] = {}  # (count, highest) -> bands
+OK_BY_HIGHEST: dict[tuple[int, int], tuple[bool, bool, bool]] = {}
+"""bands_open's answers by (count, highest) under the default limit (read directly by hot code)."""
 
 
 def bands_open(cfg: Config, count: int, highest: int, used: int) -> tuple[bool, bool, bool]:
     """Whether one more creature of Degree 0-1, 2-3 and 4+ may be recruited (see can_recruit)."""
     if cfg.limit_by_highest:
         key = (count, highest)
-        hit = _OK_BY_HIGHEST.get(key)
+        hit = OK_BY_HIGHEST.get(key)
         if hit is None:
-            hit = _OK_BY_HIGHEST[key] = (can_recruit(cfg, count, highest, used, 0),
+            hit = OK_BY_HIGHEST[key] = (can_recruit(cfg, count, highest, used, 0),
                                          can_recruit(cfg, count, highest, used, 2),
                                          can_recruit(cfg, count, highest, used, 4))
         return hit

@@ -31,6 +31,7 @@ from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Eff
 from workbench.domain.engines.warzone.combat import Combat
 from workbench.domain.engines.warzone.effects import Effects
 from workbench.domain.engines.warzone.rules import (
+    OK_BY_HIGHEST,
     Config,
     band_weight,
     bands_open,
@@ -42,6 +43,7 @@ from workbench.domain.errors import IllegalAction
 __all__ = ["PLAYER_NAMES", "WarzoneState"]
 
 _IS_TRAP = attrgetter("is_trap")
+_ACTIVATED = attrgetter("card.activated")
 END_PHASE = Action("end_phase", (), "end the phase")
 END_TURN = Action("end_turn", (), "end the turn")
 ALLOW = Action("allow", (), "let the attack through")
@@ -316,7 +318,8 @@ class WarzoneState(Combat, Effects, State):
         me = self.p[p]
         cfg = self.cfg
         # The recruit limit depends only on the Degree band (0-1, 2-3, 4+) of the newcomer.
-        band_ok = bands_open(cfg, self.count, self.highest, self.used)
+        band_ok = (cfg.limit_by_highest and OK_BY_HIGHEST.get((self.count, self.highest))
+                   or bands_open(cfg, self.count, self.highest, self.used))
         hand = me.hand
         cached = me.hand_acts
         if cached is None or cached[0] != hand or cached[1] != band_ok:
@@ -339,15 +342,23 @@ class WarzoneState(Combat, Effects, State):
                         act = known[targets] = _act("spell", (card.iid,) + targets, card.name)
                     acts.append(act)
         pos_once = cfg.pos_once
-        for u in me.field:
-            if not u.attacked and not (u.pos_changed and pos_once):
-                acts.append(u.card.pos_act)
-            activated = u.card.activated
-            if activated and not u.used:
-                if u.attacked and any(e.tap for e in activated):
-                    continue
-                for targets in self._combos(p, activated):
-                    acts.append(_act("activate", (u.iid,) + targets, u.card.name))
+        field = me.field
+        if not any(map(_ACTIVATED, field)):
+            # The usual field: position switches only, listed in one comprehension.
+            if pos_once:
+                acts += [u.card.pos_act for u in field if not (u.attacked or u.pos_changed)]
+            else:
+                acts += [u.card.pos_act for u in field if not u.attacked]
+        else:
+            for u in field:
+                if not u.attacked and not (u.pos_changed and pos_once):
+                    acts.append(u.card.pos_act)
+                activated = u.card.activated
+                if activated and not u.used:
+                    if u.attacked and any(e.tap for e in activated):
+                        continue
+                    for targets in self._combos(p, activated):
+                        acts.append(_act("activate", (u.iid,) + targets, u.card.name))
         acts.append(END_PHASE if self.phase == "recruit" else END_TURN)
         return acts
 
