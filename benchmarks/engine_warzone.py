@@ -6,12 +6,16 @@ Times are CPU seconds of this process (time.process_time); each figure is the be
 ``--log`` is given (playtests switch it off with the ``_log`` option).
 
 Usage: python3 benchmarks/engine_warzone.py [--games N] [--winrate-games N] [--log]
+       [--fingerprint N]
 Decks: the two sample decks of card_data/warzone (vanguard-rush, iron-bastion).
+``--fingerprint N`` prints a hash of N seeded heuristic games (winner, turns, reason and every
+action) instead: a speed change that keeps the heuristic's choices keeps the hash.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -65,6 +69,26 @@ def win_rate(deck_h: str, deck_r: str, games: int, opts: dict) -> float:
     return wins / games
 
 
+def fingerprint(games: int, opts: dict) -> str:
+    """A hash of ``games`` seeded heuristic games: winner, turns, reason and every action."""
+    digest = hashlib.sha256()
+    rush, bastion = sample_deck(RUSH), sample_deck(BASTION)
+
+    class Recording(Counting):
+        def choose(self, state, player):
+            action = super().choose(state, player)
+            digest.update(repr((action.kind, action.args)).encode())
+            return action
+
+    for i in range(games):
+        decks = (rush, bastion) if i % 2 == 0 else (bastion, rush)
+        agents = [Recording(ENGINE.agents["heuristic"](i)),
+                  Recording(ENGINE.agents["heuristic"](i + 7))]
+        result = play_game(ENGINE.new_game(decks[0], decks[1], opts, i), agents)
+        digest.update(repr((result.winner, result.turns, result.reason)).encode())
+    return digest.hexdigest()[:16]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="games per speed run")
@@ -72,8 +96,14 @@ def main() -> None:
     parser.add_argument("--winrate-games", type=int, default=1000,
                         help="games per win-rate pairing (0 to skip)")
     parser.add_argument("--log", action="store_true", help="keep the readable log on")
+    parser.add_argument("--fingerprint", type=int, default=0, metavar="N",
+                        help="print a hash of N seeded heuristic games and stop")
     args = parser.parse_args()
     opts = options(_log=args.log)
+    if args.fingerprint:
+        print(f"fingerprint of {args.fingerprint} heuristic games: "
+              f"{fingerprint(args.fingerprint, opts)}")
+        return
     print(f"warzone engine, decks {RUSH} / {BASTION}, log {'on' if args.log else 'off'}, "
           f"CPU time of one process, best of {args.repeat}")
     for kind in ("heuristic", "random"):
