@@ -496,39 +496,54 @@ class HeuristicAgent:
     def _block(self, s: FusionState, p: int, acts: list[Action]) -> Action:
         atk: dict[int, int] = {}
         left: dict[int, int] = {}
-        damage, atk_dfn = s.damage, s.atk_dfn
+        damage, atk_dfn, sc = s.damage, s.atk_dfn, s._sc
         for zone in s.crea:
             for i in zone:
-                atk[i], d = atk_dfn(i)
-                left[i] = d - damage.get(i, 0)
+                a, d = sc.get(i) or atk_dfn(i)
+                atk[i] = a
+                left[i] = d - damage.get(i, 0) if damage else d
         incoming = 0
-        blocked = {a[0] for a in s.attacks if a[2]}
-        entries = {a[0]: a for a in s.attacks}
-        for a in s.attacks:
-            if a[1] < 0 and not a[2]:
-                incoming += max(0, atk[a[0]])
+        blocked: set[int] = set()  # attackers with a blocker already
+        entries: dict[int, list[Any]] = {}
+        for entry in s.attacks:
+            entries[entry[0]] = entry
+            if entry[2]:
+                blocked.add(entry[0])
+            elif entry[1] < 0:
+                incoming += max(0, atk[entry[0]])
         lethal = incoming >= s.life[p]
         best, best_score = None, 0.0
         index = s.index
         for a in acts:
             if a.kind != "block":
                 continue
-            b, att = index[a.args[0]], index[a.args[1]]
+            args = a.args
+            b, att = index[args[0]], index[args[1]]
             entry = entries[att]
-            already = sum(atk[x] for x in entry[2])
-            kills = atk[b] + already >= left[att]
-            survives = atk[att] < left[b] or bool(entry[2] and atk[att] < sum(left[x] for x in entry[2]))
+            others = entry[2]  # blockers already assigned to this attacker
+            power = atk[att]
+            if others:
+                already = 0
+                held = 0
+                for x in others:
+                    already += atk[x]
+                    held += left[x]
+                kills = atk[b] + already >= left[att]
+                survives = power < left[b] or power < held
+            else:
+                kills = atk[b] >= left[att]
+                survives = power < left[b]
             score = 0.0
             if kills:
-                score += atk[att] + left[att] + 1.0
+                score += power + left[att] + 1.0
             if not survives:
                 score -= atk[b] + left[b] + 1.0
             elif entry[1] < 0:
-                score += 0.3 * atk[att]
+                score += 0.3 * power
             if att in blocked and not kills:
                 score -= 1.0
             if lethal and entry[1] < 0 and att not in blocked:
-                score += 50.0 + atk[att]
+                score += 50.0 + power
             if score > best_score:
                 best, best_score = a, score
         return best if best is not None else acts[-1]

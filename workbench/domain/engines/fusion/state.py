@@ -80,6 +80,7 @@ def _ptok(p: int) -> int:
     return -1 - p
 
 
+_SOLO = ((0,), (1,))  # what to_act returns, without a new tuple per call
 _BOTH = ((-1, -2), (-2, -1))  # the player tokens of (p, opponent) for p = 0, 1
 
 
@@ -288,7 +289,7 @@ class FusionState(State):
 
     def to_act(self) -> tuple[int, ...]:
         """The single player who decides now; empty once the game is over."""
-        return () if self.over else (self.actor,)
+        return () if self.over else _SOLO[self.actor]
 
     def legal_actions(self, player: int) -> list[Action]:
         """The actions ``player`` may take now (empty when it is not to act)."""
