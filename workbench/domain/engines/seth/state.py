@@ -602,7 +602,7 @@ class SethState(State):
                     self._hurt(m, m.poison, None, "", poison=True)
                 self.run_effect(m, effect, target)
             self.queued[p] = []
-        if any_effect:
+        if any_effect and not self.settled:  # settled: nothing can have been removed
             self._remove_dead()
             if self._check_end():
                 return
@@ -667,7 +667,7 @@ class SethState(State):
                     self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
                              + (f" on {target.label}" if target else ""))
                 self.run_effect(m, effect, target)
-        if ran:
+        if ran and not self.settled:
             self._remove_dead()
 
     def auto_target(self, source: Monster, effect: Effect) -> Monster | None:
