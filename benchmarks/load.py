@@ -114,6 +114,23 @@ def _connect(url: str) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
 
 
+def warm_every_worker(url: str, processes: int) -> None:
+    """Send every request of the mix to every server process. A server process keeps a
+    connection for good and shares new ones out evenly among the processes, so 2 x processes
+    connections held open at once reach each of them. (wrk opens new connections for the
+    measured run, one URL per connection: without this a worker could meet a request type for
+    the first time, cold, while being measured.)"""
+    for _, method, path, body, _ in _request_mix(url):
+        conns = [_connect(url) for _ in range(2 * max(1, processes))]
+        for conn in conns:
+            conn.connect()
+        for conn in conns:
+            conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+            conn.getresponse().read()
+        for conn in conns:
+            conn.close()
+
+
 def _worker(url: str, mix: list, deadline: float, seed: int, out: list, extra: dict | None = None) -> None:
     rng = random.Random(seed)
     weights = [m[4] for m in mix]
@@ -355,6 +372,7 @@ def main() -> int:
     use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk"))
     try:
         if args.warmup > 0:  # the same load, thrown away: cold caches are not what is measured
+            warm_every_worker(url, args.processes)
             if use_wrk:
                 run_wrk(url, args.warmup, args.connections, args.browser_session)
             else:
