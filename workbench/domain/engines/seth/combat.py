@@ -68,19 +68,17 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
             for m in state.targets[player]:
                 if m.name == args[0]:
                     return action
-    targets = {m.name for m in state.targets[player]}
+    legal = state.targets[player]
     total = state.totals[player]
     if action.kind == "focus":
-        if len(action.args) != 1 or action.args[0] not in targets:
-            raise IllegalAction(f"{action.args[0] if action.args else '?'} is not a legal target "
-                                f"(targets: {', '.join(sorted(targets))})")
-        return action
+        raise IllegalAction(f"{action.args[0] if action.args else '?'} is not a legal target "
+                            f"(targets: {', '.join(sorted(m.name for m in legal))})")
     if action.kind != "split":
         raise IllegalAction(f"P{player + 1} must split damage now (focus or split), not {action.kind!r}")
     given: dict[str, int] = {}
     parts = []
     single = next(iter(total)) if len(total) == 1 else None
-    order = state.order
+    order, by_name = state.order, state.by_name
     canonical = True  # parts in team order, elements in ELEMENT_ORDER, no zero, no repeats
     previous = -1
     for raw in action.args:
@@ -90,8 +88,9 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
         if len(part) != 3:
             raise IllegalAction(f"a split part is (target, element, amount), got {part!r}")
         target, element, amount = part
-        if target not in targets:
-            raise IllegalAction(f"{target} is not a legal target (targets: {', '.join(sorted(targets))})")
+        m = by_name.get(target)
+        if m is None or m not in legal:  # names are unique, so this is "target names a legal target"
+            raise IllegalAction(f"{target} is not a legal target (targets: {', '.join(sorted(x.name for x in legal))})")
         if element not in total:
             raise IllegalAction(f"P{player + 1} has no {element} damage to split")
         if amount.__class__ is not int or amount < 0:
