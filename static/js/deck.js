@@ -19,6 +19,8 @@
 
   const deck = normalise(data.deck || {});
   const form = document.getElementById("deck-form");
+  // Viewers may try changes (legality, statistics) but never save them.
+  const readOnly = form.dataset.readOnly === "true";
   const nameInput = document.getElementById("deck-name");
   const formatSelect = document.getElementById("deck-format");
   const notesInput = document.getElementById("deck-notes");
@@ -48,6 +50,7 @@
   }
 
   function setStatus(text, kind) {
+    if (readOnly && kind === "dirty") text = "Trying changes: viewers cannot save";
     statusLine.textContent = text;
     statusLine.className = "save-status" + (kind ? " status-" + kind : "");
   }
@@ -217,7 +220,7 @@
   /* ------------------------------------------------------------ save and conflicts */
 
   async function save() {
-    if (saving) return;
+    if (saving || readOnly) return;
     saving = true;
     setStatus("Saving…", "busy");
     const body = current();
@@ -321,7 +324,7 @@
   document.addEventListener("keydown", function (event) {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") { event.preventDefault(); save(); }
   });
-  W.guardUnsaved(function () { return dirty; });
+  W.guardUnsaved(function () { return dirty && !readOnly; });
 
   renderZones();
   renderResults();

@@ -20,6 +20,8 @@
   let controls = {};
 
   const form = document.getElementById("card-form");
+  // Viewers may try changes (problems, preview) but never save them: no save, no unsaved-changes prompt.
+  const readOnly = form.dataset.readOnly === "true";
   const nameInput = document.getElementById("field-name");
   const idInput = document.getElementById("field-id");
   const kindSelect = document.getElementById("field-kind");
@@ -37,6 +39,7 @@
   function cardUrl(id) { return urls.card.replace("__ID__", encodeURIComponent(id)); }
   function editUrl(id) { return urls.edit.replace("__ID__", encodeURIComponent(id)); }
   function setStatus(text, kind) {
+    if (readOnly && kind === "dirty") text = "Trying changes: viewers cannot save";
     statusLine.textContent = text;
     statusLine.className = "save-status" + (kind ? " status-" + kind : "");
   }
@@ -375,7 +378,7 @@
   /* ------------------------------------------------------------ saving and conflicts */
 
   async function save() {
-    if (saving) return;
+    if (saving || readOnly) return;
     const card = collect();
     if (Object.keys(localProblems).length) {
       renderProblems([]);
@@ -524,7 +527,7 @@
       save();
     }
   });
-  W.guardUnsaved(function () { return dirty; });
+  W.guardUnsaved(function () { return dirty && !readOnly; });
   window.WorkbenchEditor = { isDirty: function () { return dirty; } };
 
   buildFields(kindSelect.value);

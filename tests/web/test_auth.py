@@ -3,6 +3,8 @@ and local mode staying login-free and loopback-only."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.security.helpers import (
@@ -137,6 +139,32 @@ def test_viewer_browses_validates_but_cannot_save(team):
     refused = client.put("/api/games/seth/cards/glass-wasp", json=card.json["card"],
                          headers={**token, "If-Match": card.json["version"]})
     assert refused.status_code == 403 and "viewer" in refused.json["error"]
+
+
+@pytest.mark.parametrize("path, edit_controls", [
+    ("/games/seth/cards", ["New card"]),
+    ("/games/seth/cards/glass-wasp/edit", ["id=\"save-button\"", "Delete…", "Rename id", "Upload art"]),
+    ("/games/seth/decks", ["Build a new deck", "Delete…"]),
+])
+def test_viewers_are_not_offered_buttons_the_gate_would_refuse(team, path, edit_controls):
+    designer_page = _client(team, "alice").get(path).get_data(as_text=True)
+    viewer_page = _client(team, "vera").get(path).get_data(as_text=True)
+    for control in edit_controls:
+        if control == "Upload art" and control not in designer_page:
+            continue  # art upload needs the render feature
+        assert control in designer_page, control
+        assert control not in viewer_page, control
+    if "/edit" in path:
+        assert 'data-read-only="true"' in viewer_page and "cannot be saved" in viewer_page
+        assert 'data-read-only' not in designer_page
+
+
+def test_a_viewer_opening_a_deck_gets_a_read_only_builder(team):
+    page = _client(team, "vera").get("/games/seth/decks").get_data(as_text=True)
+    deck_url = re.search(r'href="(/games/seth/decks/[a-z0-9_-]+/edit)"', page).group(1)
+    builder = _client(team, "vera").get(deck_url).get_data(as_text=True)
+    assert 'data-read-only="true"' in builder and 'id="save-deck"' not in builder
+    assert 'id="save-deck"' in _client(team, "alice").get(deck_url).get_data(as_text=True)
 
 
 def test_unlisted_future_routes_default_to_denied_for_viewers():

@@ -318,8 +318,18 @@ def logout() -> WerkzeugResponse:
     return redirect(url_for("pages.index"))
 
 
+def can_edit() -> bool:
+    """True when this request's user may change cards and decks (always in local mode)."""
+    if not current_app.config.get("TEAM_MODE"):
+        return True
+    user = current_user()
+    return user is not None and can_write(user.role)
+
+
 def _template_helpers() -> dict[str, Any]:
-    return {"current_user": current_user(), "team_mode": bool(current_app.config.get("TEAM_MODE"))}
+    # Pages hide what the gate would refuse: a viewer sees no Save, Delete or New buttons.
+    return {"current_user": current_user(), "team_mode": bool(current_app.config.get("TEAM_MODE")),
+            "can_edit": can_edit()}
 
 
 def init_auth(app: Flask) -> None:

@@ -26,6 +26,7 @@ from workbench.services.checks import card_problems
 from workbench.services.memo import MISSING, Memo
 from workbench.storage.repository import Snapshot, Stored
 from workbench.web import get_repo
+from workbench.web.auth import can_edit
 from workbench.web.ui import (
     all_fields,
     cached_page,
@@ -182,7 +183,8 @@ def gallery(game: str) -> Response:
     repo = get_repo()
     definition = repo.game(game)
     snap = repo.snapshot(game, "cards")
-    key = (request.script_root, game, snap.token, id(definition), tuple(sorted(request.args.items(multi=True))))
+    key = (request.script_root, game, snap.token, id(definition), tuple(sorted(request.args.items(multi=True))),
+           can_edit())  # viewers get the page without the New card form
     content = _pages.get(key, definition)
     if content is MISSING:
         content = _pages.put(key, Markup(_content(game, definition, snap)), definition)
