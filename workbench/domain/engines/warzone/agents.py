@@ -494,10 +494,12 @@ class HeuristicAgent:
                 if hand is None:
                     hand = {c.iid: c for c in state.p[player].hand}
                 card = hand[iid]
-                score = potentials.get(iid)
-                if score is None:
-                    score = potentials[iid] = self._potential(state, player, card, plan)
-                if not card.plain_play:
+                if card.plain_play:  # listed once: nothing to share
+                    score = self._potential(state, player, card, plan)
+                else:  # one action per target: the body's worth is shared
+                    score = potentials.get(iid)
+                    if score is None:
+                        score = potentials[iid] = self._potential(state, player, card, plan)
                     score += card_value(state, player, card, card.on_play, args[2:], None)
             elif kind in _ZERO_KINDS:
                 score = 0.0
