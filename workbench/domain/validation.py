@@ -16,6 +16,7 @@ from typing import Any
 
 import jsonschema
 
+from workbench.domain.effects import check_effects
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.domain.problems import Problem
 
@@ -209,6 +210,9 @@ def validate_card(
             field=name, actual=shown_value, limit=limit)
     _check_conditions(card, fields, add)
     _check_multiples(card, fields, opts, add)
+    for fdef in fields.values():
+        if fdef.type == "effects" and card.get(fdef.name) is not None:
+            check_effects(card[fdef.name], stat_names(definition), fdef.name, add)
     for name in card:
         if name not in fields and name != "kind":
             known = name in definition.field_names()
@@ -217,6 +221,14 @@ def validate_card(
             add("warning", "card.unknown_field", message, field=name)
     problems.extend(check_budget(definition, card, card_id, opts))
     return problems
+
+
+def stat_names(definition: GameDefinition) -> frozenset[str]:
+    """The numeric stats ``modify_stats`` may change: fields marked ``stat: true`` in game.yaml
+    (any kind), else every integer field."""
+    every = list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]
+    marked = {f.name for f in every if f.spec.get("stat")}
+    return frozenset(marked or {f.name for f in every if f.type in ("integer", "number")})
 
 
 def _check_conditions(card: Card, fields: Mapping[str, FieldDef], add: Any) -> None:

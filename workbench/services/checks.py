@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from workbench.domain.effects import ACTIONS
+from workbench.domain.effects import RULE as EFFECTS_RULE
+from workbench.domain.engines import EngineNotFound, load_engine
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
 from workbench.domain.validation import validate_card, validate_deck
@@ -65,11 +68,38 @@ def _card_problems(
     definition: GameDefinition, card: Mapping[str, Any], card_id: str | None, with_layout: bool,
 ) -> list[Problem]:
     problems = validate_card(definition, card, card_id)
+    problems += _unsimulated_effects(definition, card, card_id)
     if with_layout and not any(p.is_error for p in problems):
         for check in _extra_card_checks():
             for problem in check(definition, card):
                 problems.append(_with_card(problem, card_id))
     return problems
+
+
+def _unsimulated_effects(definition: GameDefinition, card: Mapping[str, Any], card_id: str | None) -> list[Problem]:
+    """Warnings for effect actions the game's engine does not run (the card plays without them)."""
+    if not definition.engine or not isinstance(card, Mapping):
+        return []
+    try:
+        supported = load_engine(definition.engine).supported_actions
+    except EngineNotFound:
+        return []
+    names = {f.name for f in definition.common_fields if f.type == "effects"}
+    names |= {f.name for kind in definition.kinds.values() for f in kind.fields if f.type == "effects"}
+    out = []
+    for name in sorted(names):
+        entries = card.get(name)
+        if not isinstance(entries, list) or not supported:
+            continue
+        for index, entry in enumerate(entries):
+            action = entry.get("action") if isinstance(entry, Mapping) else None
+            if action in ACTIONS and action not in supported:
+                out.append(Problem(
+                    "warning", "effect.unsimulated",
+                    f"effect {index + 1}: the {definition.engine} engine does not run {action}; playtests "
+                    f"play the card without it (runs: {', '.join(sorted(supported))}) ({EFFECTS_RULE})",
+                    EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(supported)))
+    return out
 
 
 def _with_card(problem: Problem, card_id: str | None) -> Problem:

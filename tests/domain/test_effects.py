@@ -1,0 +1,102 @@
+"""The effect vocabulary: every entry of a card's ``effects`` list is checked like any field."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.domain.effects import ACTIONS, DURATIONS, TARGETS, TRIGGERS, vocabulary
+from workbench.domain.validation import validate_card
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "effects.md"
+
+
+def _warzone_creature(effects):
+    return {"name": "Test Pikeman", "kind": "creature", "class": 1, "degree": 1, "strength": 300,
+            "resilience": 300, "effects": effects}
+
+
+def _codes(problems):
+    return {p.code: p for p in problems if p.code.startswith("effect.")}
+
+
+def test_the_docs_list_exactly_the_vocabulary():
+    text = DOCS.read_text(encoding="utf-8")
+    triggers = set(re.findall(r"^\| `(\w+)` \|", text.split("## Triggers")[1].split("##")[0], re.M))
+    actions = set(re.findall(r"^\| `(\w+)` \|", text.split("## Actions")[1].split("##")[0], re.M))
+    targets = set(re.findall(r"`(\w+)`", text.split("## Targets")[1].split("A single-target")[0])) - set(ACTIONS)
+    assert triggers == set(TRIGGERS)
+    assert actions == set(ACTIONS)
+    assert targets == set(TARGETS)
+
+
+def test_a_well_formed_effect_list_has_no_problems(definitions):
+    effects = [
+        {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 300},
+        {"trigger": "activated", "cost": {"tap": True}, "action": "modify_stats", "target": "this",
+         "stats": {"strength": 100}, "duration": "end_of_turn"},
+    ]
+    assert _codes(validate_card(definitions["warzone"], _warzone_creature(effects), "t")) == {}
+
+
+@pytest.mark.parametrize(("entry", "code", "named"), [
+    ({"trigger": "on_play", "action": "damge", "target": "opponent", "amount": 1}, "effect.unknown_action", "damage"),
+    ({"trigger": "on_ply", "action": "draw", "target": "self", "amount": 1}, "effect.unknown_trigger", "on_play"),
+    ({"action": "draw", "target": "self", "amount": 1}, "effect.missing_trigger", "on_play"),
+    ({"trigger": "on_play", "action": "draw", "target": "everyone", "amount": 1}, "effect.unknown_target", "opponent"),
+    ({"trigger": "on_play", "action": "draw", "target": "self"}, "effect.missing_amount", "amount"),
+    ({"trigger": "on_play", "action": "draw", "target": "self", "amount": -2}, "effect.bad_amount", "-2"),
+    ({"trigger": "on_play", "action": "draw", "target": "self", "amount": "X"}, "effect.amount_x", "mana: X"),
+    ({"trigger": "on_play", "action": "modify_stats", "target": "this"}, "effect.missing_stats", "resilience: 1"),
+    ({"trigger": "on_play", "action": "modify_stats", "target": "this", "stats": {"atk": 1}},
+     "effect.unknown_stat", "resilience"),
+    ({"trigger": "on_play", "action": "modify_stats", "target": "this", "stats": {"strength": "lots"}},
+     "effect.bad_stats", "whole number"),
+    ({"trigger": "on_play", "action": "modify_stats", "target": "this", "stats": {"strength": 1},
+      "duration": "forever"}, "effect.unknown_duration", "permanent"),
+    ({"trigger": "activated", "action": "draw", "target": "self", "amount": 1, "cost": {"gold": 1}},
+     "effect.bad_cost", "mana and tap"),
+    ({"trigger": "activated", "action": "draw", "target": "self", "amount": 1, "speed": 4}, "effect.bad_speed", "3"),
+    ({"trigger": "activated", "action": "draw", "target": "self", "amount": 1, "once_per_turn": "yes"},
+     "effect.bad_once_per_turn", "true or false"),
+    ("draw a card", "effect.shape", "mapping"),
+])
+def test_each_broken_entry_is_an_error_naming_what_is_allowed(definitions, entry, code, named):
+    problems = _codes(validate_card(definitions["warzone"], _warzone_creature([entry]), "t"))
+    assert code in problems, problems
+    problem = problems[code]
+    assert problem.severity == "error" and problem.field == "effects"
+    assert named in problem.message and problem.message.startswith("effect 1:")
+    assert problem.rule == "docs/effects.md"
+
+
+def test_unknown_keys_and_misplaced_stats_are_warnings_only(definitions):
+    entry = {"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "colour": "red",
+             "duration": "permanent"}
+    problems = _codes(validate_card(definitions["warzone"], _warzone_creature([entry]), "t"))
+    assert problems["effect.unknown_key"].severity == "warning" and "'colour'" in problems["effect.unknown_key"].message
+    assert problems["effect.unused_key"].severity == "warning"
+
+
+def test_the_second_entry_is_named_as_effect_2(definitions):
+    effects = [{"trigger": "on_play", "action": "draw", "target": "self", "amount": 1},
+               {"trigger": "on_play", "action": "zap", "target": "self"}]
+    problem = _codes(validate_card(definitions["warzone"], _warzone_creature(effects), "t"))["effect.unknown_action"]
+    assert problem.message.startswith("effect 2:")
+
+
+def test_stats_come_from_each_games_definition(definitions):
+    seth = {"name": "M", "kind": "monster", "power": 2, "damage": 1, "health": 3, "speed": ["fast"],
+            "race": "Beast", "element": "physical",
+            "effects": [{"trigger": "on_play", "action": "modify_stats", "target": "this", "stats": {"health": 1}}]}
+    assert _codes(validate_card(definitions["seth"], seth, "m")) == {}
+    seth["effects"][0]["stats"] = {"strength": 1}
+    assert "effect.unknown_stat" in _codes(validate_card(definitions["seth"], seth, "m"))
+
+
+def test_vocabulary_is_plain_data_for_the_editor():
+    data = vocabulary()
+    assert set(data["actions"]) == set(ACTIONS) and set(data["durations"]) == set(DURATIONS)
+    assert data["actions"]["modify_stats"]["needs_stats"] is True and data["speed"] == [1, 3]

@@ -1,0 +1,208 @@
+"""The structured effect vocabulary (docs/effects.md) and the checks of a card's ``effects`` list.
+
+One table says which triggers, actions, targets and keys exist, so the card validator, the web
+editor's effect rows and the docs agree. Engines run a subset (``Engine.supported_actions``);
+what they cannot run is reported by the checks service and by playtest reports, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+RULE = "docs/effects.md"
+
+TRIGGERS: dict[str, str] = {
+    "on_play": "when the card is played (recruited, summoned, cast, first assigned)",
+    "on_destroyed": "when the creature or monster is destroyed or removed",
+    "activated": "its controller chooses to use it, paying the cost",
+    "continuous": "always on while the card is on the field",
+    "start_of_turn": "at the start of its controller's turn",
+    "end_of_turn": "at the start of its controller's end phase",
+}
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action: what it does and which keys it needs."""
+
+    description: str
+    needs_amount: bool = False
+    needs_stats: bool = False
+    takes_target: bool = True
+
+
+ACTIONS: dict[str, ActionSpec] = {
+    "draw": ActionSpec("the target player draws cards", needs_amount=True),
+    "damage": ActionSpec("damage to a creature, monster or player", needs_amount=True),
+    "heal": ActionSpec("remove damage from a creature or monster", needs_amount=True),
+    "gain_life": ActionSpec("the target player gains life", needs_amount=True),
+    "modify_stats": ActionSpec("change stats for a while or for good", needs_stats=True),
+    "destroy": ActionSpec("destroy the target creature or monster"),
+    "return_to_hand": ActionSpec("return the target creature to its owner's hand"),
+    "negate": ActionSpec("negate the activation or attack it answers", takes_target=False),
+    "add_poison": ActionSpec("put poison counters on the target monster", needs_amount=True),
+    "add_mana": ActionSpec("the controller gains mana this turn, ignoring the cap", needs_amount=True),
+}
+
+TARGETS: dict[str, str] = {
+    "self": "the card's controller (for stat changes and healing: the card itself)",
+    "this": "the card itself",
+    "opponent": "the opposing player",
+    "any_player": "a player of the controller's choice",
+    "own_creature": "one of the controller's creatures",
+    "enemy_creature": "one of the opponent's creatures",
+    "any_creature": "any one creature",
+    "own_creatures": "all of the controller's creatures",
+    "enemy_creatures": "all of the opponent's creatures",
+    "attacker": "the attacking creature (answers to an attack)",
+}
+
+DURATIONS: dict[str, str] = {
+    "end_of_turn": "until the end of the turn (seth: of the round)",
+    "permanent": "for as long as the card stays in play",
+}
+
+KEYS: dict[str, str] = {
+    "trigger": "when it happens",
+    "action": "what it does",
+    "target": "whom it affects",
+    "amount": "how much (a whole number; X = the mana paid for an X cost)",
+    "stats": "modify_stats: stat name → change, e.g. {strength: 200}",
+    "duration": "modify_stats: end_of_turn or permanent",
+    "cost": "activated: {mana: N or X, tap: true}",
+    "speed": "fusion chain speed 1-3",
+    "once_per_turn": "fusion: usable once per turn per card name (default true)",
+}
+
+SPEED_RANGE = (1, 3)
+
+AddProblem = Callable[..., None]
+
+
+def vocabulary() -> dict[str, Any]:
+    """The vocabulary as plain data (for the web editor and the API)."""
+    return {
+        "triggers": dict(TRIGGERS),
+        "actions": {name: {"description": spec.description, "needs_amount": spec.needs_amount,
+                           "needs_stats": spec.needs_stats, "takes_target": spec.takes_target}
+                    for name, spec in ACTIONS.items()},
+        "targets": dict(TARGETS),
+        "durations": dict(DURATIONS),
+        "keys": dict(KEYS),
+        "speed": list(SPEED_RANGE),
+    }
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _one_of(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def check_effects(effects: object, stat_names: Iterable[str], field: str, add: AddProblem) -> None:
+    """Report every entry of ``effects`` that breaks the vocabulary through ``add``.
+
+    ``add(severity, code, message, rule, field=…, actual=…, limit=…)`` is the card validator's
+    collector; ``stat_names`` are the game's numeric stats (``modify_stats`` keys). Unknown names
+    are errors (a typo would silently never run); unknown keys are warnings (kept, not used).
+    Never raises.
+    """
+    if not isinstance(effects, list):
+        return  # the field schema already reports a non-list
+    stats_allowed = sorted(stat_names)
+    for index, entry in enumerate(effects):
+        where = f"effect {index + 1}"
+
+        def bad(code: str, message: str, actual: Any = None, limit: Any = None,
+                severity: str = "error", where: str = where) -> None:
+            add(severity, code, f"{where}: {message}", RULE, field=field, actual=actual, limit=limit)
+
+        if not isinstance(entry, Mapping):
+            bad("effect.shape", "must be a mapping of keys (trigger, action, target, …)", entry)
+            continue
+        action = entry.get("action")
+        spec = ACTIONS.get(action) if isinstance(action, str) else None
+        if spec is None:
+            bad("effect.unknown_action", f"action is {action!r}; allowed: {_one_of(ACTIONS)}",
+                action, list(ACTIONS))
+        trigger = entry.get("trigger")
+        if trigger is None:
+            bad("effect.missing_trigger", f"trigger is missing; one of {_one_of(TRIGGERS)}", None, list(TRIGGERS))
+        elif trigger not in TRIGGERS:
+            bad("effect.unknown_trigger", f"trigger is {trigger!r}; allowed: {_one_of(TRIGGERS)}",
+                trigger, list(TRIGGERS))
+        target = entry.get("target")
+        if target is not None and target not in TARGETS:
+            bad("effect.unknown_target", f"target is {target!r}; allowed: {_one_of(TARGETS)}",
+                target, list(TARGETS))
+        for key in entry:
+            if key not in KEYS:
+                bad("effect.unknown_key", f"key {key!r} is not part of the effect vocabulary; it is "
+                    f"kept but not used (keys: {_one_of(KEYS)})", key, list(KEYS), severity="warning")
+        _check_amount(entry, spec, bad)
+        _check_stats(entry, spec, action, stats_allowed, bad)
+        _check_cost_and_speed(entry, bad)
+
+
+def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None]) -> None:
+    amount = entry.get("amount")
+    if amount is None:
+        if spec is not None and spec.needs_amount:
+            bad("effect.missing_amount", f"{entry.get('action')} needs an amount (a whole number)")
+        return
+    if amount == "X":
+        if not (isinstance(entry.get("cost"), Mapping) and entry["cost"].get("mana") == "X"):
+            bad("effect.amount_x", "amount X needs an X mana cost (cost: {mana: X})", amount)
+    elif not _is_int(amount) or amount < 0:
+        bad("effect.bad_amount", f"amount is {amount!r}; it must be a whole number 0 or more (or X)", amount, 0)
+
+
+def _check_stats(entry: Mapping[str, Any], spec: ActionSpec | None, action: object,
+                 stats_allowed: list[str], bad: Callable[..., None]) -> None:
+    stats = entry.get("stats")
+    if stats is None:
+        if spec is not None and spec.needs_stats:
+            bad("effect.missing_stats", f"modify_stats needs stats, e.g. {{{(stats_allowed or ['atk'])[0]}: 1}}",
+                None, stats_allowed)
+    elif not isinstance(stats, Mapping) or not stats:
+        bad("effect.bad_stats", f"stats is {stats!r}; it must map stat names to whole numbers", stats, stats_allowed)
+    else:
+        for name, change in stats.items():
+            if stats_allowed and name not in stats_allowed:
+                bad("effect.unknown_stat", f"stat {name!r} is not a stat of this game; allowed: "
+                    f"{_one_of(stats_allowed)}", name, stats_allowed)
+            if not _is_int(change):
+                bad("effect.bad_stats", f"stats change {name}: {change!r} must be a whole number", change)
+    duration = entry.get("duration")
+    if duration is not None and duration not in DURATIONS:
+        bad("effect.unknown_duration", f"duration is {duration!r}; allowed: {_one_of(DURATIONS)}",
+            duration, list(DURATIONS))
+    if action not in (None, "modify_stats") and (stats is not None or duration is not None):
+        bad("effect.unused_key", f"stats and duration only apply to modify_stats, not {action}",
+            severity="warning")
+
+
+def _check_cost_and_speed(entry: Mapping[str, Any], bad: Callable[..., None]) -> None:
+    cost = entry.get("cost")
+    if cost is not None:
+        if not isinstance(cost, Mapping):
+            bad("effect.bad_cost", f"cost is {cost!r}; write {{mana: N, tap: true}}", cost)
+        else:
+            for key, value in cost.items():
+                if key == "mana" and not (value == "X" or (_is_int(value) and value >= 0)):
+                    bad("effect.bad_cost", f"cost mana is {value!r}; a whole number 0 or more, or X", value)
+                elif key == "tap" and not isinstance(value, bool):
+                    bad("effect.bad_cost", f"cost tap is {value!r}; true or false", value)
+                elif key not in ("mana", "tap"):
+                    bad("effect.bad_cost", f"cost key {key!r} is unknown; use mana and tap", key, ["mana", "tap"])
+    speed = entry.get("speed")
+    low, high = SPEED_RANGE
+    if speed is not None and not (_is_int(speed) and low <= speed <= high):
+        bad("effect.bad_speed", f"speed is {speed!r}; it must be {low}, 2 or {high}", speed, [low, high])
+    once = entry.get("once_per_turn")
+    if once is not None and not isinstance(once, bool):
+        bad("effect.bad_once_per_turn", f"once_per_turn is {once!r}; true or false", once)
