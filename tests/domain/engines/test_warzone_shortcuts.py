@@ -155,6 +155,33 @@ def test_recruit_potential_counts_the_best_bodies_that_fit() -> None:
 
 # ------------------------------------------------------------------ the engine's shortcuts
 
+def reference_hand_part(hand, band_ok) -> tuple[list, list]:
+    """The first copy of each card id in hand order: creatures whose Degree band is open and
+    spells; those without a chosen target give their actions, the others are listed as cards."""
+    plain, targeted, seen = [], [], set()
+    for card in hand:
+        if card.id in seen:
+            continue
+        seen.add(card.id)
+        if card.kind == "creature" and band_ok[card.band]:
+            (plain.extend(card.recruit_acts) if card.plain_play else targeted.append(card))
+        elif card.kind == "spell":
+            (plain.append(card.spell_act) if card.plain_play else targeted.append(card))
+    return plain, targeted
+
+
+def test_hand_part_lists_the_first_copy_of_each_playable_card() -> None:
+    from workbench.domain.engines.warzone.state import _hand_part
+
+    duplicates = 0
+    for state in positions(4):
+        for pl in state.p:
+            for band_ok in ((True, True, True), (True, False, False), (False, True, False)):
+                _, _, plain, targeted = _hand_part(pl.hand, band_ok)
+                assert (list(plain), list(targeted)) == reference_hand_part(pl.hand, band_ok)
+            duplicates += len({c.id for c in pl.hand}) < len(pl.hand)
+    assert duplicates > 50  # hands holding two copies of a card were compared
+
 def test_trap_window_check_agrees_with_the_listed_traps() -> None:
     seen = set()
     for state in positions(6):
