@@ -181,23 +181,20 @@
       };
     }
     if (meta.type === "effects") {
-      const area = el("textarea", { id: id, name: meta.name, rows: 6, class: "code", spellcheck: "false" });
-      let last;
+      /* Rows of labelled controls from the effect vocabulary, with an "Edit as JSON" view (effects_editor.js). */
+      const effects = window.WorkbenchEffects.create({
+        meta: meta, vocabulary: data.effects.vocabulary, stats: data.effects.stats, onChange: function () { changed(); },
+      });
       return {
-        node: wrap(Object.assign({}, meta, { help: (meta.help || "") + " Written as a JSON list." }), area), focus: area,
+        node: wrap(meta, effects.node, true), focus: effects.focus,
         get: function () {
-          const raw = area.value.trim();
-          delete localProblems[meta.name];
-          if (raw === "") return undefined;
-          try {
-            last = JSON.parse(raw);
-            return last;
-          } catch (e) {
-            localProblems[meta.name] = "Effects are not valid JSON: " + e.message;
-            return values[meta.name];
-          }
+          const value = effects.get();
+          const problem = effects.localProblem();
+          if (problem) localProblems[meta.name] = problem;
+          return value;
         },
-        set: function (value) { area.value = value === undefined || value === null ? "" : JSON.stringify(value, null, 2); },
+        set: effects.set,
+        placeProblem: effects.placeProblem,
       };
     }
     const multi = meta.type === "text";
@@ -271,7 +268,7 @@
   function renderProblems(problems) {
     document.querySelectorAll(".field-problems").forEach(function (list) { list.textContent = ""; });
     document.querySelectorAll("[aria-invalid]").forEach(function (node) { node.removeAttribute("aria-invalid"); });
-    document.querySelectorAll(".field.invalid").forEach(function (node) { node.classList.remove("invalid", "warned"); });
+    document.querySelectorAll(".field.invalid, .field.warned").forEach(function (node) { node.classList.remove("invalid", "warned"); });
     const all = problems.slice();
     Object.keys(localProblems).forEach(function (name) {
       all.unshift({ severity: "error", field: name, message: localProblems[name], code: "editor.json" });
@@ -282,13 +279,16 @@
     let warnings = 0;
     all.forEach(function (p) {
       if (p.severity === "error") errors += 1; else warnings += 1;
-      const target = p.field ? document.getElementById("problems-" + p.field) : null;
+      /* A control may place its own problems (the effects rows: "effect N: …" next to row N). */
+      const control = p.field ? controls[p.field] : null;
+      const placed = control && control.placeProblem ? control.placeProblem(p) : null;
+      const target = placed ? placed.list : (p.field ? document.getElementById("problems-" + p.field) : null);
       if (target) {
         target.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.message }));
         const box = target.closest(".field");
         if (box) {
           box.classList.add(p.severity === "error" ? "invalid" : "warned");
-          const input = box.querySelector("input, select, textarea");
+          const input = placed && placed.input ? placed.input : box.querySelector("input, select, textarea");
           if (input && p.severity === "error") input.setAttribute("aria-invalid", "true");
         }
       }

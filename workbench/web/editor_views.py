@@ -13,7 +13,9 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from workbench.domain.effects import vocabulary
 from workbench.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
+from workbench.domain.validation import stat_names
 from workbench.services.card_rename import decks_using, rename_card
 from workbench.services.checks import card_problems
 from workbench.web import get_repo
@@ -35,6 +37,7 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
         "card_id": card_id,
         "version": version,
         "card": card,
+        "effects": _effects_data(definition),
         "urls": {
             "cards": url_for("api.create_card", game=game),
             "card": url_for("api.get_card", game=game, card_id="__ID__"),
@@ -64,6 +67,15 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
         name_label=next((f.label for f in definition.common_fields if f.name == "name"), "Name"),
         **extra,
     )
+
+
+def _effects_data(definition: Any) -> dict[str, Any]:
+    """What the structured effects editor offers: the vocabulary and the game's stats (name, label)."""
+    labels: dict[str, str] = {}
+    for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
+        labels.setdefault(fdef.name, fdef.label or fdef.name)
+    return {"vocabulary": vocabulary(),
+            "stats": [{"name": name, "label": labels.get(name, name)} for name in sorted(stat_names(definition))]}
 
 
 @bp.get("/games/<game>/new-card")

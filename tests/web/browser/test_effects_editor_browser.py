@@ -1,0 +1,108 @@
+"""The structured effects editor in a real Chromium: effects are rows of labelled selects and boxes,
+saved as the structured list; unknown keys survive; the JSON view stays in sync and a typo typed there
+is reported next to the row it concerns."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def _api_card(base: str, game: str, card_id: str) -> dict:
+    with urllib.request.urlopen(f"{base}/api/games/{game}/cards/{card_id}", timeout=5) as answer:
+        return json.loads(answer.read())["card"]
+
+
+def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path, page, screenshot):
+    page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
+    first = page.locator("fieldset.effect-row").nth(0)
+    expect(first.locator(":scope > legend")).to_have_text("Effect 1")
+    action = first.get_by_label("Action")
+    expect(action).to_have_value("destroy")
+    expect(first.get_by_label("Amount")).to_be_hidden()  # destroy takes no amount
+    action.select_option("damage")
+    amount = first.get_by_label("Amount")
+    expect(amount).to_be_visible()
+    # damage needs an amount: the live check says so next to row 1, on the Amount box
+    expect(page.locator("#problems-effects-1")).to_contain_text("effect 1: damage needs an amount")
+    expect(amount).to_have_attribute("aria-invalid", "true")
+    amount.fill("400")
+    expect(page.locator("#problems-effects-1")).to_be_empty()
+
+    page.get_by_role("button", name="Add effect").click()
+    second = page.locator("fieldset.effect-row").nth(1)
+    expect(second.locator(":scope > legend")).to_have_text("Effect 2")
+    expect(second.get_by_label("Trigger")).to_be_focused()  # keyboard users land in the new row
+    second.get_by_label("Trigger").select_option("end_of_turn")
+    second.get_by_label("Action").select_option("modify_stats")
+    second.get_by_label("Target").select_option("own_creatures")
+    second.get_by_label("Stat", exact=True).select_option("strength")
+    second.get_by_label("Change", exact=True).fill("-100")
+    second.get_by_label("Duration").select_option("end_of_turn")
+    expect(page.locator("#problems-effects-2")).to_be_empty()
+    screenshot(page, "editor-effects", full_page=False)
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+
+    expected = [
+        {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 400},
+        {"trigger": "end_of_turn", "action": "modify_stats", "target": "own_creatures",
+         "stats": {"strength": -100}, "duration": "end_of_turn"},
+    ]
+    assert _api_card(live_server, "warzone", "archmage-torvin")["effects"] == expected
+    saved = yaml.safe_load((live_server_data / "warzone" / "cards" / "archmage-torvin.yaml").read_text(encoding="utf-8"))
+    assert saved["effects"] == expected
+
+    # Move the new row up with the keyboard-reachable button: the order is what is saved
+    page.get_by_role("button", name="Move effect 2 up").click()
+    expect(page.get_by_role("button", name="Move effect 1 down")).to_be_focused()
+    expect(page.locator("fieldset.effect-row").nth(0).get_by_label("Action")).to_have_value("modify_stats")
+    page.get_by_role("button", name="Remove effect 2").click()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    assert _api_card(live_server, "warzone", "archmage-torvin")["effects"] == expected[1:]
+    assert not page.console_errors, page.console_errors
+
+
+def test_unknown_key_survives_and_a_json_typo_shows_next_to_its_row(live_server, live_server_data: Path, page):
+    card_file = live_server_data / "warzone" / "cards" / "fx-noted-volley.yaml"
+    card_file.write_text(yaml.safe_dump({
+        "name": "Noted Volley", "kind": "spell", "text": "Deal 300 damage to an enemy creature.",
+        "effects": [{"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 300,
+                     "note": "from the playtest of week 3"}],
+    }, sort_keys=False), encoding="utf-8")
+    page.goto(live_server + "/games/warzone/cards/fx-noted-volley/edit")
+    row = page.locator("fieldset.effect-row").nth(0)
+    expect(row.locator(".effect-other-keys")).to_contain_text("note")
+    expect(row.locator(".effect-other-keys")).to_contain_text("from the playtest of week 3")
+    row.get_by_label("Amount").fill("350")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    assert _api_card(live_server, "warzone", "fx-noted-volley")["effects"] == [
+        {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 350,
+         "note": "from the playtest of week 3"}]
+
+    toggle = page.get_by_role("button", name="Edit as JSON")
+    toggle.click()
+    expect(page.get_by_role("button", name="Hide JSON")).to_have_attribute("aria-pressed", "true")
+    area = page.get_by_label("Effects as JSON")
+    assert json.loads(area.input_value())[0]["amount"] == 350  # the JSON view shows what the rows hold
+    area.fill(area.input_value().replace('"damage"', '"damgae"'))
+    problems = page.locator("#problems-effects-1")
+    expect(problems).to_contain_text("effect 1: action is 'damgae'")
+    expect(row.get_by_label("Action")).to_have_attribute("aria-invalid", "true")
+    # the row keeps the unknown name visibly instead of dropping it
+    expect(row.get_by_label("Action").locator("option:checked")).to_contain_text("damgae")
+    area.fill("[{")
+    expect(page.locator("#problems-effects")).to_contain_text("not valid JSON")
+    area.fill(json.dumps([{"trigger": "on_play", "action": "draw", "target": "self", "amount": 2, "note": "kept"}]))
+    expect(page.locator("#problem-summary")).to_contain_text("1 warning")  # the unknown key 'note' only
+    expect(page.locator("fieldset.effect-row").nth(0).get_by_label("Action")).to_have_value("draw")
+    assert not page.console_errors, page.console_errors
