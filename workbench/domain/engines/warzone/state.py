@@ -43,7 +43,6 @@ from workbench.domain.errors import IllegalAction
 __all__ = ["PLAYER_NAMES", "WarzoneState"]
 
 _IS_TRAP = attrgetter("is_trap")
-_CARD_ID = attrgetter("id")
 _ACTIVATED = attrgetter("card.activated")
 END_PHASE = Action("end_phase", (), "end the phase")
 END_TURN = Action("end_turn", (), "end the turn")
@@ -714,20 +713,20 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool]) -> tuple:
     """(copy of the hand, ``band_ok``, actions of cards played without a target, cards whose
     targets depend on the field): the hand's part of the Recruitment/Return actions, kept on
     the player while the hand and the open Degree bands stay the same."""
-    # Copies of one card give the same choices: the first copy is listed. The first copy of
-    # each card id, in hand order, found at C speed.
-    backwards = hand[::-1]
-    firsts = dict(zip(map(_CARD_ID, backwards), backwards))
-    listed = hand if len(firsts) == len(hand) else sorted(firsts.values(), key=hand.index)
-    ok = band_ok + (True, False)  # slot 3: spells (no band limit); slot -1: never listed
     plain: list[Action] = []
     targeted: list[Card] = []
-    for card in listed:
-        if ok[card.list_slot]:
-            if card.plain_play:
-                plain.extend(card.play_acts)
-            else:
-                targeted.append(card)
+    first: dict[str, Card] = {}
+    ok = band_ok + (True,)  # slot 3: spells, not limited by the bands
+    for card in hand:
+        if first.setdefault(card.id, card) is not card:
+            continue  # copies of one card give the same choices: the first is listed
+        slot = card.list_slot
+        if slot < 0 or not ok[slot]:
+            continue
+        if card.plain_play:
+            plain.extend(card.play_acts)
+        else:
+            targeted.append(card)
     return hand[:], band_ok, tuple(plain), tuple(targeted)
 
 
