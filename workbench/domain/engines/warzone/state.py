@@ -24,7 +24,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import product
-from operator import attrgetter
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Effect
@@ -42,8 +41,6 @@ from workbench.domain.errors import IllegalAction
 
 __all__ = ["PLAYER_NAMES", "WarzoneState"]
 
-_IS_TRAP = attrgetter("is_trap")
-_ACTIVATED = attrgetter("card.activated")
 END_PHASE = Action("end_phase", (), "end the phase")
 END_TURN = Action("end_turn", (), "end the turn")
 ALLOW = Action("allow", (), "let the attack through")
@@ -342,23 +339,15 @@ class WarzoneState(Combat, Effects, State):
                         act = known[targets] = _act("spell", (card.iid,) + targets, card.name)
                     acts.append(act)
         pos_once = cfg.pos_once
-        field = me.field
-        if not any(map(_ACTIVATED, field)):
-            # The usual field: position switches only, listed in one comprehension.
-            if pos_once:
-                acts += [u.card.pos_act for u in field if not (u.attacked or u.pos_changed)]
-            else:
-                acts += [u.card.pos_act for u in field if not u.attacked]
-        else:
-            for u in field:
-                if not u.attacked and not (u.pos_changed and pos_once):
-                    acts.append(u.card.pos_act)
-                activated = u.card.activated
-                if activated and not u.used:
-                    if u.attacked and any(e.tap for e in activated):
-                        continue
-                    for targets in self._combos(p, activated):
-                        acts.append(_act("activate", (u.iid,) + targets, u.card.name))
+        for u in me.field:
+            if not u.attacked and not (u.pos_changed and pos_once):
+                acts.append(u.card.pos_act)
+            activated = u.card.activated
+            if activated and not u.used:
+                if u.attacked and any(e.tap for e in activated):
+                    continue
+                for targets in self._combos(p, activated):
+                    acts.append(_act("activate", (u.iid,) + targets, u.card.name))
         acts.append(END_PHASE if self.phase == "recruit" else END_TURN)
         return acts
 
@@ -416,10 +405,7 @@ class WarzoneState(Combat, Effects, State):
 
     def _may_trap(self, c: int, window: str) -> bool:
         """Whether :meth:`_trap_actions` would list any trap for ``c`` (without listing them)."""
-        hand = self.p[c].hand
-        if not any(map(_IS_TRAP, hand)):
-            return False  # the usual case, decided at C speed
-        for card in hand:
+        for card in self.p[c].hand:
             if not card.is_trap:
                 continue
             if window == "respond" and any(e.target == "attacker" for e in card.on_play):
@@ -430,13 +416,10 @@ class WarzoneState(Combat, Effects, State):
 
     def _trap_actions(self, c: int, window: str, attacker: str | None) -> list[Action]:
         """Traps player ``c`` may activate in a response ``window`` (defend or respond)."""
-        hand = self.p[c].hand
-        if not any(map(_IS_TRAP, hand)):
-            return []  # the usual case, decided at C speed
         acts: list[Action] = []
         seen: set[str] = set()
-        for card in hand:
-            if card.kind != "trap" or card.id in seen or not card.on_play:
+        for card in self.p[c].hand:
+            if not card.is_trap or card.id in seen:
                 continue
             seen.add(card.id)
             if window == "respond" and any(e.target == "attacker" for e in card.on_play):
