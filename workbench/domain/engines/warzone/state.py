@@ -698,11 +698,13 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool]) -> tuple:
     the player while the hand and the open Degree bands stay the same."""
     plain: list[Action] = []
     targeted: list[Card] = []
-    first: dict[str, Card] = {}
+    seen: set[str] = set()
     ok = band_ok + (True,)  # slot 3: spells, not limited by the bands
     for card in hand:
-        if first.setdefault(card.id, card) is not card:
+        cid = card.id
+        if cid in seen:
             continue  # copies of one card give the same choices: the first is listed
+        seen.add(cid)
         slot = card.list_slot
         if slot < 0 or not ok[slot]:
             continue
