@@ -183,7 +183,7 @@
     if (meta.type === "effects") {
       /* Rows of labelled controls from the effect vocabulary, with an "Edit as JSON" view (effects_editor.js). */
       const effects = window.WorkbenchEffects.create({
-        meta: meta, vocabulary: data.effects.vocabulary, stats: data.effects.stats, onChange: function () { changed(); },
+        meta: meta, vocabulary: data.effects.vocabulary, order: data.effects.order, stats: data.effects.stats, onChange: function () { changed(); },
       });
       return {
         node: wrap(meta, effects.node, true), focus: effects.focus,

@@ -5,8 +5,9 @@
 (function () {
   const W = window.Workbench;
   const el = W.el;
-  /* Keys the rows edit, in the order a new entry is written (an existing entry keeps its own order). */
-  const ROW_KEYS = ["trigger", "action", "target", "amount", "stats", "duration", "cost", "speed", "once_per_turn"];
+  /* Keys the rows edit, in the order they are written (the bundled cards' order: the page's JSON has
+     sorted keys, so an entry's own order is not known here). Unknown keys follow, as they were. */
+  const ROW_KEYS = ["trigger", "cost", "speed", "once_per_turn", "action", "target", "amount", "stats", "duration"];
   /* Which control a problem code concerns, so it is marked aria-invalid. */
   const CODE_KEY = {
     "effect.unknown_action": "action", "effect.unknown_trigger": "trigger", "effect.missing_trigger": "trigger",
@@ -47,6 +48,7 @@
     const meta = options.meta;
     const vocab = options.vocabulary;
     const stats = options.stats || [];
+    const order = options.order || {};
     const onChange = options.onChange;
     const base = "field-" + meta.name;
     let rows = [];          /* one state per effect (see rowState) */
@@ -76,7 +78,7 @@
     /* ------------------------------------------------ row state */
 
     function rowState(entry) {
-      const state = { order: Object.keys(entry), extra: {}, before: entry, values: {}, shown: {}, costExtra: {} };
+      const state = { extra: {}, before: entry, values: {}, shown: {}, costExtra: {} };
       Object.keys(entry).forEach(function (key) { if (ROW_KEYS.indexOf(key) === -1) state.extra[key] = entry[key]; });
       ["trigger", "action", "target", "duration"].forEach(function (key) { state.values[key] = entry[key]; });
       state.values.amount = text(entry.amount);
@@ -132,20 +134,16 @@
       if (Object.keys(cost).length) out.cost = cost;
       if (v.speed !== undefined && v.speed !== "") out.speed = v.speed;
       if (v.once_per_turn !== undefined) out.once_per_turn = v.once_per_turn;
-      /* The entry's own key order first (a saved file diffs cleanly), then new keys, then unknown keys kept as they were. */
       const result = {};
-      state.order.forEach(function (key) {
-        if (has(out, key)) result[key] = out[key];
-        else if (has(state.extra, key)) result[key] = state.extra[key];
-      });
-      ROW_KEYS.forEach(function (key) { if (has(out, key) && !has(result, key)) result[key] = out[key]; });
+      ROW_KEYS.forEach(function (key) { if (has(out, key)) result[key] = out[key]; });
+      Object.keys(state.extra).forEach(function (key) { result[key] = state.extra[key]; });
       return result;
     }
 
     /* ------------------------------------------------ controls of one row */
 
-    function choiceSelect(id, label, table, current, blank, describe) {
-      const names = Object.keys(table);
+    function choiceSelect(id, label, table, current, blank, describe, part) {
+      const names = (part && order[part]) || Object.keys(table);
       const opts = [el("option", { value: "", text: blank })].concat(names.map(function (name) {
         return el("option", { value: name, text: describe ? name + " — " + describe(table[name]) : name });
       }));
@@ -173,9 +171,9 @@
       const fieldset = el("fieldset", { class: "field effect-row", id: id, "data-effect": String(n), "aria-describedby": problemsId });
       fieldset.appendChild(el("legend", { text: "Effect " + n }));
 
-      const trigger = choiceSelect(id + "-trigger", "Trigger", vocab.triggers, v.trigger, "— choose when —", function (d) { return d; });
+      const trigger = choiceSelect(id + "-trigger", "Trigger", vocab.triggers, v.trigger, "— choose when —", function (d) { return d; }, "triggers");
       trigger.input.addEventListener("change", function () { v.trigger = trigger.read(); });
-      const action = choiceSelect(id + "-action", "Action", vocab.actions, v.action, "— choose what —", function (d) { return d.description; });
+      const action = choiceSelect(id + "-action", "Action", vocab.actions, v.action, "— choose what —", function (d) { return d.description; }, "actions");
       action.input.addEventListener("change", function () {
         v.action = action.read();
         /* A new action shows what it uses; boxes it does not use hide and leave the entry (their text stays, should it come back). */
@@ -187,7 +185,7 @@
         }
         applyShown();
       });
-      const target = choiceSelect(id + "-target", "Target", vocab.targets, v.target, "— none —", function (d) { return d; });
+      const target = choiceSelect(id + "-target", "Target", vocab.targets, v.target, "— none —", function (d) { return d; }, "targets");
       target.input.addEventListener("change", function () { v.target = target.read(); });
       const amount = textBox(id + "-amount", "Amount", v.amount, { inputmode: "numeric", "aria-describedby": id + "-amount-help" });
       amount.node.appendChild(el("span", { class: "help", id: id + "-amount-help", text: "a whole number, or X with an X mana cost" }));
@@ -239,7 +237,7 @@
         if (!v.stats.length) inputs.stats = addStat;
       }
       drawStats();
-      const duration = choiceSelect(id + "-duration", "Duration", vocab.durations, v.duration, "— not set —", function (d) { return d; });
+      const duration = choiceSelect(id + "-duration", "Duration", vocab.durations, v.duration, "— not set —", function (d) { return d; }, "durations");
       duration.input.addEventListener("change", function () { v.duration = duration.read(); });
       inputs.duration = duration.input;
       const statsArea = el("div", { class: "effect-line" }, [statBox, duration.node]);

@@ -74,7 +74,10 @@ def _effects_data(definition: Any) -> dict[str, Any]:
     labels: dict[str, str] = {}
     for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
         labels.setdefault(fdef.name, fdef.label or fdef.name)
-    return {"vocabulary": vocabulary(),
+    vocab = vocabulary()
+    return {"vocabulary": vocab,
+            # The page's JSON has sorted keys; the selects list names in the table's order (on_play first).
+            "order": {part: list(vocab[part]) for part in ("triggers", "actions", "targets", "durations")},
             "stats": [{"name": name, "label": labels.get(name, name)} for name in sorted(stat_names(definition))]}
 
 

@@ -26,6 +26,9 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     expect(first.locator(":scope > legend")).to_have_text("Effect 1")
     action = first.get_by_label("Action")
     expect(action).to_have_value("destroy")
+    # options follow the vocabulary table (on_play first), each naming what it means
+    expect(first.get_by_label("Trigger").locator("option").nth(1)).to_have_attribute("value", "on_play")
+    expect(action.locator("option:checked")).to_contain_text("destroy — destroy the target creature")
     expect(first.get_by_label("Amount")).to_be_hidden()  # destroy takes no amount
     action.select_option("damage")
     amount = first.get_by_label("Amount")
@@ -59,6 +62,8 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     assert _api_card(live_server, "warzone", "archmage-torvin")["effects"] == expected
     saved = yaml.safe_load((live_server_data / "warzone" / "cards" / "archmage-torvin.yaml").read_text(encoding="utf-8"))
     assert saved["effects"] == expected
+    # keys are written in the bundled cards' order, so a saved file diffs cleanly
+    assert [list(entry) for entry in saved["effects"]] == [list(entry) for entry in expected]
 
     # Move the new row up with the keyboard-reachable button: the order is what is saved
     page.get_by_role("button", name="Move effect 2 up").click()
