@@ -258,12 +258,11 @@
         const picked = speedSelect.input.value;
         v.speed = picked === "__kept__" ? speedSelect.read() : (picked === "" ? undefined : parseInt(picked, 10));
       });
-      const onceTable = { yes: true, no: false };
-      const onceCurrent = v.once_per_turn === true ? "yes" : (v.once_per_turn === false ? "no" : v.once_per_turn);
-      const once = choiceSelect(id + "-once", "Once per turn", onceTable, onceCurrent, "— default —", null);
+      /* true/false as written in the file; anything else (a string "yes") is kept and shown as not allowed. */
+      const once = choiceSelect(id + "-once", "Once per turn", { "true": true, "false": false }, v.once_per_turn, "— default —", null);
       once.input.addEventListener("change", function () {
-        const picked = once.read();
-        v.once_per_turn = picked === "yes" ? true : (picked === "no" ? false : picked);
+        const picked = once.input.value;
+        v.once_per_turn = picked === "true" ? true : (picked === "false" ? false : once.read());
       });
       inputs.mana = mana.input; inputs.speed = speedSelect.input; inputs.once_per_turn = once.input;
       fieldset.appendChild(el("div", { class: "effect-line effect-optional" }, [

@@ -50,7 +50,7 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     second.get_by_label("Change", exact=True).fill("-100")
     second.get_by_label("Duration").select_option("end_of_turn")
     expect(page.locator("#problems-effects-2")).to_be_empty()
-    screenshot(page, "editor-effects", full_page=False)
+    screenshot(page.locator(".field-effects"), "editor-effects")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#save-status")).to_contain_text("Saved")
 
