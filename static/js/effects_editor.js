@@ -205,6 +205,7 @@
           drawStats();
           const boxes = statLines.querySelectorAll("input");
           if (boxes.length) boxes[boxes.length - 1].focus();
+          syncJson();
           onChange();
         } });
       statBox.appendChild(addStat);
@@ -226,6 +227,7 @@
               v.stats.splice(i, 1);
               drawStats();
               addStat.focus();
+              syncJson();
               onChange();
             } });
           statLines.appendChild(el("div", { class: "effect-stat-line" }, [

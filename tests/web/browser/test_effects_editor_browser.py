@@ -99,6 +99,8 @@ def test_unknown_key_survives_and_a_json_typo_shows_next_to_its_row(live_server,
     expect(page.get_by_role("button", name="Hide JSON")).to_have_attribute("aria-pressed", "true")
     area = page.get_by_label("Effects as JSON")
     assert json.loads(area.input_value())[0]["amount"] == 350  # the JSON view shows what the rows hold
+    row.get_by_label("Amount").fill("360")  # and follows the rows as they change
+    assert json.loads(area.input_value())[0]["amount"] == 360
     area.fill(area.input_value().replace('"damage"', '"damgae"'))
     problems = page.locator("#problems-effects-1")
     expect(problems).to_contain_text("effect 1: action is 'damgae'")
