@@ -103,7 +103,7 @@ def _json(url: str, body: dict | None = None) -> dict:
 @pytest.mark.slow
 def test_a_server_killed_mid_run_leaves_it_interrupted_and_the_next_server_resumes_it_exactly(tmp_path):
     data = copy_data(tmp_path / "card_data")
-    games = 3000
+    games = 5_000  # long enough (seth: ~0.5 ms a game) that it cannot finish before the kill
     with running_server(data, tmp_path / "instance-1") as first:
         started = _json(first.url + "/games/seth/playtest", {
             "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": games, "seed": 9, "workers": 1})

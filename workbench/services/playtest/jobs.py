@@ -113,13 +113,15 @@ def status_of(state: Mapping[str, Any], stale_s: float, now: float | None = None
     return status
 
 
-def progress_of(state: Mapping[str, Any], stale_s: float, now: float | None = None) -> dict[str, Any]:
-    """The progress JSON of a live state read from the data folder (any process)."""
+def progress_of(state: Mapping[str, Any], stale_s: float, now: float | None = None,
+                kept: int | None = None) -> dict[str, Any]:
+    """The progress JSON of a live state read from the data folder (any process). ``kept`` is the
+    number of games in the saved partial, when known (it may be newer than the state's count)."""
     now = time.time() if now is None else now
     status = status_of(state, stale_s, now)
     total = int(state.get("total") or 0)
     done = int(state.get("done") or 0)
-    kept = int(state.get("kept") or 0)
+    kept = int(state.get("kept") or 0) if kept is None else kept
     elapsed = float(state.get("elapsed_s") or 0.0)
     if status == "running":
         elapsed += max(0.0, now - float(state.get("heartbeat") or now))
@@ -288,6 +290,7 @@ class JobRegistry:
             job.checkpointed = time.monotonic()
             job.kept = progress.done
             job.changed = True
+            self._wake.set()
 
         def checkpoint(progress: Partial) -> None:
             latest[:] = [progress]
@@ -404,7 +407,15 @@ class JobRegistry:
         if job is not None and job.game == game and job.status != "done":
             return job.progress()
         state = self.live.state(game, run_id)
-        return progress_of(state, self.stale_s) if state is not None else None
+        if state is None:
+            return None
+        kept = None
+        if status_of(state, self.stale_s) in RESUMABLE:
+            # The games a resume keeps: the partial itself, which its process may have written
+            # just before it stopped, after the state's last write.
+            partial = self.live.partial(game, run_id)
+            kept = int(partial.get("done") or 0) if partial else 0
+        return progress_of(state, self.stale_s, kept=kept)
 
     def unfinished(self, game: str) -> list[dict[str, Any]]:
         """Progress of a game's runs that are running (in any process) or interrupted, newest first."""
@@ -428,4 +439,4 @@ class JobRegistry:
             return None
         if status_of(state, self.stale_s) == "running":
             self.live.request_cancel(game, run_id)
-        return progress_of(state, self.stale_s)
+        return self.progress(game, run_id)
