@@ -113,3 +113,29 @@ def test_unknown_key_survives_and_a_json_typo_shows_next_to_its_row(live_server,
     expect(page.locator("#problem-summary")).to_contain_text("1 warning")  # the unknown key 'note' only
     expect(page.locator("fieldset.effect-row").nth(0).get_by_label("Action")).to_have_value("draw")
     assert not page.console_errors, page.console_errors
+
+
+def test_a_viewer_can_try_rows_but_not_save(live_server, page):
+    """The page a team-mode viewer gets (form marked data-read-only, no Save button), served here by
+    rewriting the local page: rows still change and are checked, Ctrl+S saves nothing."""
+    path = "/games/warzone/cards/firepot-volley/edit"
+
+    def as_viewer(route):
+        body = route.fetch().text()
+        body = body.replace('id="card-form" class="card-form" novalidate',
+                            'id="card-form" class="card-form" novalidate data-read-only="true"')
+        body = body.replace('id="save-button"', 'id="save-button" hidden')
+        route.fulfill(body=body, headers={"Content-Type": "text/html; charset=utf-8"})
+
+    page.route(live_server + path, as_viewer)
+    page.goto(live_server + path)
+    before = _api_card(live_server, "warzone", "firepot-volley")
+    row = page.locator("fieldset.effect-row").nth(0)
+    row.get_by_label("Action").select_option("heal")
+    row.get_by_label("Amount").fill("")
+    expect(page.locator("#problems-effects-1")).to_contain_text("heal needs an amount")
+    expect(page.locator("#save-status")).to_contain_text("viewers cannot save")
+    page.keyboard.press("Control+s")
+    page.wait_for_timeout(300)
+    assert _api_card(live_server, "warzone", "firepot-volley") == before
+    assert not page.console_errors, page.console_errors
