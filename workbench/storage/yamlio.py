@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import SingleQuotedScalarString
 
 from workbench.domain.errors import DataError
 
@@ -102,7 +103,20 @@ def _merge(target: Any, new: Any) -> Any:
     return _to_ruamel(new)
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _needs_quotes(text: str) -> bool:
+    """True when the reader (YAML 1.1: yes/no/on/off are booleans, 1_000 is a number …) would
+    not read ``text`` back as a string if it were written plain. ruamel writes YAML 1.2 and
+    leaves such strings plain, so they would come back as another type."""
+    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) != _STR_TAG
+
+
 def _to_ruamel(value: Any) -> Any:
+    if isinstance(value, str) and type(value) is str and _needs_quotes(value):
+        return SingleQuotedScalarString(value)
     if isinstance(value, Mapping):
         out = CommentedMap()
         for k, v in value.items():

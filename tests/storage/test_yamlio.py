@@ -1,0 +1,33 @@
+"""Writing YAML that the safe (YAML 1.1) reader reads back as the same values."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from workbench.storage.yamlio import dump_yaml, parse_yaml
+
+
+@pytest.mark.parametrize("text", ["yes", "No", "on", "OFF", "y", "null", "~", "1_000", "0x1F", "12",
+                                  "2001-01-01", "1e3", ".inf", "true"])
+def test_strings_a_yaml_11_reader_would_retype_are_quoted(text):
+    written = dump_yaml({"name": text, "effects": [{"once_per_turn": text}]})
+    assert parse_yaml(written.encode()) == {"name": text, "effects": [{"once_per_turn": text}]}
+
+
+def test_a_changed_value_is_quoted_when_merged_into_an_existing_file_too():
+    first = dump_yaml({"name": "Wasp", "flavor": "buzz"})
+    second = dump_yaml({"name": "Wasp", "flavor": "off"}, previous_text="# a comment\n" + first)
+    assert "# a comment" in second and parse_yaml(second.encode())["flavor"] == "off"
+
+
+def test_ordinary_and_cjk_text_stays_plain():
+    written = dump_yaml({"name": "赤炎狼", "text": "Deal 300 damage."})
+    assert "'" not in written and "赤炎狼" in written
+
+
+@given(st.dictionaries(st.sampled_from(["name", "text", "flavor"]),
+                       st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=20),
+                       min_size=1))
+def test_any_string_values_read_back_unchanged(data):
+    assert parse_yaml(dump_yaml(data).encode()) == data
