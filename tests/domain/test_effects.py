@@ -45,6 +45,7 @@ def test_a_well_formed_effect_list_has_no_problems(definitions):
     ({"trigger": "on_play", "action": "damge", "target": "opponent", "amount": 1}, "effect.unknown_action", "damage"),
     ({"trigger": "on_ply", "action": "draw", "target": "self", "amount": 1}, "effect.unknown_trigger", "on_play"),
     ({"action": "draw", "target": "self", "amount": 1}, "effect.missing_trigger", "on_play"),
+    ({"trigger": "on_play", "target": "self"}, "effect.missing_action", "gain_life"),
     ({"trigger": "on_play", "action": "draw", "target": "everyone", "amount": 1}, "effect.unknown_target", "opponent"),
     ({"trigger": "on_play", "action": "draw", "target": "self"}, "effect.missing_amount", "amount"),
     ({"trigger": "on_play", "action": "draw", "target": "self", "amount": -2}, "effect.bad_amount", "-2"),

@@ -126,7 +126,9 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
             continue
         action = entry.get("action")
         spec = ACTIONS.get(action) if isinstance(action, str) else None
-        if spec is None:
+        if action is None:
+            bad("effect.missing_action", f"action is missing; one of {_one_of(ACTIONS)}", None, list(ACTIONS))
+        elif spec is None:
             bad("effect.unknown_action", f"action is {action!r}; allowed: {_one_of(ACTIONS)}",
                 action, list(ACTIONS))
         trigger = entry.get("trigger")

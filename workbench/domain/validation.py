@@ -29,7 +29,7 @@ _BASE_TYPES: dict[str, dict[str, Any]] = {
     "integer": {"type": "integer"},
     "number": {"type": "number"},
     "boolean": {"type": "boolean"},
-    "effects": {"type": "array", "items": {"type": "object", "required": ["action"]}},
+    "effects": {"type": "array"},  # each entry is checked by domain.effects, naming "effect N"
 }
 _TYPE_WORDS = {
     "string": "text",
