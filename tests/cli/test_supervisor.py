@@ -169,6 +169,7 @@ def test_processes_setting_is_checked(monkeypatch):
 
     monkeypatch.delenv("WORKBENCH_PROCESSES", raising=False)
     assert server_processes(None, {}) == 1
+    assert server_processes(None, {"TEAM_MODE": True}) == min(8, os.cpu_count() or 1)  # a team: every core
     assert server_processes(None, {"SERVER_PROCESSES": 3}) == 3
     assert server_processes(2, {"SERVER_PROCESSES": 3}) == 2  # the command line wins
     monkeypatch.setenv("WORKBENCH_PROCESSES", "4")

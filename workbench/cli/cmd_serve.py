@@ -6,9 +6,9 @@ bind any other address. Logs are JSON lines on stderr (and ``--log-file``).
 
 ``--processes N`` (or ``SERVER_PROCESSES`` in ``instance/config.py``, or ``$WORKBENCH_PROCESSES``)
 runs N waitress workers on one shared listening socket (:mod:`workbench.cli.supervisor`), so a
-busy team server uses more than one core. The default is one process: a designer's own browser
-never keeps more than a few requests busy at once, and one process starts faster and holds its
-caches once.
+busy team server uses more than one core. The default is one process per core (at most 8) with
+``--team``, and one process in local mode: a designer's own browser never keeps more than a few
+requests busy at once, and one process starts faster and holds its caches once.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     parser.add_argument("--threads", type=int, default=8, help="worker threads per process (default 8)")
     parser.add_argument("--processes", type=int, default=None, metavar="N",
-                        help="server processes sharing the port (default 1, or SERVER_PROCESSES in "
-                             "instance/config.py, or $WORKBENCH_PROCESSES); more use more cores")
+                        help="server processes sharing the port (default: SERVER_PROCESSES in "
+                             "instance/config.py, or $WORKBENCH_PROCESSES, else one per core with "
+                             "--team and 1 without); more use more cores")
     parser.add_argument("--team", action="store_true",
                         help="team mode: every page needs a login (accounts: workbench user add)")
     parser.add_argument("--trusted-host", action="append", default=[], metavar="NAME",
@@ -96,8 +97,11 @@ class QueueWarningThrottle(logging.Filter):
 
 def server_processes(arg: int | None, config: Any) -> int:
     """How many server processes to run: ``--processes``, else ``SERVER_PROCESSES`` from the
-    app config, else ``$WORKBENCH_PROCESSES``, else 1. Raises ValueError outside 1..64."""
-    value = arg if arg is not None else config.get("SERVER_PROCESSES") or os.environ.get("WORKBENCH_PROCESSES") or 1
+    app config, else ``$WORKBENCH_PROCESSES``, else one per core (at most 8) in team mode — a team
+    keeps many requests busy at once — and 1 for a single designer. Raises ValueError outside 1..64."""
+    default = min(8, os.cpu_count() or 1) if config.get("TEAM_MODE") else 1
+    value = (arg if arg is not None else config.get("SERVER_PROCESSES")
+             or os.environ.get("WORKBENCH_PROCESSES") or default)
     try:
         count = int(value)
     except (TypeError, ValueError):
