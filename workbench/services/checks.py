@@ -84,12 +84,13 @@ def _unsimulated_effects(definition: GameDefinition, card: Mapping[str, Any], ca
         supported = load_engine(definition.engine).supported_actions
     except EngineNotFound:
         return []
-    names = {f.name for f in definition.common_fields if f.type == "effects"}
-    names |= {f.name for kind in definition.kinds.values() for f in kind.fields if f.type == "effects"}
+    kind = card.get("kind")
+    if kind not in definition.kinds or not supported:
+        return []
     out = []
-    for name in sorted(names):
+    for name in (f.name for f in definition.fields_for(str(kind)) if f.type == "effects"):
         entries = card.get(name)
-        if not isinstance(entries, list) or not supported:
+        if not isinstance(entries, list):
             continue
         for index, entry in enumerate(entries):
             action = entry.get("action") if isinstance(entry, Mapping) else None

@@ -115,7 +115,7 @@ def _needs_quotes(text: str) -> bool:
 
 
 def _to_ruamel(value: Any) -> Any:
-    if isinstance(value, str) and type(value) is str and _needs_quotes(value):
+    if type(value) is str and _needs_quotes(value):  # ruamel's own string types keep their style
         return SingleQuotedScalarString(value)
     if isinstance(value, Mapping):
         out = CommentedMap()
