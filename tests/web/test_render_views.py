@@ -171,3 +171,34 @@ def test_a_print_job_is_answered_from_its_status_file_by_a_process_that_did_not_
         assert client.get(status_url).json["state"] == "running"  # this process, recently: still running
     finally:
         render_views._jobs[job_id] = mine
+
+
+def test_a_ticked_checkbox_beats_its_hidden_default(app) -> None:  # type: ignore[no-untyped-def]
+    """The Print form sends ``crop_marks=0`` (hidden) then ``crop_marks=1`` (the box) when it is ticked."""
+    from werkzeug.datastructures import MultiDict
+
+    from workbench.web import get_repo
+    from workbench.web.render_views import parse_print_request
+
+    form = MultiDict([("what", "all"), ("crop_marks", "0"), ("crop_marks", "1"), ("calibration", "1")])
+    cleared = MultiDict([("what", "all"), ("crop_marks", "0")])
+    with app.test_request_context():
+        definition = get_repo().game("seth")
+        assert parse_print_request(form, definition).options.crop_marks is True
+        assert parse_print_request(cleared, definition).options.crop_marks is False
+        assert parse_print_request(MultiDict([("what", "all")]), definition).options.crop_marks is True
+
+
+def test_no_form_pairs_a_hidden_default_with_a_checkbox_the_view_reads_first() -> None:
+    """Every template's hidden-field-before-checkbox pair is one the last-value rule reads (today: crop marks)."""
+    import re
+    from pathlib import Path
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    pairs: set[str] = set()
+    for template in templates.rglob("*.html"):
+        text = template.read_text()
+        hidden = set(re.findall(r'<input type="hidden" name="([a-z_]+)"', text))
+        boxes = set(re.findall(r'<input type="checkbox"[^>]* name="([a-z_]+)"', text))
+        pairs |= hidden & boxes
+    assert pairs == {"crop_marks"}

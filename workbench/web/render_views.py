@@ -183,9 +183,12 @@ class PrintRequest:
 
 
 def _flag(values: Mapping[str, Any], name: str, default: bool) -> bool:
+    """A checkbox's value. Forms send a hidden ``name=0`` before the checkbox (so a cleared box is
+    told apart from a missing field); when the box is ticked both arrive, and the last one decides."""
     if name not in values:
         return default
-    return str(values.get(name)).lower() in {"1", "true", "on", "yes"}
+    sent = values.getlist(name) if hasattr(values, "getlist") else [values.get(name)]
+    return str(sent[-1] if sent else "").lower() in {"1", "true", "on", "yes"}
 
 
 def _number(values: Mapping[str, Any], name: str, default: float = 0.0) -> float:
