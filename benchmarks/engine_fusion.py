@@ -5,12 +5,16 @@ not distort the per-core figure. Batch playtests run with the game log off (opti
 false); ``--log`` measures with the readable log on as well.
 
 Usage: python3 benchmarks/engine_fusion.py [--games N] [--log] [--winrate N] [--decks card_data|builtin]
+       [--fingerprint N]
 Decks: the first two decks of card_data/fusion when they exist, else the engine's built-in samples.
+``--fingerprint N`` prints, instead of timings, a hash of N seeded games per pairing (winner,
+turns, reason and every action): a speed change that keeps the games keeps the hash.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -69,14 +73,41 @@ def run(kinds: tuple[str, str], games: int, deck_a, deck_b, options) -> tuple[fl
     return games / spent, decisions / spent, wins / games, turns / games
 
 
+def fingerprint(kinds: tuple[str, str], games: int, deck_a, deck_b, options) -> str:
+    """A hash of ``games`` seeded games (seats and decks as in ``run``): every action and result."""
+    digest = hashlib.sha256()
+    for g in range(games):
+        a, b = (deck_a, deck_b) if g % 2 == 0 else (deck_b, deck_a)
+        seat = (g // 2) % 2
+        agents = [ENGINE.agents[kinds[0]](2 * g), ENGINE.agents[kinds[1]](2 * g + 1)]
+        if seat:
+            agents.reverse()
+        state = ENGINE.new_game(a, b, options, g)
+        while not state.is_terminal():
+            (p,) = state.to_act()
+            action = agents[p].choose(state, p)
+            digest.update(repr((p, action.kind, action.args)).encode())
+            state.apply(action)
+        result = state.result()
+        digest.update(repr((result.winner, result.turns, result.reason)).encode())
+    return digest.hexdigest()[:16]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--log", action="store_true", help="also measure with the game log on")
     parser.add_argument("--winrate", type=int, default=1000, help="games of heuristic vs random (0: skip)")
     parser.add_argument("--decks", choices=["card_data", "builtin"], default="card_data")
+    parser.add_argument("--fingerprint", type=int, metavar="N",
+                        help="print a hash of N seeded games per pairing instead of timings")
     args = parser.parse_args()
     deck_a, deck_b, options, names = load_decks(args.decks)
+    if args.fingerprint:
+        opts = {**options, "_log": args.log}
+        for kinds in (("heuristic", "heuristic"), ("random", "random"), ("heuristic", "random")):
+            print(f"  {kinds[0]:>9} vs {kinds[1]:<9}: {fingerprint(kinds, args.fingerprint, deck_a, deck_b, opts)}")
+        return
     print(f"fusion engine, decks {names[0]} vs {names[1]}, {args.games} games per line, one core (CPU time)")
     modes = [False, True] if args.log else [False]
     for log in modes:

@@ -69,8 +69,8 @@ def win_rate(deck_h: str, deck_r: str, games: int, opts: dict) -> float:
     return wins / games
 
 
-def fingerprint(games: int, opts: dict) -> str:
-    """A hash of ``games`` seeded heuristic games: winner, turns, reason and every action."""
+def fingerprint(games: int, opts: dict, kind: str = "heuristic") -> str:
+    """A hash of ``games`` seeded ``kind`` games: winner, turns, reason and every action."""
     digest = hashlib.sha256()
     rush, bastion = sample_deck(RUSH), sample_deck(BASTION)
 
@@ -82,8 +82,7 @@ def fingerprint(games: int, opts: dict) -> str:
 
     for i in range(games):
         decks = (rush, bastion) if i % 2 == 0 else (bastion, rush)
-        agents = [Recording(ENGINE.agents["heuristic"](i)),
-                  Recording(ENGINE.agents["heuristic"](i + 7))]
+        agents = [Recording(ENGINE.agents[kind](i)), Recording(ENGINE.agents[kind](i + 7))]
         result = play_game(ENGINE.new_game(decks[0], decks[1], opts, i), agents)
         digest.update(repr((result.winner, result.turns, result.reason)).encode())
     return digest.hexdigest()[:16]
@@ -101,8 +100,9 @@ def main() -> None:
     args = parser.parse_args()
     opts = options(_log=args.log)
     if args.fingerprint:
-        print(f"fingerprint of {args.fingerprint} heuristic games: "
-              f"{fingerprint(args.fingerprint, opts)}")
+        for kind in ("heuristic", "random"):
+            print(f"fingerprint of {args.fingerprint} {kind} games: "
+                  f"{fingerprint(args.fingerprint, opts, kind)}")
         return
     print(f"warzone engine, decks {RUSH} / {BASTION}, log {'on' if args.log else 'off'}, "
           f"CPU time of one process, best of {args.repeat}")
