@@ -120,6 +120,16 @@ def game_seed(root: int, index: int) -> int:
     return derive_seed("playtest", root, index // 2)
 
 
+def deck_seed(seed: int, side: str) -> int:
+    """The shuffle seed of deck ``side`` ("a" or "b") in both games of the pair with ``seed``."""
+    return derive_seed(seed, "deck", side)
+
+
+def agent_seed(seed: int, side: str, seat: int) -> int:
+    """The seed of the player of deck ``side`` sitting in ``seat`` in a game with ``seed``."""
+    return derive_seed(seed, "agent", side, seat)
+
+
 def a_seat(index: int) -> int:
     """Deck A's seat in game ``index``: 0 (first player) in even games, 1 in odd ones."""
     return index % 2
@@ -164,14 +174,20 @@ def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | 
     seed = game_seed(matchup.seed, index) if seed is None else seed
     seat = a_seat(index)
     decks = (matchup.deck_a, matchup.deck_b) if seat == 0 else (matchup.deck_b, matchup.deck_a)
+    sides = ("a", "b") if seat == 0 else ("b", "a")
     options = dict(matchup.options)
     options["_log"] = log
+    # A real pair: each deck shuffles from its own stream (the same order in both games of the
+    # pair, whatever its seat), and the player in seat 0 moves first, so deck A moves first in
+    # exactly one game of the pair (engines without a coin toss ignore _first_player).
+    options["_deck_seeds"] = tuple(deck_seed(seed, s) for s in sides)
+    options["_first_player"] = 0
     state = engine.new_game(decks[0], decks[1], options, seed)
-    # Agent seeds follow the deck, not the seat, so both games of a pair use common random numbers.
+    # The players' own generators differ between the two games of a pair (seeded by deck and
+    # seat): with one seed per deck, a game without chance (seth) would replay as a mirror.
     names = {"a": matchup.agents[0], "b": matchup.agents[1]}
-    sides = ("a", "b") if seat == 0 else ("b", "a")
     try:
-        agents = [engine.agents[names[s]](derive_seed(seed, "agent", s)) for s in sides]
+        agents = [engine.agents[names[s]](agent_seed(seed, s, p)) for p, s in enumerate(sides)]
     except KeyError as exc:
         raise PlaytestError(f"unknown agent {exc.args[0]!r}") from None
     return state, agents

@@ -27,7 +27,11 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     """Shuffle both main decks, toss for the first player, deal opening hands (§3.1.5).
 
     The extra deck is ignored (no special creatures exist yet, §3.2). Option ``_first_player``
-    (0 or 1) fixes the first player instead of the toss. Never raises for odd card values.
+    (0 or 1) fixes the first player instead of the toss. Option ``_deck_seeds`` (two ints, for the
+    decks in seat 0 and seat 1) gives each deck its own shuffle stream — the setup shuffle and
+    every mulligan shuffle — so a deck's order does not depend on its seat (playtest seed pairs,
+    docs/playtests.md). Without it both decks shuffle from the state's generator, as before.
+    Never raises for odd card values.
     """
     opts = Options(options)
     shared = _shared_for(list(deck_a.get("main", ())), list(deck_b.get("main", ())), opts.log)
@@ -35,9 +39,11 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     owner = shared.owner
     for i, p in enumerate(owner):
         state.deck[p].append(i)
-    rng = state.rng
+    deck_seeds = options.get("_deck_seeds")
+    if deck_seeds is not None:
+        state.deck_seeds = (int(deck_seeds[0]), int(deck_seeds[1]))
     for p in (0, 1):
-        shuffle(rng, state.deck[p])
+        shuffle(state.shuffle_rng(p), state.deck[p])
     forced = options.get("_first_player")
     state.first = int(forced) if forced in (0, 1) else state.rng.randrange(2)
     state.active = state.actor = state.first

@@ -199,6 +199,7 @@ class FusionState(State):
         # cached (ATK, DEF) per creature, see atk_dfn; emptied with _cb and on every stat change
         self._sc: dict[int, tuple[int, int]] = {}
         self.rng = random.Random(seed)
+        self.deck_seeds: tuple[int, int] | None = None  # per-deck shuffle streams, see shuffle_rng
         self.log = []
         self.logging = opts.log  # log lines (a look-ahead clone turns this off)
         self.texts = opts.log  # action descriptions, cached in acache and shared by clones
@@ -284,6 +285,15 @@ class FusionState(State):
     def rng(self, value: random.Random) -> None:
         self._rng = value
         self._rng_mine = True
+
+    def shuffle_rng(self, p: int) -> random.Random:
+        """The generator that shuffles player ``p``'s deck now: the state's own, or — with
+        ``deck_seeds`` (setup option ``_deck_seeds``) — one made from that deck's seed and the
+        mulligans it has taken, so the deck's order does not depend on its seat or on the other
+        player's shuffles (and a clone needs no copy of it)."""
+        if self.deck_seeds is None:
+            return self.rng
+        return random.Random(self.deck_seeds[p] * 64 + self.mulls[p])
 
     # ------------------------------------------------------------------ interface
 
@@ -1473,7 +1483,7 @@ class FusionState(State):
             self.mulls[p] += 1
             self.deck[p].extend(self.hand[p])
             self.hand[p] = []
-            shuffle(self.rng, self.deck[p])
+            shuffle(self.shuffle_rng(p), self.deck[p])
             self._draw(p, self.opts.start_hand)
             if self.mulls[p] >= self.opts.max_mulligans:
                 self._next_mulligan_player()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,15 +102,19 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
     """Start a game: shuffle each ``main`` deck, place the three Areas, draw the opening hands.
 
     Player 0 (deck A) takes the first turn; playtest runners swap seats to measure the
-    first-player effect. Side zones are ignored. Raises OptionError for unusable options.
+    first-player effect. Option ``_deck_seeds`` (two ints, for the decks in seat 0 and seat 1)
+    shuffles each deck from its own generator, so a deck's order does not depend on its seat
+    (playtest seed pairs); without it both shuffle from the state's generator. Side zones are
+    ignored. Raises OptionError for unusable options.
     """
     state = WarzoneState(_config(options), seed)
     stats = state.stats
+    deck_seeds = options.get("_deck_seeds")
     for player, deck in enumerate((deck_a, deck_b)):
         main, areas, unsimulated, area_ids = _deck_cards(deck, player)
         # Shuffle by sorting on one random key per card: uniform, seeded by the state's own
-        # generator, and several times faster than random.shuffle's Python loop.
-        rand = state.rng.random
+        # generator (or the deck's), and several times faster than random.shuffle's Python loop.
+        rand = (state.rng if deck_seeds is None else random.Random(int(deck_seeds[player]))).random
         keys = [rand() for _ in main]
         me = state.p[player]
         me.deck = list(map(main.__getitem__, sorted(range(len(main)), key=keys.__getitem__)))
