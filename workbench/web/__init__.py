@@ -51,6 +51,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             app.config["TRUSTED_HOSTS"] = list(LOCAL_HOSTS) + [h.strip() for h in extra_hosts.split(",") if h.strip()]
     else:
         app.config.update(test_config)
+    # The Host check is workbench.web.auth.host_allowed's alone: Werkzeug 3.1.9's own check, which
+    # Flask runs for TRUSTED_HOSTS, cuts "[::1]" at its first colon and refuses every IPv6 name.
+    app.config["HOST_ALLOWLIST"] = app.config["TRUSTED_HOSTS"]
+    app.config["TRUSTED_HOSTS"] = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -206,7 +206,7 @@ def _host_name(host: str) -> str:
 
 
 def host_allowed(host: str, trusted: list[str] | None) -> bool:
-    """Exact match of the Host header's name against TRUSTED_HOSTS (no config: any host).
+    """Exact match of the Host header's name against the TRUSTED_HOSTS setting (no config: any host).
 
     Werkzeug's own check cuts IPv6 literals at their last colon, so ``[::2]`` passes as ``[::1]``;
     comparing whole names closes that gap.
@@ -226,7 +226,7 @@ def _wants_json() -> bool:
 def gate() -> WerkzeugResponse | None:
     """The first ``before_request`` hook: local-only in local mode; login and roles in team mode."""
     g.user = None
-    if not host_allowed(request.host, current_app.config.get("TRUSTED_HOSTS")):
+    if not host_allowed(request.host, current_app.config.get("HOST_ALLOWLIST")):
         abort(400, description="this Host header is not one this workbench answers to")
     if not current_app.config.get("TEAM_MODE"):
         if not _is_loopback(request.remote_addr):
