@@ -65,7 +65,7 @@
     const jsonBox = el("div", { class: "effect-json", id: base + "-json-box", hidden: true }, [
       el("label", { for: base + "-json", text: "Effects as JSON" }), area,
       el("p", { class: "help", id: base + "-json-help",
-        text: "A JSON list of effects (docs/effects.md); the rows follow as you type." }),
+        text: "A JSON list of effects (see Help → Card effects); the rows follow as you type." }),
     ]);
     const toggle = el("button", { type: "button", class: "button button-quiet", id: base + "-toggle",
       "aria-pressed": "false", "aria-controls": jsonBox.id, text: "Edit as JSON",
