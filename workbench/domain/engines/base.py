@@ -8,6 +8,7 @@ and the choices are applied together with ``apply_joint``.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -65,12 +66,49 @@ class GameStats:
         )
 
 
+@dataclass(frozen=True)
+class Observation:
+    """What one player may know of a position (OpenSpiel's observation / information state).
+
+    ``public`` holds what both players see (life, fields, face-up cards, discard piles, the sizes
+    of hidden zones); ``private`` what only ``player`` sees (its hand, its face-down cards, its
+    own pending picks). Two positions with equal :meth:`key` are the same information state for
+    ``player``: a fair agent decides the same in both.
+    """
+
+    player: int
+    public: Mapping[str, Any]
+    private: Mapping[str, Any]
+
+    def key(self) -> str:
+        """Canonical JSON of the observation: equal keys, equal information."""
+        return json.dumps([self.player, self.public, self.private], sort_keys=True, default=str,
+                          ensure_ascii=False)
+
+
 class State(ABC):
     """A position in one game. Subclasses implement the rules of their game."""
 
     rng: random.Random
     log: list[str]
     stats: GameStats
+
+    def observe(self, player: int) -> Observation:
+        """``player``'s view of this position: what it may know, nothing more.
+
+        Engines with hidden information override this; the default is perfect information.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not define observe()")
+
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A clone in which everything ``player`` cannot see is re-dealt from ``rng``.
+
+        Postcondition (checked by tests/domain/engines/test_engine_contract.py):
+        ``result.observe(player).key() == self.observe(player).key()``. The re-deal depends only
+        on that observation and ``rng``: two positions ``player`` cannot tell apart give the same
+        world for the same generator state, so an agent that only sees such worlds is fair.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not define determinize()")
 
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.fusion.cards import CardDef, Effect
+from workbench.domain.engines.fusion.observe import Observe
 from workbench.domain.errors import IllegalAction
 
 PLAYER = "player"
@@ -179,7 +180,7 @@ class Shared:
         self.fields = {name: getattr(self, name) for name in _SHARED_FIELDS}
 
 
-class FusionState(State):
+class FusionState(Observe, State):
     """A Fusion Duel position; see the module docstring for the steps."""
 
     # ------------------------------------------------------------------ construction

@@ -22,6 +22,7 @@ from typing import Any
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.seth import combat
 from workbench.domain.engines.seth.cards import ELEMENTS, PHASES, Effect, MonsterCard
+from workbench.domain.engines.seth.observe import Observe
 from workbench.domain.errors import IllegalAction
 
 ASSIGN, ABILITY, SPLIT, OVER = "assign", "ability", "split", "over"
@@ -90,7 +91,7 @@ class Monster:
         return f"{self.card.name} ({self.name})"
 
 
-class SethState(State):
+class SethState(Observe, State):
     """A position of the seth game. Build it with ``new_game`` or ``from_setup`` (setup.py)."""
 
     def __init__(self, teams: list[list[Monster]], options: Mapping[str, Any], seed: int,

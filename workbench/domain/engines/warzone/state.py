@@ -29,6 +29,7 @@ from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Effect
 from workbench.domain.engines.warzone.combat import Combat
 from workbench.domain.engines.warzone.effects import Effects
+from workbench.domain.engines.warzone.observe import Observe
 from workbench.domain.engines.warzone.rules import (
     OK_BY_HIGHEST,
     Config,
@@ -48,7 +49,7 @@ DONE = Action("done", (), "no more interceptors")
 PASS = Action("pass", (), "no response")
 
 
-class WarzoneState(Combat, Effects, State):
+class WarzoneState(Combat, Effects, Observe, State):
     """A position of one warzone game; see the module docstring for the action kinds."""
 
     def __init__(self, cfg: Config, seed: int) -> None:

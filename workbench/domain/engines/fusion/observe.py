@@ -1,0 +1,158 @@
+"""What each Fusion Duel player may know, and re-dealing a position consistently with it.
+
+Hidden in fusion (RULES.md §3.2, §3.4.2): the order of each deck, the opponent's hand, and the
+identity of the opponent's face-down cards (set creatures and set magic). A face-down card shows
+where it lies (creature or magic zone), whether it is tapped, the turn it was set and the damage
+it carries, nothing else. A player knows its own face-down cards and which cards its deck holds
+(not their order). The opponent's unseen cards (hand, deck, face-down) are one pool; the deck
+lists are public, so the pool is known as a multiset of card ids.
+
+``determinize`` re-deals that pool: each face-down creature slot gets an unseen settable creature
+(a creature of at most ``set_max_stars`` stars), each face-down magic slot an unseen magic card,
+the rest is shuffled into hand and deck. Cards are relabelled (instance ``i`` becomes instance
+``j`` everywhere: zones, flags, attacks, chain), so the flags of a face-down slot stay with the
+slot. Pools are sorted before they are shuffled: two positions a player cannot tell apart
+re-deal to the same world for the same generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from workbench.domain.engines.base import Observation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from workbench.domain.engines.fusion.state import FusionState
+
+class Observe:
+    """Mixin of :class:`FusionState`: ``observe`` and ``determinize``."""
+
+    def hidden_from(self: FusionState, player: int) -> set[int]:  # type: ignore[misc]
+        """Instances whose identity ``player`` cannot see: the opponent's face-down cards."""
+        q = 1 - player
+        down = self.down
+        return {i for i in self.crea[q] + self.magic[q] if i in down}
+
+    def observe(self: FusionState, player: int) -> Observation:  # type: ignore[misc]
+        s = self
+        names, cards = s.names, s.cards
+        hidden = s.hidden_from(player)
+        slot: dict[int, str] = {}
+        for q in (0, 1):
+            for zone, ids in (("creature", s.crea[q]), ("magic", s.magic[q])):
+                for k, i in enumerate(ids):
+                    if i in hidden:
+                        slot[i] = f"face-down {zone} {k + 1} of P{q + 1}"
+
+        def label(i: Any) -> Any:
+            if isinstance(i, int):
+                return (slot.get(i) or names[i]) if i >= 0 else f"p{-1 - i}"
+            return i
+
+        players = []
+        private: dict[str, Any] = {}
+        for q in (0, 1):
+            creatures = []
+            for i in s.crea[q]:
+                view: dict[str, Any] = {
+                    "at": label(i), "tapped": i in s.tapped, "face_down": i in s.down,
+                    "damage": s.damage.get(i, 0), "set_turn": s.set_turn.get(i),
+                }
+                if i not in hidden:
+                    view.update(card=cards[i].id, atk=s.atk(i), dfn=s.dfn(i), sick=i in s.sick,
+                                mods=s.mods.get(i), eot=s.eot.get(i))
+                creatures.append(view)
+            magic = []
+            for i in s.magic[q]:
+                view = {"at": label(i), "face_down": i in s.down, "set_turn": s.set_turn.get(i),
+                        "tapped": i in s.tapped}
+                if i not in hidden:
+                    view.update(card=cards[i].id,
+                                attached_to=label(s.attached[i]) if i in s.attached else None)
+                magic.append(view)
+            players.append({
+                "life": s.life[q], "mana": s.mana[q], "mana_max": s.mana_max[q],
+                "mulligans": s.mulls[q], "hand_count": len(s.hand[q]),
+                "deck_count": len(s.deck[q]), "creatures": creatures, "magic": magic,
+                "field": [names[i] for i in s.field[q]],
+                "graveyard": [names[i] for i in s.grave[q]],
+                "exile": [names[i] for i in s.exile[q]],
+            })
+            if q == player:
+                private["hand"] = [names[i] for i in s.hand[q]]
+                private["deck"] = sorted(names[i] for i in s.deck[q])
+            else:
+                unseen = s.hand[q] + s.deck[q] + sorted(hidden)
+                players[q]["unseen"] = sorted(cards[i].id for i in unseen)
+        public = {
+            "turn": s.turn, "active": s.active, "first": s.first, "phase": s.phase,
+            "step": s.step, "to_act": list(s.to_act()), "players": players,
+            "chain": [[link[0], label(link[1]), link[2],
+                       [t if e.action == "negate" else label(t) for e, t in zip(link[3], link[4])],
+                       link[5], link[6], link[7]] for link in s.chain],
+            "attacks": [[label(a[0]), label(a[1]), [label(b) for b in a[2]], a[3]]
+                        for a in s.attacks],
+            "pending": [[p, label(src), e.index] for p, src, e in s.pending],
+            "targets": [label(t) for t in s.tgt_opts] if s.step == "target" else [],
+            "used": sorted(map(list, s.used)), "acts": list(s.acts), "over": s.over,
+            "winner": s.winner,
+        }
+        return Observation(player, public, private)
+
+    def determinize(self: FusionState, player: int,  # type: ignore[misc]
+                    rng: random.Random) -> FusionState:
+        """A quiet clone re-dealt for ``player`` (see the module docstring)."""
+        s = self.clone()
+        s.logging = False
+        q = 1 - player
+        cards, down = s.cards, s.down
+        perm: dict[int, int] = {}
+        # own deck: the same cards, a new order
+        deck = sorted(s.deck[player])
+        rng.shuffle(deck)
+        s.deck[player] = deck
+        # the opponent's unseen pool, re-dealt slot by slot
+        crea_slots = [i for i in s.crea[q] if i in down]
+        magic_slots = [i for i in s.magic[q] if i in down]
+        loose = s.hand[q] + s.deck[q]
+        pool = sorted(loose + crea_slots + magic_slots)
+        rng.shuffle(pool)
+        max_stars = s.opts.set_max_stars
+        for slots, fits in ((crea_slots, lambda c: c.kind == "creature" and c.stars <= max_stars),
+                            (magic_slots, lambda c: c.kind == "magic")):
+            for old in slots:
+                k = next(k for k, j in enumerate(pool) if fits(cards[j]))
+                perm[old] = pool.pop(k)
+        for old, new in zip(loose, pool):
+            perm[old] = new
+        if any(old != new for old, new in perm.items()):
+            _relabel(s, perm)
+        s.rng = random.Random(rng.getrandbits(64))
+        s._legal = None
+        s._sc = {}
+        s._cb = None
+        return s
+
+
+def _relabel(s: FusionState, perm: dict[int, int]) -> None:
+    """Rename instances everywhere by ``perm`` (a bijection on some of them)."""
+
+    def m(i: Any) -> Any:
+        return perm.get(i, i) if isinstance(i, int) else i
+
+    for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
+        zones = getattr(s, key)
+        for z in zones:
+            z[:] = [m(i) for i in z]
+    for key in ("tapped", "down", "sick"):
+        setattr(s, key, {m(i) for i in getattr(s, key)})
+    for key in ("set_turn", "damage", "mods", "eot"):
+        setattr(s, key, {m(i): v for i, v in getattr(s, key).items()})
+    s.attached = {m(i): m(h) for i, h in s.attached.items()}
+    s.chain = [[link[0], m(link[1]), link[2], link[3],
+                tuple(t if e.action == "negate" else m(t) for e, t in zip(link[3], link[4])),
+                *link[5:]] for link in s.chain]
+    s.attacks = [[m(a[0]), m(a[1]), [m(b) for b in a[2]], a[3]] for a in s.attacks]
+    s.pending = [(p, m(src), e) for p, src, e in s.pending]
+    s.tgt_opts = [m(t) for t in s.tgt_opts]

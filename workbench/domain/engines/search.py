@@ -1,0 +1,253 @@
+"""Search shared by every engine: fair players that only ever see a re-dealt world.
+
+OpenSpiel's information-set MCTS samples a world consistent with what the searching player has
+seen (``resample_from_infostate``) before each iteration; :meth:`State.determinize` is that
+sampler here. Three pieces build on it:
+
+* :class:`Honest` makes any agent fair: it decides in a world re-dealt from the player's
+  observation, and the chosen action is mapped back by its place in the legal-action list (the
+  list's order depends only on what the player sees, see test_engine_contract.py); an unlisted
+  choice (seth's free splits name only public monsters) is passed on as it is.
+* :func:`flat_monte_carlo` tries candidate actions in the same re-dealt worlds (common random
+  numbers) with a rollout policy and an :class:`Evaluator` at the horizon.
+* :class:`SearchAgent` is single-observer ISMCTS with the tree cut at the root: every iteration
+  re-deals a world, picks a root action by UCB1, plays it out with the game's heuristic for a
+  horizon of decisions and scores the end with the game's evaluator. For simultaneous steps
+  (seth) the root is decoupled: each acting player keeps its own regret-matching table over its
+  own actions (simultaneous-move MCTS, Lanctot et al. 2013), and the decision is drawn from the
+  searching player's average strategy, so it mixes like a Nash player rather than being
+  exploitable by a fixed reply.
+
+A decision with one legal action is never searched.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from workbench.domain.engines.base import Action, Agent, State
+
+
+class Evaluator(Protocol):
+    """A position's worth for ``player``, 0 (lost) … 1 (won), like the games' position_value."""
+
+    def __call__(self, state: State, player: int) -> float: ...
+
+
+def outcome(state: State, player: int) -> float | None:
+    """1 for a won game, 0 for a lost one, 0.5 for a draw, None while it runs."""
+    if not state.is_terminal():
+        return None
+    winner = state.result().winner
+    if winner is None:
+        return 0.5
+    return 1.0 if winner == player else 0.0
+
+
+def same_action(actions: Sequence[Action], wanted: Action) -> int:
+    """The index of ``wanted`` in ``actions`` (by identity, then by kind and arguments).
+
+    Raises ValueError when it is not there.
+    """
+    for i, a in enumerate(actions):
+        if a is wanted:
+            return i
+    for i, a in enumerate(actions):
+        if a.kind == wanted.kind and a.args == wanted.args:
+            return i
+    raise ValueError(f"{wanted} is not among the legal actions")
+
+
+def step(state: State, choose: Callable[[State, int], Action]) -> None:
+    """Apply one decision: the single acting player's, or every acting player's together."""
+    acting = state.to_act()
+    if len(acting) == 1:
+        p = acting[0]
+        state.apply(choose(state, p))
+    else:
+        state.apply_joint({p: choose(state, p) for p in acting})
+
+
+def rollout(state: State, player: int, policy: Agent, horizon: int,
+            evaluate: Evaluator) -> float:
+    """Play ``policy`` for every player for at most ``horizon`` decisions, then score."""
+    for _ in range(horizon):
+        if state.is_terminal():
+            break
+        step(state, policy.choose)
+    done = outcome(state, player)
+    return done if done is not None else evaluate(state, player)
+
+
+class Honest:
+    """Wraps any agent so that it decides in a world re-dealt from the player's view only."""
+
+    def __init__(self, inner: Agent, seed: int = 0) -> None:
+        self.inner = inner
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        world = state.determinize(player, self.rng)
+        chosen = self.inner.choose(world, player)
+        try:
+            return acts[same_action(world.legal_actions(player), chosen)]
+        except ValueError:
+            # an unlisted but legal choice (seth's free damage splits): it names only
+            # what the player sees, so it means the same in the real position
+            return chosen
+
+
+def flat_monte_carlo(state: State, player: int, candidates: Sequence[Action], policy: Agent,
+                     evaluate: Evaluator, worlds: int, horizon: int,
+                     rng: random.Random) -> Action:
+    """The candidate with the best mean score over ``worlds`` re-dealt worlds, each candidate
+    tried in the same worlds (common random numbers); ties keep the earlier candidate.
+
+    Only for a player who decides alone (``state.to_act() == (player,)``).
+    """
+    legal = state.legal_actions(player)
+    places = [same_action(legal, c) for c in candidates]
+    totals = [0.0] * len(candidates)
+    for _ in range(worlds):
+        world = state.determinize(player, rng)
+        world_legal = world.legal_actions(player)
+        for k, place in enumerate(places):
+            sim = world.clone()
+            sim.apply(world_legal[place])
+            totals[k] += rollout(sim, player, policy, horizon, evaluate)
+    best = max(range(len(candidates)), key=lambda k: (totals[k], -k))
+    return candidates[best]
+
+
+class SearchAgent:
+    """Root-level ISMCTS (see the module docstring) over ``candidates(state, player)``.
+
+    ``budget``: iterations (re-dealt worlds played out) per decision. ``horizon``: decisions
+    played by ``policy`` after the root action before ``evaluate`` scores the position.
+    ``searches(state, player)`` says which decisions are worth searching (others are the
+    policy's). Seeded: the same seed and position give the same decision.
+    """
+
+    def __init__(self, seed: int, policy: Agent, evaluate: Evaluator,
+                 candidates: Callable[[State, int, list[Action]], list[Action]] | None = None,
+                 searches: Callable[[State, int], bool] | None = None,
+                 budget: int = 32, horizon: int = 40, exploration: float = 0.7,
+                 simultaneous_policy: Agent | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.policy = policy
+        self.evaluate = evaluate
+        self.candidates = candidates
+        self.searches = searches
+        self.budget = max(1, int(budget))
+        self.horizon = horizon
+        self.exploration = exploration
+        self.simultaneous_policy = simultaneous_policy or policy
+        self.searched = 0  # decisions searched (for benchmarks)
+
+    def choose(self, state: State, player: int) -> Action:
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        if self.searches is not None and not self.searches(state, player):
+            return Honest(self.policy, self.rng.getrandbits(32)).choose(state, player)
+        self.searched += 1
+        acting = state.to_act()
+        if len(acting) > 1:
+            return self._simultaneous(state, player, acts, acting)
+        cands = self.candidates(state, player, acts) if self.candidates else acts
+        if len(cands) == 1:
+            return cands[0]
+        return self._ucb(state, player, acts, cands)
+
+    # ------------------------------------------------------------------ one player decides
+
+    def _ucb(self, state: State, player: int, acts: list[Action],
+             cands: list[Action]) -> Action:
+        places = [same_action(acts, c) for c in cands]
+        n = len(cands)
+        visits = [0] * n
+        totals = [0.0] * n
+        rng, c = self.rng, self.exploration
+        for it in range(max(self.budget, n)):
+            if it < n:
+                k = it  # every candidate once, in the policy's order
+            else:
+                log_t = math.log(it)
+                k = max(range(n), key=lambda j: totals[j] / visits[j]
+                        + c * math.sqrt(log_t / visits[j]))
+            world = state.determinize(player, rng)
+            world.apply(world.legal_actions(player)[places[k]])
+            totals[k] += rollout(world, player, self.policy, self.horizon, self.evaluate)
+            visits[k] += 1
+        # the most visited; ties: the better mean, then the policy's order
+        best = max(range(n), key=lambda j: (visits[j], totals[j] / visits[j], -j))
+        return cands[best]
+
+    # ------------------------------------------------------------------ simultaneous steps
+
+    def _simultaneous(self, state: State, player: int, acts: list[Action],
+                      acting: tuple[int, ...]) -> Action:
+        """Decoupled regret matching at the root: each acting player has its own table."""
+        rng = self.rng
+        cands: dict[int, list[Action]] = {}
+        for p in acting:
+            legal = state.legal_actions(p)
+            cands[p] = self.candidates(state, p, legal) if self.candidates else legal
+        regrets = {p: [0.0] * len(cands[p]) for p in acting}
+        average = {p: [0.0] * len(cands[p]) for p in acting}
+        for _ in range(self.budget):
+            world = state.determinize(player, rng)
+            strategy = {p: _regret_matching(regrets[p]) for p in acting}
+            picks = {p: _draw(strategy[p], rng) for p in acting}
+            joint = {}
+            for p in acting:
+                legal = world.legal_actions(p)
+                joint[p] = legal[same_action(legal, cands[p][picks[p]])]
+            # one playout, then each player's counterfactual row is estimated by swapping its
+            # own action only (outcome sampling with one extra playout per alternative would
+            # cost n times more; this is the cheap estimate used by decoupled SM-MCTS)
+            base = world.clone()
+            base.apply_joint(joint)
+            values = {p: rollout(base.clone() if len(acting) > 1 else base, p,
+                                 self.simultaneous_policy, self.horizon, self.evaluate)
+                      for p in acting}
+            for p in acting:
+                s = strategy[p]
+                for k, prob in enumerate(s):
+                    average[p][k] += prob
+                # an unbiased regret estimate: importance-weighted value of the sampled action
+                v = values[p]
+                est = [0.0] * len(s)
+                est[picks[p]] = v / max(s[picks[p]], 1e-3)
+                mean = sum(prob * e for prob, e in zip(s, est))
+                row = regrets[p]
+                for k in range(len(s)):
+                    row[k] += est[k] - mean
+        mine = average[player]
+        total = sum(mine)
+        k = _draw([x / total for x in mine], rng) if total > 0 else 0
+        return acts[same_action(acts, cands[player][k])]
+
+
+def _regret_matching(regrets: list[float]) -> list[float]:
+    positive = [r if r > 0 else 0.0 for r in regrets]
+    total = sum(positive)
+    if total <= 0:
+        return [1.0 / len(regrets)] * len(regrets)
+    return [r / total for r in positive]
+
+
+def _draw(probs: Sequence[float], rng: random.Random) -> int:
+    x = rng.random()
+    acc = 0.0
+    for k, p in enumerate(probs):
+        acc += p
+        if x < acc:
+            return k
+    return len(probs) - 1
