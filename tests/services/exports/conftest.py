@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,33 @@ def bundled():
         decks = [dict(d.data, id=d.id) for d in repo.list_decks(game)]
         result[game] = (repo.game(game), cards, decks)
     return result
+
+
+# ------------------------------------------------------------------ Cockatrice's own schemas
+
+# Cockatrice's doc/carddatabase_v4/cards.xsd and doc/deck.xsd (GPL-2.0, github.com/Cockatrice/Cockatrice).
+# They are not committed here (files brought from other repositories stay out of this one); the
+# tests read them from COCKATRICE_SCHEMA_DIR or from shared/vendor/cockatrice/ beside the checkout.
+COCKATRICE_SCHEMA_FILES = ("cards.xsd", "deck.xsd")
+
+
+def cockatrice_schema_dir() -> Path | None:
+    """The first folder holding both schema files, or None."""
+    candidates = [os.environ.get("COCKATRICE_SCHEMA_DIR", ""),
+                  str(Path(__file__).resolve().parents[3].parent / "shared" / "vendor" / "cockatrice")]
+    for candidate in candidates:
+        if candidate and all((Path(candidate) / name).is_file() for name in COCKATRICE_SCHEMA_FILES):
+            return Path(candidate)
+    return None
+
+
+@pytest.fixture(scope="session")
+def cockatrice_schemas():
+    """(cards.xsd v4, deck.xsd) as xmlschema validators: a real XML Schema processor, not a restatement."""
+    import xmlschema
+
+    folder = cockatrice_schema_dir()
+    if folder is None:
+        pytest.skip("Cockatrice's cards.xsd and deck.xsd are not on this machine: set COCKATRICE_SCHEMA_DIR "
+                    "or put them in shared/vendor/cockatrice/ (see docs/exports.md)")
+    return tuple(xmlschema.XMLSchema(str(folder / name)) for name in COCKATRICE_SCHEMA_FILES)

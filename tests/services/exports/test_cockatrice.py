@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 from xml.etree import ElementTree as ET
 
 import pytest
 
 from tests.services.exports import checkers
+from workbench.domain.gamedef import parse_definition
 from workbench.services.exports import cockatrice
 from workbench.services.exports.faces import Faces
 
@@ -78,3 +80,174 @@ def test_checker_enforces_the_v4_schema_types():
     for fragment in ("break setType", "not an integer", "appears 2 times", "outside cardInSetType",
                      "not an xs:boolean"):
         assert any(fragment in e for e in errors), (fragment, errors)
+
+
+# ------------------------------------------------------------------ Cockatrice's own schemas (issue 12)
+
+
+def _schema_errors(schema, data: bytes) -> list[str]:
+    return [f"{e.path}: {e.reason}" for e in schema.iter_errors(io.BytesIO(data))]
+
+
+@pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
+def test_bundled_games_validate_against_cockatrices_schemas(bundled, cockatrice_schemas, game):
+    cards_xsd, deck_xsd = cockatrice_schemas
+    definition, cards, decks = bundled[game]
+    bundle = cockatrice.export_cockatrice(definition, cards, decks, faces=Faces(definition, renderer=False),
+                                          base_url="https://img.example.org/c", today=TODAY)
+    assert _schema_errors(cards_xsd, bundle.files[f"{game}.xml"]) == []
+    assert decks
+    for deck in decks:
+        assert _schema_errors(deck_xsd, bundle.files[f"decks/{deck['id']}.cod"]) == []
+
+
+def test_hostile_game_validates_against_cockatrices_schemas(cockatrice_schemas, hostile_definition, hostile_cards,
+                                                            hostile_decks):
+    cards_xsd, deck_xsd = cockatrice_schemas
+    bundle = cockatrice.export_cockatrice(hostile_definition, hostile_cards, hostile_decks,
+                                          faces=Faces(hostile_definition, renderer=False),
+                                          base_url="https://img.example.org/c", today=TODAY)
+    assert _schema_errors(cards_xsd, bundle.files["hostile.xml"]) == []
+    assert _schema_errors(deck_xsd, bundle.files["decks/mixed.cod"]) == []
+
+
+def test_the_schema_validator_rejects_what_cockatrices_schema_forbids(cockatrice_schemas):
+    """The validator is not a rubber stamp: a row that is not an integer, a row before the set, a
+    deck count that is not an int, each fail."""
+    cards_xsd, deck_xsd = cockatrice_schemas
+    head = b'<?xml version="1.0"?><cockatrice_carddatabase version="4"><cards><card><name>X</name>'
+    assert _schema_errors(cards_xsd, head + b"<set>A</set><tablerow>two</tablerow></card></cards></cockatrice_carddatabase>")
+    assert _schema_errors(cards_xsd, head + b"<tablerow>2</tablerow><set>A</set></card></cards></cockatrice_carddatabase>")
+    assert _schema_errors(cards_xsd, head + b"<set>A</set><tablerow>2</tablerow></card></cards></cockatrice_carddatabase>") == []
+    bad_deck = (b'<?xml version="1.0"?><cockatrice_deck version="1"><deckname>d</deckname><comments/>'
+                b'<zone name="main"><card number="three" name="X"/></zone></cockatrice_deck>')
+    assert _schema_errors(deck_xsd, bad_deck)
+
+
+# ------------------------------------------------------------------ table rows (issue 12)
+
+EXPECTED_ROWS = {
+    "warzone": {("creature", None): "2", ("spell", None): "3", ("trap", None): "3", ("area", None): "0"},
+    "seth": {("monster", None): "2"},
+    "fusion": {("creature", None): "2", ("magic", "normal"): "3", ("magic", "quick"): "3",
+               ("magic", "continuous"): "1", ("magic", "aura"): "1", ("magic", "equip"): "1", ("magic", "field"): "1",
+               ("item", "normal"): "3", ("item", "artifact"): "1", ("item", "artifact_creature"): "1"},
+}
+
+
+@pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
+def test_every_card_gets_the_table_row_its_game_declares(bundled, game):
+    """Without <tablerow> Cockatrice puts every card on row 0 (the land row) and no spell goes to
+    the stack; each bundled game declares its rows per kind in game.yaml."""
+    definition, cards, _ = bundled[game]
+    root = ET.fromstring(cockatrice.export_cockatrice(definition, cards, today=TODAY).files[f"{game}.xml"])
+    by_name = {c.findtext("name"): c for c in root.iter("card")}
+    names = cockatrice.unique_names(cards)
+    seen = set()
+    for card in cards:
+        key = (card["kind"], card.get("subtype") if card["kind"] in {"magic", "item"} else None)
+        element = by_name[names[card["id"]]]
+        assert element.findtext("tablerow") == EXPECTED_ROWS[game][key], (card["id"], key)
+        assert [c.tag for c in element][-1] == "tablerow"  # after <set>, as cards.xsd orders it
+        seen.add(key)
+    assert {k[0] for k in seen} == set(definition.kinds)  # every kind of the game was exercised
+    if game == "fusion":
+        assert {("magic", "normal"), ("magic", "equip"), ("item", "normal"), ("item", "artifact")} <= seen
+
+
+def test_a_game_that_declares_no_rows_gets_creature_row_for_fighters_and_row_1_otherwise(
+        hostile_definition, hostile_cards):
+    rules, notes = cockatrice.table_rows(hostile_definition)
+    assert notes == []
+    root = ET.fromstring(cockatrice.export_cockatrice(hostile_definition, hostile_cards, today=TODAY).files["hostile.xml"])
+    names = cockatrice.unique_names(hostile_cards)
+    rows = {c.findtext("name"): c.findtext("tablerow") for c in root.iter("card")}
+    for card in hostile_cards:
+        assert rows[names[card["id"]]] == ("2" if card["kind"] == "thing" else "1")  # thing has ATK/DEF
+
+
+def test_a_bad_row_declaration_is_reported_and_falls_back(hostile_definition):
+    raw = dict(hostile_definition.raw, play={"life": "start_life", "cockatrice": {"tablerow": {
+        "thing": 7, "action": {"row": 3, "by": "kind", "rows": {"x": "high"}}, "ghost": 1}}})
+    rules, notes = cockatrice.table_rows(parse_definition(raw))
+    assert any("'ghost'" in n for n in notes)
+    assert any("'thing'" in n and "row 2" in n for n in notes) and any("'action'" in n for n in notes)
+    assert cockatrice.table_row(rules, {"kind": "thing"}) == 2 and cockatrice.table_row(rules, {"kind": "action"}) == 1
+
+
+# ------------------------------------------------------------------ picture files (issue 12)
+
+
+def test_picture_names_are_corrected_as_cockatrice_corrects_them():
+    """The examples in the comment of CardInfo::getCorrectedName (card_info.cpp)."""
+    assert cockatrice.corrected_name("Fire // Ice") == "FireIce"
+    assert cockatrice.corrected_name("Circle of Protection: Red") == "Circle of Protection Red"
+    assert cockatrice.corrected_name('"Ach! Hans, Run!"') == "Ach! Hans, Run!"
+    assert cockatrice.corrected_name("Who/What/When/Where/Why") == "Who What When Where Why"
+    assert cockatrice.corrected_name("Question Elemental?") == "Question Elemental"
+    assert cockatrice.corrected_name("a*b<c>d\\e\x01f\tg\x10h") == "abcdef gh"
+    assert cockatrice.corrected_name("暗夜魔君 🂡") == "暗夜魔君 🂡"
+    assert cockatrice.corrected_set("CON") == "CON_" and cockatrice.corrected_set("WZ") == "WZ"
+
+
+def _cockatrice_finds(files, name: str, set_code: str, num: str | None) -> str | None:
+    """CardPictureLoaderLocal::tryLoadCardImageFromDisk over pics/CUSTOM: every file is indexed by
+    its base name and complete base name; the name variants are tried most specific first."""
+    index: dict[str, list[str]] = {}
+    for path in files:
+        if path.startswith("pics/CUSTOM/"):
+            file_name = path.rsplit("/", 1)[1]
+            for key in (file_name.split(".", 1)[0], file_name.rsplit(".", 1)[0]):
+                index.setdefault(key, []).append(path)
+    name, set_code = cockatrice.corrected_name(name), cockatrice.corrected_set(set_code)
+    patterns = ["{name}_{set}_{collector}", "{set}_{collector}_{name}", "{name}_{set}", "{name}"]
+    for pattern in patterns:
+        for sep in ("_", "-"):
+            values = {"{name}": name, "{set}": set_code, "{collector}": num or ""}
+            variant = pattern.replace("_", sep)
+            if any(token in variant and not value for token, value in values.items()):
+                continue
+            for token, value in values.items():
+                variant = variant.replace(token, value)
+            if index.get(variant):
+                return index[variant][0]
+    return None
+
+
+def test_each_card_finds_its_own_picture_where_cockatrice_looks(hostile_definition, hostile_cards):
+    cards = hostile_cards + [
+        {"id": "colon", "name": "A:B", "kind": "action", "number": "HX-900"},
+        {"id": "plain", "name": "AB", "kind": "action", "number": "HX-901"},
+        {"id": "upper", "name": "ab", "kind": "action", "number": "HX-902"},
+        {"id": "dotted", "name": "Mr. Smith v2.0", "kind": "action", "number": "HX-903"},
+        {"id": "split", "name": "Fire // Ice", "kind": "action", "number": "HX-904"},
+    ]
+    bundle = cockatrice.export_cockatrice(hostile_definition, cards, faces=Faces(hostile_definition, renderer=False),
+                                          today=TODAY)
+    root = ET.fromstring(bundle.files["hostile.xml"])
+    found = {}
+    for element in root.iter("card"):
+        set_el = element.find("set")
+        path = _cockatrice_finds(bundle.files, element.findtext("name"), set_el.text, set_el.get("num"))
+        assert path is not None, element.findtext("name")
+        found[element.findtext("name")] = path
+    assert len(set(found.values())) == len(found)  # no two cards share a picture
+    assert len({p.casefold() for p in found.values()}) == len(found)  # not even on a case-blind disk
+    assert found["Fire // Ice"] == "pics/CUSTOM/hostile/FireIce_HX.jpg"
+    assert found["Mr. Smith v2.0"] == "pics/CUSTOM/hostile/Mr. Smith v2.0_HX.jpg"
+    assert found["Twin"] != found["Twin (twin-b)"]
+    names = cockatrice.unique_names(cards)
+    assert names["colon"] == "A:B" and names["plain"] == "AB (plain)" and names["upper"] == "ab (upper)"
+    pictures = [p for p in bundle.files if p.startswith("pics/")]
+    assert len(pictures) == len(cards) and all(p.startswith("pics/CUSTOM/hostile/") for p in pictures)
+
+
+def test_a_name_no_file_system_can_hold_gets_no_local_picture_and_a_note(hostile_definition):
+    cards = [{"id": "pipe", "name": "Left|Right", "kind": "action"}, {"id": "ok", "name": "Fine", "kind": "action"}]
+    bundle = cockatrice.export_cockatrice(hostile_definition, cards, faces=Faces(hostile_definition, renderer=False),
+                                          today=TODAY)
+    assert [p for p in bundle.files if p.startswith("pics/")] == ["pics/CUSTOM/hostile/Fine_HOSTILE.jpg"]
+    assert any("pipe" in n and "base URL" in n for n in bundle.notes)
+    with_url = cockatrice.export_cockatrice(hostile_definition, cards, faces=Faces(hostile_definition, renderer=False),
+                                            base_url="https://img.example.org/c", today=TODAY)
+    assert "pics/pipe.jpg" in with_url.files and b'picurl="https://img.example.org/c/pics/pipe.jpg"' in with_url.files["hostile.xml"]

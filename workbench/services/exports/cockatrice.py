@@ -3,6 +3,21 @@
 Cockatrice keys cards by name, so names are made unique (a second card of the same name becomes
 ``Name (card-id)``) and decks refer to those names. Every game field goes into ``<prop>`` under
 its own key, beside Cockatrice's usual ``type``, ``maintype``, ``manacost`` and ``pt``.
+
+Two things follow Cockatrice's own source (github.com/Cockatrice/Cockatrice, read at commit
+157e7022c, August 2026):
+
+* ``<tablerow>``: where a played card lands (``PlayerActions::playCard`` in
+  ``cockatrice/src/game/player/player_actions.cpp``, ``TableZone::tableRowToGridY``): 0 the land
+  row, 1 other lasting cards, 2 creatures, 3 the stack (a one-shot card, moved to the graveyard
+  when played again from the stack). A card without one sits on row 0. Each game declares its rows
+  per kind under ``play: {cockatrice: {tablerow: …}}`` in game.yaml (:func:`table_rows`).
+* Picture files: Cockatrice looks for ``<corrected name>_<set>.*`` (then ``<corrected name>.*``)
+  among the files under ``pics/CUSTOM/`` (``CardPictureLoaderLocal`` and
+  ``card_picture_loader_local_schemes.h``); the corrected name is the card name with
+  ``*<>:"\\?``, control characters and `` // `` removed and ``/`` made a space
+  (``CardInfo::getCorrectedName`` in ``libcockatrice_card/libcockatrice/card/card_info.cpp``);
+  a set code that is a reserved Windows name gets a ``_`` (``CardSet::getCorrectedShortName``).
 """
 
 from __future__ import annotations
@@ -10,6 +25,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 from xml.etree import ElementTree as ET
 
 from workbench.domain.gamedef import GameDefinition
@@ -28,6 +44,20 @@ from workbench.services.exports.common import (
 from workbench.services.exports.faces import Faces, jpeg
 
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+# CardInfo::getCorrectedName: characters Windows refuses in a file name are removed (" // " too),
+# "/" and the control characters 0x09-0x0f become spaces. (Cockatrice's own two patterns.)
+_PIC_REMOVE = re.compile(r'( // |[*<>:"\\?\x00-\x08\x10-\x1f])')
+_PIC_SPACE = re.compile(r"[/\x09-\x0f]")
+# CardSet::getCorrectedShortName: set codes Windows reserves as device names get a "_".
+_RESERVED_SETS = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)), *(f"LPT{n}" for n in range(1, 10))}
+# Characters Cockatrice keeps in the corrected name but this export cannot put in a file name
+# that every system accepts (``|`` on Windows), and names too long for one file name.
+_PIC_UNSAFE = re.compile(r"[|\x7f]")
+_PIC_MAX_BYTES = 200
+# Cockatrice's table rows (cockatrice/src/game/player/player_actions.cpp).
+TABLE_ROWS = {0: "land row", 1: "other lasting cards", 2: "creatures", 3: "the stack"}
+ROW_LASTING = 1
+ROW_CREATURE = 2
 # Characters XML 1.0 cannot carry at all, even escaped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -38,17 +68,92 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
+def corrected_name(name: str) -> str:
+    """The name Cockatrice uses for a card's picture file (``CardInfo::getCorrectedName``)."""
+    return _PIC_SPACE.sub(" ", _PIC_REMOVE.sub("", name))
+
+
+def corrected_set(code: str) -> str:
+    """The set code Cockatrice uses in picture paths (``CardSet::getCorrectedShortName``)."""
+    return code + "_" if code in _RESERVED_SETS else code
+
+
+def picture_name(name: str, set_code: str) -> str:
+    """``<corrected name>_<set>.jpg``: the file Cockatrice finds first under ``pics/CUSTOM/``."""
+    return f"{corrected_name(name)}_{corrected_set(set_code)}.jpg"
+
+
 def unique_names(cards: Sequence[Card]) -> dict[str, str]:
-    """Card id -> the name Cockatrice shows, unique across the export."""
+    """Card id -> the name Cockatrice shows, unique across the export.
+
+    Names are also kept apart by their picture file name, compared without case (a case-blind
+    file system holds one of ``A:B`` and ``AB``): the second of such a pair, like a second card of
+    the same name, or a name with nothing left for a file name, becomes ``Name (card-id)``.
+    """
     names: dict[str, str] = {}
     used: set[str] = set()
+    files: set[str] = set()
     for card in sort_cards(cards):
         name = xml_safe(str(card.get("name", ""))).strip() or str(card["id"])
-        if name in used:
+        key = corrected_name(name).strip().casefold()
+        if name in used or key in files or not key:
             name = f"{name} ({card['id']})"
+            key = corrected_name(name).strip().casefold()
         used.add(name)
+        files.add(key)
         names[str(card["id"])] = name
     return names
+
+
+def table_rows(definition: GameDefinition) -> tuple[dict[str, Any], list[str]]:
+    """Kind id -> its table-row rule, and notes on anything in game.yaml that was not usable.
+
+    game.yaml declares, per kind, a row (0-3) or ``{row: N, by: FIELD, rows: {VALUE: N, …}}`` for
+    a kind whose cards differ by a field (fusion: normal magic goes to the stack, equip magic stays):
+
+        play: {cockatrice: {tablerow: {creature: 2, magic: {row: 3, by: subtype, rows: {equip: 1}}}}}
+
+    A kind the game does not declare gets row 2 when it has stat fields (ATK/DEF: it fights, like a
+    creature), else row 1 (it stays on the table; the designer moves a one-shot card away).
+    """
+    notes: list[str] = []
+    declared = ((definition.raw.get("play") or {}).get("cockatrice") or {}).get("tablerow") or {}
+    if not isinstance(declared, Mapping):
+        notes.append("play.cockatrice.tablerow in game.yaml is not a mapping of kinds; default rows are used")
+        declared = {}
+    for kind_id in declared:
+        if kind_id not in definition.kinds:
+            notes.append(f"play.cockatrice.tablerow names kind {kind_id!r}, which the game does not have")
+
+    def row_ok(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value in TABLE_ROWS
+
+    rules: dict[str, Any] = {}
+    for kind_id, kind in definition.kinds.items():
+        has_stats = any(f.spec.get("stat") for f in definition.fields_for(kind_id))
+        default = ROW_CREATURE if has_stats else ROW_LASTING
+        rule = declared.get(kind_id, default)
+        if isinstance(rule, Mapping):
+            by, rows = rule.get("by"), rule.get("rows") or {}
+            if (row_ok(rule.get("row", default)) and isinstance(by, str) and isinstance(rows, Mapping)
+                    and all(row_ok(v) for v in rows.values())):
+                rules[kind_id] = (rule.get("row", default), by, {str(k): v for k, v in rows.items()})
+                continue
+        elif row_ok(rule):
+            rules[kind_id] = (rule, None, {})
+            continue
+        notes.append(f"play.cockatrice.tablerow for kind {kind_id!r} is not a row 0-3 or "
+                     f"{{row, by, rows}}; it uses row {default}")
+        rules[kind_id] = (default, None, {})
+    return rules, notes
+
+
+def table_row(rules: Mapping[str, Any], card: Card) -> int:
+    """The ``<tablerow>`` of one card under :func:`table_rows`' rules (row 1 for an unknown kind)."""
+    row, by, rows = rules.get(str(card.get("kind")), (ROW_LASTING, None, {}))
+    if by is not None:
+        return rows.get(cell_text(card.get(by)), row)
+    return row
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
@@ -65,9 +170,11 @@ def cards_xml(
     sets: Mapping[str, str],
     picurls: Mapping[str, str] | None = None,
     today: _dt.date | None = None,
+    rows: Mapping[str, Any] | None = None,
 ) -> bytes:
     """The ``<cockatrice_carddatabase version="4">`` file as UTF-8 bytes with a declaration."""
     today = today or _dt.date.today()
+    rows = rows if rows is not None else table_rows(definition)[0]
     root = ET.Element("cockatrice_carddatabase", {"version": "4"})
     info = _sub(root, "info")
     _sub(info, "author", "Card Workbench")
@@ -108,6 +215,7 @@ def cards_xml(
         if card.get("number"):
             attrs["num"] = xml_safe(str(card["number"]))
         _sub(element, "set", sets[card_id], **attrs)
+        _sub(element, "tablerow", str(table_row(rows, card)))
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
@@ -135,6 +243,29 @@ def cod(definition: GameDefinition, deck: Deck, names: Mapping[str, str]) -> byt
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
+def local_pictures(definition: GameDefinition, cards: Sequence[Card], names: Mapping[str, str],
+                   sets: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """Card id -> its local picture path in the bundle, ``pics/CUSTOM/<game>/<name>_<set>.jpg``
+    (:func:`picture_name`), and notes on cards that cannot have one (the name holds a character a
+    Windows file name refuses, is hidden or too long): those need a ``picurl`` (a base URL)."""
+    paths: dict[str, str] = {}
+    skipped: list[str] = []
+    for card in cards:
+        card_id = str(card["id"])
+        file_name = picture_name(names[card_id], sets[card_id])
+        if (_PIC_UNSAFE.search(file_name) or file_name.startswith((".", " "))
+                or len(file_name.encode("utf-8")) > _PIC_MAX_BYTES):
+            skipped.append(card_id)
+            continue
+        paths[card_id] = f"pics/CUSTOM/{definition.id}/{file_name}"
+    notes = []
+    if skipped:
+        notes.append(f"{len(skipped)} cards have names that cannot be a picture file name everywhere "
+                     f"(a '|', a leading dot or space, or too long), so they have no local picture; export "
+                     f"with a base URL to give them one: {', '.join(skipped[:10])}")
+    return paths, notes
+
+
 def export_cockatrice(
     definition: GameDefinition,
     cards: Sequence[Card],
@@ -145,29 +276,35 @@ def export_cockatrice(
     today: _dt.date | None = None,
 ) -> Bundle:
     """``<game>.xml`` for Cockatrice's ``customsets/`` folder, ``decks/<deck>.cod``, and with
-    ``faces`` a ``pics/<card-id>.jpg`` per card (linked by ``picurl`` when ``base_url`` is given)."""
+    ``faces`` a picture per card named as Cockatrice looks it up locally,
+    ``pics/CUSTOM/<game>/<name>_<set>.jpg`` (:func:`local_pictures`); with ``base_url`` also
+    ``pics/<card-id>.jpg`` to upload there, which each card's ``picurl`` names."""
     cards = sort_cards(cards)
     names = unique_names(cards)
     sets, notes = assign_sets(definition, cards)
+    rows, row_notes = table_rows(definition)
     bundle = Bundle(main=f"{definition.id}.xml")
-    bundle.notes += notes
+    bundle.notes += notes + row_notes
     original = {str(c["id"]): xml_safe(str(c.get("name", ""))).strip() for c in cards}
     renamed = [cid for cid, name in names.items() if name != original[cid]]
     if renamed:
-        bundle.notes.append(f"{len(renamed)} cards share a name with another card and are exported as "
-                            f"'Name (card-id)': {', '.join(renamed[:10])}")
+        bundle.notes.append(f"{len(renamed)} cards share a name (or a picture file name) with another card "
+                            f"and are exported as 'Name (card-id)': {', '.join(renamed[:10])}")
     picurls: dict[str, str] = {}
     if faces is not None:
+        local, pic_notes = local_pictures(definition, cards, names, sets)
+        bundle.notes += pic_notes
+        base = base_url.rstrip("/") + "/" if base_url else None
         for card in cards:
-            bundle.add(f"pics/{card['id']}.jpg", jpeg(faces.face(card)))
+            card_id = str(card["id"])
+            picture = jpeg(faces.face(card))
+            if card_id in local:
+                bundle.add(local[card_id], picture)
+            if base:
+                bundle.add(f"pics/{card_id}.jpg", picture)
+                picurls[card_id] = f"{base}pics/{card_id}.jpg"
         bundle.notes += faces.notes()
-        if base_url:
-            base = base_url.rstrip("/") + "/"
-            picurls = {str(c["id"]): f"{base}pics/{c['id']}.jpg" for c in cards}
-        else:
-            bundle.notes.append("no base URL given: pictures are in pics/; rename them to the card "
-                                "names in Cockatrice's pics/CUSTOM folder, or export again with a base URL")
-    bundle.add(bundle.main, cards_xml(definition, cards, names, sets, picurls, today))
+    bundle.add(bundle.main, cards_xml(definition, cards, names, sets, picurls, today, rows))
     for deck in decks:
         bundle.add(f"decks/{deck['id']}.cod", cod(definition, deck, names))
     return bundle
