@@ -123,13 +123,20 @@ def test_a_running_job_shows_the_progress_page(app, client):
 
 
 def test_goldfish_page_shows_opening_hand_odds_and_speed(client):
-    body = client.get("/games/fusion/playtest/goldfish?deck=lie-yan-ji-feng&games=5&seed=2").get_data(as_text=True)
+    token = page_token(client, "/games/fusion/playtest/goldfish")
+    url = "/games/fusion/playtest/goldfish"
+    body = client.post(url, data={"csrf_token": token, "deck": "lie-yan-ji-feng", "games": "5", "seed": "2"}
+                       ).get_data(as_text=True)
     assert 'id="goldfish-hands"' in body and 'id="goldfish-speed"' in body
     assert "5 cards from" in body and "up to 3 mulligans" in body  # RULES §3.1.5 via game.yaml play:
-    seth = client.get("/games/seth/playtest/goldfish?deck=rot-and-stone&games=3").get_data(as_text=True)
+    seth = client.post("/games/seth/playtest/goldfish", data={"csrf_token": token, "deck": "rot-and-stone",
+                                                              "games": "3"}).get_data(as_text=True)
     assert "deals no opening hand" in seth
-    bad = client.get("/games/fusion/playtest/goldfish?text=2+Nobody")
+    bad = client.post(url, data={"csrf_token": token, "text": "2 Nobody"})
     assert bad.status_code == 400 and "no card named" in bad.get_data(as_text=True)
+    # A GET only shows the form (a link or <img> from another site must not start games).
+    form = client.get(url + "?deck=lie-yan-ji-feng&games=5").get_data(as_text=True)
+    assert 'id="goldfish-form"' in form and 'id="goldfish-hands"' not in form
 
 
 def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):

@@ -60,7 +60,9 @@ def test_print_form_lists_cards_decks_and_options(client) -> None:  # type: igno
 
 
 def test_pdf_download_of_a_deck(client, repo) -> None:  # type: ignore[no-untyped-def]
-    response = client.get("/games/warzone/print.pdf?what=deck&deck=iron-bastion&paper=letter&backs=none")
+    token = page_token(client, "/games/warzone/print")
+    response = client.post("/games/warzone/print.pdf", data={"what": "deck", "deck": "iron-bastion", "paper": "letter",
+                                                             "backs": "none", "csrf_token": token})
     assert response.status_code == 200 and response.mimetype == "application/pdf"
     assert "attachment" in response.headers["Content-Disposition"]
     reader = PdfReader(io.BytesIO(response.data))
@@ -70,12 +72,17 @@ def test_pdf_download_of_a_deck(client, repo) -> None:  # type: ignore[no-untype
 
 
 def test_pdf_of_a_selection_and_errors(client) -> None:  # type: ignore[no-untyped-def]
-    ok = client.get("/games/seth/print.pdf?what=cards&card=bog-lurker&card=plague-herald&bleed=3")
+    token = page_token(client, "/games/seth/print")
+
+    def post(query: str):  # type: ignore[no-untyped-def]
+        return client.post("/games/seth/print.pdf?" + query, data={"csrf_token": token})
+
+    ok = post("what=cards&card=bog-lurker&card=plague-herald&bleed=3")
     assert ok.status_code == 200
     assert "Bog Lurker" in PdfReader(io.BytesIO(ok.data)).pages[0].extract_text()
-    assert client.get("/games/seth/print.pdf?what=cards&cards=nope").status_code == 404
-    assert client.get("/games/seth/print.pdf?what=all&card_size=900x900mm").status_code == 400
-    assert client.get("/games/seth/print.pdf?what=all&bleed=abc").status_code == 400
+    assert post("what=cards&cards=nope").status_code == 404
+    assert post("what=all&card_size=900x900mm").status_code == 400
+    assert post("what=all&bleed=abc").status_code == 400
 
 
 def test_background_job_reports_progress_then_serves_the_pdf(client) -> None:  # type: ignore[no-untyped-def]

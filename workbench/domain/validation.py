@@ -18,6 +18,7 @@ import jsonschema
 
 from workbench.domain.effects import check_effects
 from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.domain.limits import LIMIT_TEXT, MAX_COPIES, shown_count
 from workbench.domain.problems import Problem
 
 Card = Mapping[str, Any]
@@ -356,6 +357,10 @@ def validate_deck(
                 add("error", "deck.count", f"{card_id} in {zone.label} has count {_shown(count)}; "
                     "a count is a whole number of at least 1", zone=zone_id, card=str(card_id),
                     actual=count, limit=1)
+                continue
+            if count > MAX_COPIES:
+                add("error", "deck.count", f"{card_id} in {zone.label} has {shown_count(count)} copies; {LIMIT_TEXT}",
+                    zone=zone_id, card=str(card_id), actual=count, limit=MAX_COPIES)
                 continue
             card = cards.get(str(card_id))
             if card is None:

@@ -22,6 +22,7 @@ from typing import Any
 from workbench.domain.errors import AlreadyExists, Conflict, DataError, InvalidId, NotFound
 from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import check_id, is_valid_id, slugify
+from workbench.domain.limits import check_copies, check_deck_counts, check_total, count_value
 from workbench.storage.atomic import atomic_write, file_lock, fsync_dir, sweep_temp_files
 from workbench.storage.audit import AuditLog
 from workbench.storage.yamlio import dump_yaml, parse_yaml
@@ -316,6 +317,8 @@ class Repository:
     ) -> Stored:
         path = self._file(game_id, collection, item_id)
         ordered = self._ordered(game_id, collection, data)
+        if collection == "decks":  # refused before anything expands the counts (domain/limits.py)
+            check_deck_counts(ordered.get("zones"), f"deck {item_id!r}")
         with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
             exists = path.exists()
             previous = path.read_bytes() if exists else None
@@ -471,13 +474,23 @@ class Repository:
         """Resolve deck data (saved or not) to card data per copy; see :meth:`deck_cards`."""
         index = self.card_index(game_id)
         resolved: dict[str, list[dict[str, Any]]] = {}
+        what = f"deck {deck.get('name')!r}"[:80] if deck.get("name") else "the deck"
+        total = 0
         for zone, content in (deck.get("zones") or {}).items():
             copies: list[dict[str, Any]] = []
             for card_id, count in (content or {}).items():
                 if str(card_id) not in index:
-                    raise NotFound(f"deck names card {card_id!r}, which does not exist")
+                    raise NotFound(f"deck names card {str(card_id)[:80]!r}, which does not exist")
+                number = count_value(count)
+                if number is None:
+                    raise DataError(f"the count of {str(card_id)[:80]} in zone {str(zone)[:80]} of {what} "
+                                    f"is not a whole number")
+                # Checked before expanding: a hand-edited file may hold any number.
+                check_copies(number, f"{card_id} in zone {str(zone)[:80]} of {what}")
+                total += max(0, number)
+                check_total(total, what)
                 card = dict(index[str(card_id)], id=str(card_id))
-                copies.extend(dict(card) for _ in range(int(count)))
+                copies.extend(dict(card) for _ in range(number))
             resolved[str(zone)] = copies
         return resolved
 

@@ -392,11 +392,13 @@ def _variant_charts(report: dict[str, Any]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- goldfish and gauntlet
 
 
-@bp.get("/games/<game>/playtest/goldfish")
+@bp.route("/games/<game>/playtest/goldfish", methods=["GET", "POST"])
 def goldfish_page(game: str) -> Any:
     """One deck alone: opening hands under the mulligan rule and its speed against a passive player.
 
-    Query: ``deck`` (id) or ``text`` (a pasted list), ``games`` (development games, ≤ 300), ``seed``.
+    GET shows the form (``?deck=`` preselects a deck); POST (with the CSRF token) runs it.
+    Fields: ``deck`` (id) or ``text`` (a pasted list), ``games`` (development games, ≤ 300),
+    ``seed``. Running games is POST only, so no other web page can start it with a link.
     """
     from workbench.services.playtest import goldfish
 
@@ -404,16 +406,17 @@ def goldfish_page(game: str) -> Any:
     repo = get_repo()
     decks, _ = repo.list_decks_tolerant(game)
     deck_choices = [(d.id, str(d.data.get("name", d.id))) for d in decks]
-    chosen = request.args.get("deck") or (deck_choices[0][0] if deck_choices else "")
-    text = (request.args.get("text") or "").strip()[:MAX_PASTE]
+    values = request.form if request.method == "POST" else request.args
+    chosen = values.get("deck") or (deck_choices[0][0] if deck_choices else "")
+    text = (values.get("text") or "").strip()[:MAX_PASTE]
     result: dict[str, Any] | None = None
     error = None
     try:
-        games = max(1, min(300, int(request.args.get("games") or 100)))
-        seed = max(0, int(request.args.get("seed") or 0))
+        games = max(1, min(300, int(values.get("games") or 100)))
+        seed = max(0, min(2**63, int(values.get("seed") or 0)))
     except ValueError:
         games, seed, error = 100, 0, "games and seed must be whole numbers"
-    asked = "deck" in request.args or bool(text)
+    asked = request.method == "POST"
     if asked and error is None:
         try:
             deck = service.load_deck(repo, game, {"text": text, "name": "Pasted list"} if text else chosen)

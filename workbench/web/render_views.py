@@ -5,7 +5,8 @@ Routes (blueprint ``render``):
 * ``GET  /games/<game>/cards/<id>/face.png`` — the card's face (cached; ETag = render key).
 * ``POST /games/<game>/preview.png`` — JSON ``{"card": {...}}`` to PNG, nothing saved.
 * ``GET  /games/<game>/print`` — the print form (set, deck or selection; every option).
-* ``GET  /games/<game>/print.pdf?...`` — the PDF, rendered while the browser waits (no script needed).
+* ``POST /games/<game>/print.pdf`` — the PDF, rendered while the browser waits (no script needed;
+  POST with the CSRF token, so another site cannot start one).
 * ``POST /games/<game>/print/jobs`` — start a PDF in the background; ``GET .../jobs/<job>`` reports
   progress as JSON and ``GET .../jobs/<job>/download`` gives the file (the page's progress bar).
 * ``GET/POST /games/<game>/cards/<id>/art`` — upload art (PNG/JPEG/WebP; checked and re-encoded).
@@ -245,9 +246,12 @@ def print_page(game: str) -> str:
     )
 
 
-@bp.route("/games/<game>/print.pdf", methods=["GET", "POST"])
+@bp.post("/games/<game>/print.pdf")
 def print_pdf(game: str) -> Response:
-    """Render and send the PDF in this request (the form's fallback without JavaScript)."""
+    """Render and send the PDF in this request (the form's fallback without JavaScript).
+
+    POST only, so the CSRF check applies: a whole PDF costs seconds of CPU, and a GET would let
+    any web page the designer visits start one (``<img src="…/print.pdf?…">``)."""
     repo = get_repo()
     definition = repo.game(game)
     values = request.values

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.domain.limits import check_deck_counts
 
 Card = Mapping[str, Any]  # card data with its "id"
 Deck = Mapping[str, Any]  # deck data with its "id"
@@ -149,7 +150,13 @@ def sort_cards(cards: Sequence[Card]) -> list[Card]:
 
 
 def deck_entries(deck: Deck) -> list[tuple[str, str, int]]:
-    """(zone, card id, count) of a deck in file order; bad counts are skipped."""
+    """(zone, card id, count) of a deck in file order; bad counts are skipped.
+
+    Raises TooMany (a DataError) when a count is above the caps of workbench.domain.limits,
+    before any export expands the counts into one entry per copy.
+    """
+    name = deck.get("id") or deck.get("name")
+    check_deck_counts(deck.get("zones"), f"deck {str(name)[:80]!r}" if name else "the deck")
     found: list[tuple[str, str, int]] = []
     for zone, content in (deck.get("zones") or {}).items():
         for card_id, count in (content or {}).items():

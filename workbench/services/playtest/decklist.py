@@ -21,6 +21,7 @@ from typing import Any
 
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
+from workbench.domain.limits import LIMIT_TEXT, MAX_COPIES, MAX_DECK_CARDS, TooMany
 
 _LINE = re.compile(r"^\s*(\d+)\s*[xX×]?\s+(.+?)\s*$")
 _HEADING = re.compile(r"^\s*(?:#+\s*)?([^\d#][^:]*):\s*$")
@@ -28,6 +29,10 @@ _HEADING = re.compile(r"^\s*(?:#+\s*)?([^\d#][^:]*):\s*$")
 
 class DeckListError(WorkbenchError):
     """A pasted deck list cannot be read; the message names the line."""
+
+
+class DeckListTooLarge(DeckListError, TooMany):
+    """A pasted list asks for more copies or cards than the caps of workbench.domain.limits."""
 
 
 def _norm(text: str) -> str:
@@ -53,6 +58,7 @@ def parse_deck_list(text: str, definition: GameDefinition, cards: Mapping[str, M
             zone_names.setdefault(_norm(part), zone.id)
     zones: dict[str, dict[str, int]] = {}
     current: str | None = None
+    total = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("//")[0].strip()
         if not line or (line.startswith("#") and not _HEADING.match(line)):
@@ -69,7 +75,11 @@ def parse_deck_list(text: str, definition: GameDefinition, cards: Mapping[str, M
         match = _LINE.match(line)
         if not match:
             raise DeckListError(f"line {number}: {raw.strip()!r} is not 'count name'")
-        count, card_name = int(match.group(1)), match.group(2)
+        digits, card_name = match.group(1).lstrip("0") or "0", match.group(2)
+        if len(digits) > len(str(MAX_COPIES)) or int(digits) > MAX_COPIES:
+            shown = f"{int(digits):,}" if len(digits) <= 18 else f"a {len(digits)}-digit number of"
+            raise DeckListTooLarge(f"line {number}: {shown} copies of {card_name[:80]!r}; {LIMIT_TEXT}")
+        count = int(digits)
         card_id = by_name.get(_norm(card_name))
         if card_id is None:
             raise DeckListError(f"line {number}: no card named {card_name!r} in game {definition.id!r}")
@@ -79,7 +89,13 @@ def parse_deck_list(text: str, definition: GameDefinition, cards: Mapping[str, M
         if count < 1:
             raise DeckListError(f"line {number}: the count must be at least 1")
         zones.setdefault(zone, {})
+        if zones[zone].get(card_id, 0) + count > MAX_COPIES:
+            raise DeckListTooLarge(f"line {number}: {zones[zone][card_id] + count:,} copies of {card_name[:80]!r} "
+                                   f"in all; {LIMIT_TEXT}")
         zones[zone][card_id] = zones[zone].get(card_id, 0) + count
+        total += count
+        if total > MAX_DECK_CARDS:
+            raise DeckListTooLarge(f"line {number}: the list reaches {total:,} cards; {LIMIT_TEXT}")
     if not zones:
         raise DeckListError("the deck list names no cards")
     return {"name": name, "zones": zones}

@@ -24,6 +24,7 @@ from workbench.domain import stats
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import DeckCards, Engine, State, play_game
 from workbench.domain.errors import WorkbenchError
+from workbench.domain.limits import check_runs
 from workbench.services.playtest.tally import Tally
 
 
@@ -94,6 +95,8 @@ def matchup_from_data(data: Mapping[str, Any]) -> Matchup:
         cards = data["cards"]
 
         def deck(zones: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+            # A run file is data from disk: its counts are checked before they are expanded.
+            check_runs([run for runs in zones.values() for run in runs], "the kept matchup")
             return {zone: [dict(cards[card_id]) for card_id, count in runs for _ in range(int(count))]
                     for zone, runs in zones.items()}
 

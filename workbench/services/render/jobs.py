@@ -8,6 +8,7 @@ from typing import Any
 
 from workbench.domain.errors import NotFound, WorkbenchError
 from workbench.domain.ids import check_id
+from workbench.domain.limits import MAX_PRINT_CARDS, TooMany
 from workbench.storage.art import read_art
 from workbench.storage.render_cache import RenderCache
 from workbench.storage.repository import Repository
@@ -37,6 +38,8 @@ def select_cards(repo: Repository, game_id: str, deck_id: str | None = None,
         order = list(definition.zones) + [z for z in zones if z not in definition.zones]
         cards = [card for zone in order for card in zones.get(zone, [])]
     elif card_ids:
+        if len(card_ids) > MAX_PRINT_CARDS:  # refused before reading any card
+            raise TooMany(f"{len(card_ids):,} cards to print; one PDF holds at most {MAX_PRINT_CARDS:,}")
         cards = []
         for card_id in card_ids:
             stored = repo.get_card(game_id, check_id(card_id.strip(), "card id"))
@@ -47,6 +50,9 @@ def select_cards(repo: Repository, game_id: str, deck_id: str | None = None,
         cards.sort(key=lambda c: (str(c.get("number") or "~"), c["id"]))
     if not cards:
         raise NothingToPrint("nothing to print: the set, deck or selection has no cards")
+    if len(cards) > MAX_PRINT_CARDS:
+        raise TooMany(f"{len(cards):,} cards to print; one PDF holds at most {MAX_PRINT_CARDS:,} "
+                      "(print the deck or set in parts)")
     return cards
 
 

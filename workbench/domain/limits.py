@@ -1,0 +1,93 @@
+"""Caps on the sizes a designer can ask for, checked wherever a deck is parsed, saved or expanded.
+
+A deck is stored as counts (``iron-wall: 4``) and expanded into one card per copy to play,
+print or export it. Without a cap one line (``1000000000 x Iron Wall``) would make the server
+build a billion-entry list. Every place that reads counts calls :func:`check_deck_counts`
+before expanding them, so the refusal names the limit instead of running out of memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from workbench.domain.errors import DataError
+
+MAX_COPIES = 999  # copies of one card in one zone of a deck (and on one pasted line)
+MAX_DECK_CARDS = 10_000  # cards in a whole deck, every zone together
+MAX_PRINT_CARDS = 10_000  # printed cards (fronts) in one PDF
+LIMIT_TEXT = f"at most {MAX_COPIES:,} copies of a card, {MAX_DECK_CARDS:,} cards in a deck"
+
+
+class TooMany(DataError):
+    """A count is above one of the caps of this module; the message names the cap."""
+
+
+def count_value(count: Any) -> int | None:
+    """A count as the expanders read it (``int(count)``), or None when it is not a number."""
+    if isinstance(count, bool):
+        return None
+    if isinstance(count, int):
+        return count
+    if isinstance(count, float):
+        return int(count) if count == count and abs(count) != float("inf") else None
+    if isinstance(count, str):
+        text = count.strip()
+        if text.isdigit() and len(text) <= 18:
+            return int(text)
+    return None
+
+
+def check_copies(count: int, what: str) -> None:
+    """Raise TooMany when one card has more than :data:`MAX_COPIES` copies."""
+    if count > MAX_COPIES:
+        raise TooMany(f"{what} has {shown_count(count)} copies; {LIMIT_TEXT}")
+
+
+def check_total(total: int, what: str = "the deck") -> None:
+    """Raise TooMany when a deck holds more than :data:`MAX_DECK_CARDS` cards."""
+    if total > MAX_DECK_CARDS:
+        raise TooMany(f"{what} holds {shown_count(total)} cards; {LIMIT_TEXT}")
+
+
+def check_deck_counts(zones: Any, what: str = "the deck") -> int:
+    """Check every count of ``{zone: {card id: count}}``; return the number of cards.
+
+    Counts that are not numbers are left to validation (they expand to nothing or fail there);
+    numbers above the caps raise TooMany naming the card, the zone and the limit.
+    """
+    total = 0
+    if not isinstance(zones, Mapping):
+        return 0
+    for zone, content in zones.items():
+        if not isinstance(content, Mapping):
+            continue
+        for card_id, count in content.items():
+            value = count_value(count)
+            if value is None or value < 1:
+                continue
+            check_copies(value, f"{str(card_id)[:64]} in zone {str(zone)[:64]} of {what}")
+            total += value
+            check_total(total, what)
+    return total
+
+
+def check_runs(runs: Iterable[tuple[Any, Any]], what: str) -> int:
+    """Check ``(card id, count)`` pairs (a kept matchup's deck); return the number of cards."""
+    total = 0
+    for card_id, count in runs:
+        value = count_value(count)
+        if value is None:
+            raise TooMany(f"{what}: the count of {str(card_id)[:64]} is not a whole number")
+        check_copies(value, f"{str(card_id)[:64]} in {what}")
+        total += max(0, value)
+        check_total(total, what)
+    return total
+
+
+def shown_count(number: int) -> str:
+    """A count for a message (a 5,000-digit number is not printed in full)."""
+    digits = number.bit_length() * 0.30103  # about log10, without building a huge string
+    if digits > 18:
+        return f"about 10^{int(digits)}"
+    return f"{number:,}"
