@@ -29,3 +29,21 @@ def test_seth_runs_poison(definitions):
                "race": "Beast", "element": "physical",
                "effects": [{"trigger": "on_play", "action": "add_poison", "target": "enemy_creature", "amount": 1}]}
     assert not [p for p in card_problems(definitions["seth"], monster, "m") if p.code.startswith("effect.")]
+
+
+def test_the_warning_names_the_engines_own_reason_for_any_skipped_entry(definitions):
+    # Not an unknown action: warzone runs draw, but has no mana, so the entry is skipped.
+    card = _creature([{"trigger": "activated", "action": "draw", "target": "self", "amount": 1,
+                       "cost": {"mana": 2}}])
+    problems = [p for p in card_problems(definitions["warzone"], card, "t") if p.code == "effect.unsimulated"]
+    assert [p.message.split(";")[0] for p in problems] == ["effect 1: warzone has no mana cost (it has: tap)"]
+    spell = {"name": "Odd Spell", "kind": "spell", "effects": [
+        {"trigger": "on_play", "action": "modify_stats", "target": "this", "stats": {"strength": 100}}]}
+    problems = [p for p in card_problems(definitions["warzone"], spell, "s") if p.code == "effect.unsimulated"]
+    assert len(problems) == 1 and "cannot affect itself" in problems[0].message
+
+
+def test_a_broken_entry_is_the_validators_error_only(definitions):
+    card = _creature([{"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": -1}])
+    codes = [p.code for p in card_problems(definitions["warzone"], card, "t") if p.code.startswith("effect.")]
+    assert codes == ["effect.bad_amount"]

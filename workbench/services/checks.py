@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from workbench.domain.effects import ACTIONS
+from workbench.domain.effects import ACTIONS, parse_effects
 from workbench.domain.effects import RULE as EFFECTS_RULE
+from workbench.domain.effects.parse import UNSIMULATED
 from workbench.domain.engines import EngineNotFound, load_engine
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
@@ -77,22 +78,51 @@ def _card_problems(
 
 
 def _unsimulated_effects(definition: GameDefinition, card: Mapping[str, Any], card_id: str | None) -> list[Problem]:
-    """Warnings for effect actions the game's engine does not run (the card plays without them)."""
+    """Warnings for effect entries the game's engine does not run (the card plays without them).
+
+    The reasons are the engine parser's own (``parse_effects(...).skipped``), so the editor
+    warns about exactly what playtests skip. Entries that break the vocabulary are the card
+    validator's errors, not repeated here.
+    """
     if not definition.engine or not isinstance(card, Mapping):
         return []
     try:
-        supported = load_engine(definition.engine).supported_actions
+        engine = load_engine(definition.engine)
     except EngineNotFound:
         return []
     kind = card.get("kind")
-    if kind not in definition.kinds or not supported:
+    caps = engine.capabilities
+    if kind not in definition.kinds:
         return []
-    out = []
+    if caps is None:
+        return _unsupported_actions(definition, card, card_id, str(kind), engine.supported_actions)
+    out: list[Problem] = []
     for name in (f.name for f in definition.fields_for(str(kind)) if f.type == "effects"):
         entries = card.get(name)
         if not isinstance(entries, list):
             continue
-        for index, entry in enumerate(entries):
+        for skip in parse_effects(str(kind), entries, caps).skipped:
+            if skip.code != UNSIMULATED:
+                continue
+            entry = entries[skip.index] if skip.index < len(entries) else None
+            action = entry.get("action") if isinstance(entry, Mapping) else None
+            out.append(Problem(
+                "warning", "effect.unsimulated",
+                f"effect {skip.index + 1}: {skip.reason}; playtests play the card without it "
+                f"({EFFECTS_RULE})",
+                EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(caps.verbs)))
+    return out
+
+
+def _unsupported_actions(definition: GameDefinition, card: Mapping[str, Any], card_id: str | None,
+                         kind: str, supported: frozenset[str]) -> list[Problem]:
+    """An engine without capabilities (a plug-in): warn about actions it does not list."""
+    out: list[Problem] = []
+    if not supported:
+        return out
+    for name in (f.name for f in definition.fields_for(kind) if f.type == "effects"):
+        entries = card.get(name)
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
             action = entry.get("action") if isinstance(entry, Mapping) else None
             if action in ACTIONS and action not in supported:
                 out.append(Problem(

@@ -9,7 +9,7 @@ from tests.domain.engines.warzone_fixtures import BASTION, RUSH, options, sample
 from workbench.domain.engines.base import Action, RandomAgent, play_game
 from workbench.domain.engines.warzone import ENGINE, WarzoneState
 from workbench.domain.engines.warzone.agents import HeuristicAgent, MonteCarloAgent
-from workbench.domain.engines.warzone.cards import Card, parse_effects
+from workbench.domain.engines.warzone.cards import Card, parse_card_effects
 
 
 def new(seed: int = 1, **opts: object) -> WarzoneState:
@@ -164,11 +164,13 @@ def test_stats_record_drawn_played_and_unsimulated_cards() -> None:
 
 
 def test_effect_parsing_keeps_what_the_engine_runs_and_flags_the_rest() -> None:
-    effects, unsupported = parse_effects("spell", [
+    parsed = parse_card_effects("spell", [
         {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 300},
         {"trigger": "on_play", "action": "add_mana", "amount": 1},
     ])
-    assert [e.action for e in effects] == ["damage"] and unsupported
+    assert [e.action for e in parsed.runnable] == ["damage"]
+    assert [(s.index, s.code) for s in parsed.skipped] == [(1, "effect.unsimulated")]
+    assert "does not run add_mana" in parsed.skipped[0].reason
     card = Card("a-x-1", {"id": "x", "name": "X", "kind": "spell", "text": "Something odd."}, 0)
     assert card.unsimulated
     card = Card("a-y-1", {"id": "y", "kind": "creature", "class": 2, "strength": 500,

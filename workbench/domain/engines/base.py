@@ -13,7 +13,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from workbench.domain.effects.capabilities import Capabilities
 
 CardData = Mapping[str, Any]
 """One card as the engine sees it: the card's fields plus ``id``."""
@@ -178,6 +181,8 @@ class Engine:
     agents: Mapping[str, AgentFactory]
     supported_actions: frozenset[str] = frozenset()
     """Effect actions (docs/effects.md) this engine runs; others are reported as unsimulated."""
+    capabilities: Capabilities | None = None
+    """What the engine runs of the effect vocabulary (``workbench.domain.effects``)."""
     from_setup: Callable[[Mapping[str, Any], Mapping[str, Any], int], State] | None = None
     """Build a position from a scenario's ``setup`` mapping (docs/scenarios.md)."""
     snapshot: Callable[[State], dict[str, Any]] | None = None

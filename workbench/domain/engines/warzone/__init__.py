@@ -1,6 +1,7 @@
 """The warzone rules engine (RULES.md §1): ``ENGINE`` for the shared engine interface.
 
-Modules: ``cards`` (card instances and the effect subset this engine runs), ``rules`` (pure rule
+Modules: ``cards`` (card instances and their parsed effects), ``adapter`` (what warzone runs of
+the effect vocabulary and its primitives for the effect interpreter), ``rules`` (pure rule
 arithmetic: recruit limits, reach, battle, Damage Cards), ``units`` (mutable zones), ``state``
 (turn structure, legal actions), ``combat`` (attacks, interception, battles, damage) and
 ``effects`` (spells, traps, triggered effects) as mixins of the state, ``setup`` (new games,
@@ -11,6 +12,7 @@ See docs/engines/warzone.md.
 from __future__ import annotations
 
 from workbench.domain.engines.base import Engine, RandomAgent
+from workbench.domain.engines.warzone.adapter import CAPABILITIES
 from workbench.domain.engines.warzone.agents import HeuristicAgent, MonteCarloAgent
 from workbench.domain.engines.warzone.cards import SUPPORTED_ACTIONS
 from workbench.domain.engines.warzone.rules import DEFAULT_OPTIONS
@@ -22,6 +24,7 @@ ENGINE = Engine(
     new_game=new_game,
     agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent},
     supported_actions=SUPPORTED_ACTIONS,
+    capabilities=CAPABILITIES,
     from_setup=from_setup,
     snapshot=snapshot,
 )

@@ -10,43 +10,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.domain.effects.parse import ParsedEffects, parse_effects, simulated
 from workbench.domain.engines.base import Action
-
-SUPPORTED_ACTIONS = frozenset(
-    {"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand", "negate"}
+from workbench.domain.engines.warzone.adapter import (
+    ALL_CREATURES,
+    CAPABILITIES,
+    CHOSEN_CREATURE,
+    PLAYER_TARGETS,
+    Effect,
 )
+
+__all__ = ["ALL_CREATURES", "BATTLING", "CHOSEN", "CHOSEN_CREATURE", "GUARDING", "PLAYER_TARGETS",
+           "SUPPORTED_ACTIONS", "Card", "Effect", "ParsedEffects", "make_card", "parse_card_effects"]
+
+SUPPORTED_ACTIONS = CAPABILITIES.verbs
 """Effect actions of docs/effects.md this engine runs."""
 
-PLAYER_TARGETS = frozenset({"self", "opponent", "any_player"})
-CHOSEN_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
-ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
 CHOSEN = CHOSEN_CREATURE | {"any_player"}
-
-_PLAYER_ACTIONS = frozenset({"draw", "gain_life"})
-_CREATURE_ACTIONS = frozenset({"heal", "modify_stats", "destroy", "return_to_hand"})
 
 BATTLING = "battling"
 GUARDING = "guarding"
-
-
-class Effect:
-    """One parsed effect entry; only entries the engine can run become an Effect."""
-
-    __slots__ = ("trigger", "action", "target", "amount", "d_str", "d_res", "permanent",
-                 "once_per_turn", "tap", "chooses")
-
-    def __init__(self, trigger: str, action: str, target: str, amount: int, d_str: int,
-                 d_res: int, permanent: bool, once_per_turn: bool, tap: bool) -> None:
-        self.trigger = trigger
-        self.action = action
-        self.target = target
-        self.amount = amount
-        self.d_str = d_str
-        self.d_res = d_res
-        self.permanent = permanent
-        self.once_per_turn = once_per_turn
-        self.tap = tap
-        self.chooses = target in CHOSEN  # the controller picks one target for it
 
 
 class Card:
@@ -107,16 +90,16 @@ class _Proto:
         self.resilience = _int(data.get("resilience"), 0)
         self.master = bool(data.get("class_master", False))
         self.text = str(data.get("text") or "")
-        parsed, unsupported = parse_effects(self.kind, data.get("effects") or ())
-        self.effects = tuple(parsed)
-        self.on_play = tuple(e for e in parsed if e.trigger == "on_play")
-        self.on_destroyed = tuple(e for e in parsed if e.trigger == "on_destroyed")
-        self.activated = tuple(e for e in parsed if e.trigger == "activated")
-        self.continuous = tuple(e for e in parsed if e.trigger == "continuous")
-        self.start_turn = tuple(e for e in parsed if e.trigger == "start_of_turn")
-        self.end_turn = tuple(e for e in parsed if e.trigger == "end_of_turn")
+        parsed = parse_card_effects(self.kind, data.get("effects"))
+        self.effects = parsed.runnable
+        self.on_play = parsed.of("on_play")
+        self.on_destroyed = parsed.of("on_destroyed")
+        self.activated = parsed.of("activated")
+        self.continuous = parsed.of("continuous")
+        self.start_turn = parsed.of("start_of_turn")
+        self.end_turn = parsed.of("end_of_turn")
         # Text the engine cannot run stays text: the card plays without it and is reported.
-        self.unsimulated = unsupported or (bool(self.text.strip()) and not parsed)
+        self.unsimulated = not simulated(data, parsed, CAPABILITIES)
 
 
 _STATIC = ("data", "id", "name", "kind", "cls", "degree", "strength", "resilience", "master",
@@ -167,91 +150,6 @@ def _int(value: Any, default: int) -> int:
     return int(value)
 
 
-def _triggers_for(kind: str) -> frozenset[str]:
-    if kind == "creature":
-        return frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
-                          "end_of_turn"})
-    if kind in ("spell", "trap"):
-        return frozenset({"on_play"})
-    if kind == "area":
-        return frozenset({"continuous", "start_of_turn", "end_of_turn"})
-    return frozenset()
-
-
-def _target_ok(kind: str, trigger: str, action: str, target: str) -> bool:
-    """Whether the engine can run ``action`` on ``target`` for a card of ``kind``."""
-    on_creature = kind == "creature"
-    if trigger == "continuous":
-        if action != "modify_stats":
-            return False
-        return target in ALL_CREATURES or (on_creature and target in ("self", "this"))
-    if action == "negate":
-        return kind == "trap"
-    if target == "attacker" and kind != "trap":
-        return False
-    if action in _PLAYER_ACTIONS:
-        return target in PLAYER_TARGETS
-    if action == "damage":
-        return (target in PLAYER_TARGETS or target in CHOSEN_CREATURE or target in ALL_CREATURES
-                or target == "attacker" or (on_creature and target == "this"))
-    if action in _CREATURE_ACTIONS:
-        if target in ("self", "this"):
-            return on_creature and action in ("heal", "modify_stats", "return_to_hand", "destroy")
-        return target in CHOSEN_CREATURE or target in ALL_CREATURES or target == "attacker"
-    return False
-
-
-def parse_effects(kind: str, entries: Any) -> tuple[list[Effect], bool]:
-    """Parse a card's ``effects`` list.
-
-    Returns the runnable effects and whether any entry could not be run (unknown trigger,
-    action or target, or a malformed entry). Never raises: bad entries count as unsupported.
-    """
-    effects: list[Effect] = []
-    unsupported = False
-    triggers = _triggers_for(kind)
-    if not isinstance(entries, (list, tuple)):
-        return effects, True
-    for entry in entries:
-        if not isinstance(entry, Mapping):
-            unsupported = True
-            continue
-        trigger = entry.get("trigger")
-        action = entry.get("action")
-        target = entry.get("target") or ("self" if action in _PLAYER_ACTIONS else "")
-        if action == "negate":
-            target = "activation"  # whatever it answers: a spell, or an attack declaration
-        if trigger not in triggers or action not in SUPPORTED_ACTIONS:
-            unsupported = True
-            continue
-        if not _target_ok(kind, trigger, action, target):
-            unsupported = True
-            continue
-        amount = _int(entry.get("amount"), 0)
-        d_str = d_res = 0
-        if action == "modify_stats":
-            stats = entry.get("stats")
-            if not isinstance(stats, Mapping):
-                unsupported = True
-                continue
-            d_str = _int(stats.get("strength"), 0)
-            d_res = _int(stats.get("resilience"), 0)
-            if set(stats) - {"strength", "resilience"}:
-                unsupported = True  # e.g. fusion's atk/def: not a warzone stat
-            if not d_str and not d_res:
-                continue
-        elif action in ("draw", "damage", "heal", "gain_life") and amount <= 0:
-            unsupported = True
-            continue
-        cost = entry.get("cost") or {}
-        if not isinstance(cost, Mapping) or set(cost) - {"tap"}:
-            unsupported = True  # warzone has no mana; a tap means "instead of attacking"
-            continue
-        effects.append(Effect(
-            trigger=str(trigger), action=str(action), target=str(target), amount=amount,
-            d_str=d_str, d_res=d_res,
-            permanent=entry.get("duration", "end_of_turn") == "permanent",
-            once_per_turn=bool(entry.get("once_per_turn", True)),
-            tap=bool(cost.get("tap", False)),
-        ))
-    return effects, unsupported
+def parse_card_effects(kind: str, entries: Any) -> ParsedEffects:
+    """The warzone effects of a card of ``kind`` (docs/effects.md): runnable and skipped."""
+    return parse_effects(kind, entries, CAPABILITIES)

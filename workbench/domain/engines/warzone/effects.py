@@ -1,21 +1,15 @@
 """Warzone card effects (docs/effects.md, warzone section): spells and the traps that answer
-them or an attack, triggered effects and their targets. A mixin of
-:class:`~.state.WarzoneState`."""
+them or an attack, and triggered effects. A mixin of :class:`~.state.WarzoneState`; what an
+effect does is the effect interpreter's (``workbench.domain.effects``) with ``adapter.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.domain.engines.warzone.cards import (
-    ALL_CREATURES,
-    CHOSEN_CREATURE,
-    PLAYER_TARGETS,
-    Card,
-    Effect,
-)
+from workbench.domain.effects.interpreter import resolve, resolve_all
+from workbench.domain.engines.warzone.adapter import ADAPTER
+from workbench.domain.engines.warzone.cards import Card, Effect
 from workbench.domain.engines.warzone.units import PLAYER_NAMES
-
-_PLAYER_EFFECTS = frozenset({"draw", "gain_life"})
 
 
 class Effects:
@@ -95,83 +89,11 @@ class Effects:
 
     def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple,
                      src: str | None, attacker: str | None) -> None:
-        i = 0
-        for e in effects:
-            chosen = None
-            if e.chooses:
-                chosen = targets[i] if i < len(targets) else None
-                i += 1
-            if e.action != "negate":
-                self._resolve(c, card, e, chosen, src, attacker)
-            if self._check_end():
-                return
+        """Resolve ``effects`` of ``card`` in order through the interpreter; stops at the end."""
+        resolve_all(effects, ADAPTER.source(self, c, card, src, attacker), targets, self, ADAPTER)
 
     def _resolve(self, c: int, card: Card, e: Effect, chosen: str | None, src: str | None,
                  attacker: str | None) -> None:
         """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle."""
-        action, t = e.action, e.target
-        if action in _PLAYER_EFFECTS or (action == "damage" and t in PLAYER_TARGETS):
-            if t == "self":
-                players = [c]
-            elif t == "opponent":
-                players = [1 - c]
-            else:
-                players = [PLAYER_NAMES.index(chosen)] if chosen in PLAYER_NAMES else []
-            for pl in players:
-                if action == "draw":
-                    if self.cfg.log:
-                        self.say(f"{card.name}: {PLAYER_NAMES[pl]} draws {e.amount}")
-                    self.draw(pl, e.amount)
-                elif action == "gain_life":
-                    self.p[pl].life += e.amount
-                    if self.cfg.log:
-                        self.say(f"{card.name}: {PLAYER_NAMES[pl]} gains {e.amount} Life Points "
-                                 f"-> {self.p[pl].life}")
-                else:
-                    if self.cfg.log:
-                        self.say(f"{card.name} deals {e.amount} to {PLAYER_NAMES[pl]}")
-                    self.damage_player(pl, e.amount)
-            return
-        if t in CHOSEN_CREATURE:
-            u = self.unit(chosen) if chosen else None
-            units = [u] if u is not None else []
-        elif t in ALL_CREATURES:
-            side = c if t == "own_creatures" else 1 - c
-            units = list(self.p[side].field)
-        elif t == "attacker":
-            u = self.unit(attacker) if attacker else None
-            units = [u] if u is not None else []
-        else:  # self / this: the creature itself
-            u = self.unit(src) if src else None
-            units = [u] if u is not None else []
-        if not units:
-            if self.cfg.log:
-                self.say(f"{card.name}: {e.action} has no target")
-            return
-        for u in units:
-            if action == "damage":
-                u.damage += e.amount
-                if self.cfg.log:
-                    self.say(f"{card.name} deals {e.amount} to {u.card.name}")
-                left = self.left(u)
-                if left <= 0:
-                    self.destroy(u)
-            elif action == "heal":
-                u.damage = max(0, u.damage - e.amount)
-                if self.cfg.log:
-                    self.say(f"{card.name} heals {u.card.name} by {e.amount}")
-            elif action == "modify_stats":
-                if e.permanent:
-                    u.perm_str += e.d_str
-                    u.perm_res += e.d_res
-                else:
-                    u.eot_str += e.d_str
-                    u.eot_res += e.d_res
-                if self.cfg.log:
-                    self.say(f"{card.name} gives {u.card.name} {e.d_str:+}/{e.d_res:+}")
-            elif action == "destroy":
-                self.destroy(u)
-            elif action == "return_to_hand":
-                self._bounce(u)
-        if action == "modify_stats" and (e.d_res < 0):
-            self._sweep()
+        target = ADAPTER.decode(self, e, chosen) if chosen is not None else None
+        resolve(e, ADAPTER.source(self, c, card, src, attacker), target, self, ADAPTER)

@@ -1,8 +1,9 @@
 """The structured effect vocabulary (docs/effects.md) and the checks of a card's ``effects`` list.
 
 One table says which triggers, actions, targets and keys exist, so the card validator, the web
-editor's effect rows and the docs agree. Engines run a subset (``Engine.supported_actions``);
-what they cannot run is reported by the checks service and by playtest reports, not here.
+editor's effect rows and the docs agree. Engines run a subset (their ``Capabilities``, see
+``capabilities.py``); what they cannot run is reported by ``parse.parse_effects(...).skipped``
+(the checks service and playtest reports), not here.
 """
 
 from __future__ import annotations
@@ -59,6 +60,19 @@ TARGETS: dict[str, str] = {
     "attacker": "the attacking creature (answers to an attack)",
 }
 
+DEFAULT_TARGET: dict[str, str] = {
+    "draw": "self",
+    "gain_life": "self",
+    "add_mana": "self",
+    "heal": "this",
+    "modify_stats": "this",
+    "damage": "enemy_creature",
+    "destroy": "enemy_creature",
+    "return_to_hand": "enemy_creature",
+    "add_poison": "enemy_creature",
+}
+"""The target of an entry that names none (``negate`` takes no target)."""
+
 DURATIONS: dict[str, str] = {
     "end_of_turn": "until the end of the turn (seth: of the round)",
     "permanent": "for as long as the card stays in play",
@@ -89,6 +103,7 @@ def vocabulary() -> dict[str, Any]:
                            "needs_stats": spec.needs_stats, "takes_target": spec.takes_target}
                     for name, spec in ACTIONS.items()},
         "targets": dict(TARGETS),
+        "default_targets": dict(DEFAULT_TARGET),
         "durations": dict(DURATIONS),
         "keys": dict(KEYS),
         "speed": list(SPEED_RANGE),

@@ -1,0 +1,99 @@
+"""The per-game surface of the interpreter: zones, targets, stats, players, primitive verbs.
+
+An engine implements :class:`EffectAdapter` once (``engines/<game>/adapter.py``); the
+interpreter calls nothing else of it. ``BaseAdapter`` gives the methods a game may leave out:
+a game whose capabilities never name a verb never has it called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
+
+from workbench.domain.effects.capabilities import Capabilities
+from workbench.domain.effects.spec import EffectSpec, PlayerRef, Source
+
+Unit = Any
+"""A creature or monster in play, in the engine's own terms (warzone Unit, seth Monster, fusion int)."""
+State = Any
+Target = Any
+"""A ``PlayerRef`` or a unit."""
+
+
+class EffectAdapter(Protocol):
+    capabilities: ClassVar[Capabilities]
+
+    def units(self, s: State, player: int) -> list[Unit]: ...
+    """The player's creatures/monsters in play, in rules order (a new list)."""
+    def in_play(self, s: State, u: Unit) -> bool: ...
+    def decode(self, s: State, e: EffectSpec, raw: Any) -> Target | None: ...
+    """The target a chosen argument of an action names (None: gone, the effect fizzles)."""
+    def draw(self, s: State, player: int, n: int, src: Source) -> None: ...
+    def gain_life(self, s: State, player: int, n: int, src: Source) -> None: ...
+    def damage_player(self, s: State, player: int, n: int, src: Source) -> None: ...
+    def damage_unit(self, s: State, u: Unit, n: int, src: Source) -> None: ...
+    def heal(self, s: State, u: Unit, n: int, src: Source) -> None: ...
+    def modify(self, s: State, u: Unit, e: EffectSpec, src: Source) -> None: ...
+    def modified(self, s: State, e: EffectSpec, src: Source) -> None: ...
+    """After ``modify`` of every affected unit (warzone: the units left at 0 Resilience go)."""
+    def destroy(self, s: State, u: Unit, src: Source) -> None: ...
+    def bounce(self, s: State, u: Unit, src: Source) -> None: ...
+    def add_counters(self, s: State, u: Unit, counter: str, n: int, src: Source) -> None: ...
+    def add_mana(self, s: State, player: int, n: int, src: Source) -> None: ...
+    def negate(self, s: State, e: EffectSpec, src: Source, chosen: Any) -> None: ...
+    def say(self, s: State, line: str) -> None: ...
+    """A log line; a no-op while the game log is off."""
+    def settle(self, s: State) -> bool: ...
+    """State-based checks after an effect; True when the game is over."""
+
+
+class BaseAdapter:
+    """Defaults: verbs a game does not run raise (parse never lets them through)."""
+
+    capabilities: ClassVar[Capabilities]
+
+    def _missing(self, verb: str) -> None:
+        raise NotImplementedError(f"{self.capabilities.game} does not run {verb}")
+
+    def decode(self, s: State, e: EffectSpec, raw: Any) -> Target | None:
+        return raw
+
+    def draw(self, s: State, player: int, n: int, src: Source) -> None:
+        self._missing("draw")
+
+    def gain_life(self, s: State, player: int, n: int, src: Source) -> None:
+        self._missing("gain_life")
+
+    def damage_player(self, s: State, player: int, n: int, src: Source) -> None:
+        self._missing("damage to a player")
+
+    def heal(self, s: State, u: Unit, n: int, src: Source) -> None:
+        self._missing("heal")
+
+    def modified(self, s: State, e: EffectSpec, src: Source) -> None:
+        return None
+
+    def bounce(self, s: State, u: Unit, src: Source) -> None:
+        self._missing("return_to_hand")
+
+    def add_counters(self, s: State, u: Unit, counter: str, n: int, src: Source) -> None:
+        self._missing(f"{counter} counters")
+
+    def add_mana(self, s: State, player: int, n: int, src: Source) -> None:
+        self._missing("add_mana")
+
+    def negate(self, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
+        self._missing("negate")
+
+    def say(self, s: State, line: str) -> None:
+        return None
+
+    def settle(self, s: State) -> bool:
+        return False
+
+
+def player_of(t: Target) -> int | None:
+    return t.index if isinstance(t, PlayerRef) else None
+
+
+__all__ = ["BaseAdapter", "EffectAdapter", "Sequence", "player_of"]

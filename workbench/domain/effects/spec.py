@@ -1,0 +1,106 @@
+"""What the interpreter needs of one effect entry, decided once at parse time (frozen, slotted).
+
+``Selector`` is fireplace's selector idea as a closed table: whose side, what kind of thing, and
+whether the controller chooses one or the effect reaches all that match. ``"self"`` is resolved
+once, in ``parse.py``: for a verb the game aims at players it is the controller, else the card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    side: str
+    """``controller``, ``opponent`` or ``either``."""
+    what: str
+    """``player``, ``unit`` (a creature or monster in play), ``this``, ``attacker`` or ``none``."""
+    choose: bool
+    """True: the controller picks one; False: every match (or the one fixed thing)."""
+
+
+SELECTORS: Mapping[str, Selector] = {
+    "opponent": Selector("opponent", "player", False),
+    "any_player": Selector("either", "player", True),
+    "own_creature": Selector("controller", "unit", True),
+    "enemy_creature": Selector("opponent", "unit", True),
+    "any_creature": Selector("either", "unit", True),
+    "own_creatures": Selector("controller", "unit", False),
+    "enemy_creatures": Selector("opponent", "unit", False),
+    "this": Selector("controller", "this", False),
+    "attacker": Selector("opponent", "attacker", False),
+}
+CONTROLLER = Selector("controller", "player", False)
+"""``self`` for a verb aimed at players."""
+NOTHING = Selector("controller", "none", False)
+"""``negate``: it answers whatever it chains to, no target."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A player as an effect target (not a bare int: fusion's units are ints)."""
+
+    index: int
+
+
+PLAYERS = (PlayerRef(0), PlayerRef(1))
+
+
+@dataclass(frozen=True, slots=True)
+class EffectSpec:
+    """One runnable entry of a card's ``effects`` list.
+
+    ``target`` is the name as written (or the default of ``vocabulary.DEFAULT_TARGET``),
+    ``selector`` what it means in this game. Engines may subclass it (``Capabilities.spec_type``)
+    to add their stat changes as named fields for their hot paths; ``__post_init__`` fills them.
+    """
+
+    index: int
+    trigger: str
+    action: str
+    target: str
+    selector: Selector
+    amount: int = 0
+    x: bool = False
+    """``amount: X``: the mana paid for the X cost (``Source.x``)."""
+    stats: tuple[tuple[str, int], ...] = ()
+    duration: str = "end_of_turn"
+    cost_mana: int = 0
+    cost_x: bool = False
+    cost_tap: bool = False
+    speed: int = 1
+    once_per_turn: bool = True
+    chooses: bool = False
+    """The controller picks one target for it (one unit or either player)."""
+    harmful: bool = False
+    """It hurts its target (AI players aim it at the enemy; seth's automatic targets)."""
+
+    @property
+    def permanent(self) -> bool:
+        return self.duration == "permanent"
+
+    def stat(self, name: str) -> int:
+        for key, change in self.stats:
+            if key == name:
+                return change
+        return 0
+
+
+@dataclass(slots=True)
+class Source:
+    """Who resolves an effect: its controller and the engine's handles on the card.
+
+    ``card`` is the engine's own handle (warzone: the card, seth: the monster, fusion: the card
+    index); ``unit`` is the card itself as a target, or None when it cannot be one (not in
+    play, or not a creature); ``attacker`` the attacking unit a trap answers; ``x`` the X paid.
+    """
+
+    controller: int
+    name: str
+    card: Any = None
+    unit: Any = None
+    attacker: Any = None
+    x: int = 0

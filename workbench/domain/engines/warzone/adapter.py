@@ -1,0 +1,156 @@
+"""Warzone's primitives for the effect interpreter (docs/effects.md, warzone section).
+
+``CAPABILITIES`` says what warzone runs; ``WarzoneEffects`` carries an effect out on a
+:class:`~.state.WarzoneState`: players draw and take Damage Cards (§1.10), creatures carry
+damage and go at 0 Resilience left, stat changes last until the Night or for good.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from workbench.domain.effects.adapter import BaseAdapter
+from workbench.domain.effects.capabilities import Capabilities
+from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
+
+if TYPE_CHECKING:
+    from workbench.domain.engines.warzone.state import WarzoneState
+    from workbench.domain.engines.warzone.units import Unit
+
+PLAYER_NAMES = ("P1", "P2")
+PLAYER_TARGETS = frozenset({"self", "opponent", "any_player"})
+CHOSEN_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
+ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
+_ON_CREATURES = CHOSEN_CREATURE | ALL_CREATURES | {"self", "this", "attacker"}
+
+
+@dataclass(frozen=True, slots=True)
+class Effect(EffectSpec):
+    """A warzone effect: the shared spec plus its Strength/Resilience change by name."""
+
+    d_str: int = 0
+    d_res: int = 0
+    tap: bool = False
+    """``cost: {tap: true}``: instead of attacking."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "d_str", self.stat("strength"))
+        object.__setattr__(self, "d_res", self.stat("resilience"))
+        object.__setattr__(self, "tap", self.cost_tap)
+
+
+def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.action == "negate" and kind != "trap":
+        return "only a trap negates (a spell, or an attack it answers)"
+    if e.target == "attacker" and kind != "trap":
+        return "only a trap answers an attack, so only a trap names the attacker"
+    if e.selector.what == "this" and kind != "creature":
+        return f"a {kind} is not on the field, so it cannot affect itself"
+    return None
+
+
+_CREATURE_TRIGGERS = frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
+                                "end_of_turn"})
+
+CAPABILITIES = Capabilities(
+    game="warzone",
+    triggers={"creature": _CREATURE_TRIGGERS, "spell": frozenset({"on_play"}),
+              "trap": frozenset({"on_play"}),
+              "area": frozenset({"continuous", "start_of_turn", "end_of_turn"})},
+    verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
+                     "negate"}),
+    targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS,
+             "damage": PLAYER_TARGETS | _ON_CREATURES,
+             "heal": _ON_CREATURES, "modify_stats": _ON_CREATURES, "destroy": _ON_CREATURES,
+             "return_to_hand": _ON_CREATURES},
+    stats=frozenset({"strength", "resilience"}),
+    costs=frozenset({"tap"}),
+    self_is_player=frozenset({"draw", "gain_life", "damage"}),
+    refuse=_refuse,
+    spec_type=Effect,
+)
+
+
+class WarzoneEffects(BaseAdapter):
+    """The interpreter's view of a warzone state (stateless: one instance serves every game)."""
+
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
+
+    @staticmethod
+    def source(s: WarzoneState, c: int, card: Any, src: str | None, attacker: str | None) -> Source:
+        """The source of an effect of ``card`` controlled by ``c``; ``src``: its creature's iid."""
+        return Source(c, card.name, card, s.unit(src) if src else None,
+                      s.unit(attacker) if attacker else None)
+
+    def units(self, s: WarzoneState, player: int) -> list[Unit]:
+        return list(s.p[player].field)
+
+    def in_play(self, s: WarzoneState, u: Unit) -> bool:
+        return s.unit(u.iid) is u
+
+    def decode(self, s: WarzoneState, e: EffectSpec, raw: Any) -> Any:
+        if e.selector.what == "player":
+            return PLAYERS[PLAYER_NAMES.index(raw)] if raw in PLAYER_NAMES else None
+        return s.unit(raw)
+
+    def draw(self, s: WarzoneState, player: int, n: int, src: Source) -> None:
+        if s.cfg.log:
+            s.say(f"{src.name}: {PLAYER_NAMES[player]} draws {n}")
+        s.draw(player, n)
+
+    def gain_life(self, s: WarzoneState, player: int, n: int, src: Source) -> None:
+        s.p[player].life += n
+        if s.cfg.log:
+            s.say(f"{src.name}: {PLAYER_NAMES[player]} gains {n} Life Points -> {s.p[player].life}")
+
+    def damage_player(self, s: WarzoneState, player: int, n: int, src: Source) -> None:
+        if s.cfg.log:
+            s.say(f"{src.name} deals {n} to {PLAYER_NAMES[player]}")
+        s.damage_player(player, n)
+
+    def damage_unit(self, s: WarzoneState, u: Unit, n: int, src: Source) -> None:
+        u.damage += n
+        if s.cfg.log:
+            s.say(f"{src.name} deals {n} to {u.card.name}")
+        if s.left(u) <= 0:
+            s.destroy(u)  # no Battle Damage from an effect
+
+    def heal(self, s: WarzoneState, u: Unit, n: int, src: Source) -> None:
+        u.damage = max(0, u.damage - n)
+        if s.cfg.log:
+            s.say(f"{src.name} heals {u.card.name} by {n}")
+
+    def modify(self, s: WarzoneState, u: Unit, e: EffectSpec, src: Source) -> None:
+        assert isinstance(e, Effect)
+        if e.permanent:
+            u.perm_str += e.d_str
+            u.perm_res += e.d_res
+        else:
+            u.eot_str += e.d_str
+            u.eot_res += e.d_res
+        if s.cfg.log:
+            s.say(f"{src.name} gives {u.card.name} {e.d_str:+}/{e.d_res:+}")
+
+    def modified(self, s: WarzoneState, e: EffectSpec, src: Source) -> None:
+        if e.stat("resilience") < 0:
+            s._sweep()
+
+    def destroy(self, s: WarzoneState, u: Unit, src: Source) -> None:
+        s.destroy(u)
+
+    def bounce(self, s: WarzoneState, u: Unit, src: Source) -> None:
+        s._bounce(u)
+
+    def negate(self, s: WarzoneState, e: EffectSpec, src: Source, chosen: Any) -> None:
+        return None  # the response window reads the trap's negate and ends what it answers
+
+    def say(self, s: WarzoneState, line: str) -> None:
+        if s.cfg.log:
+            s.say(line)
+
+    def settle(self, s: WarzoneState) -> bool:
+        return s._check_end()
+
+
+ADAPTER = WarzoneEffects()
