@@ -111,3 +111,60 @@ def gauge(title: str, total: float, limit: float | None, strict: bool) -> Markup
                      f'{"limit (must be less) " if strict else "limit "}{_num(limit)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _nice_step(rough: float) -> float:
+    """The 1-2-5 step at or above ``rough`` (axis ticks a reader can add up)."""
+    import math
+
+    magnitude = 10 ** math.floor(math.log10(rough)) if rough > 0 else 1
+    return float(next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= rough))
+
+
+def budget_scatter(title: str, points: Sequence[tuple[str, str, float, float, bool]],
+                   limit_line: Sequence[tuple[float, float]], x_label: str, y_label: str) -> Markup:
+    """Cards as dots of (name, link, step, stat total, over budget) with the budget line drawn;
+    each dot links to its card and is named in its tooltip. Dots over the line are marked."""
+    width, height = 560, 300
+    pad_l, pad_b, pad_t, pad_r = 44, 38, 14, 12
+    xs = [p[2] for p in points] + [x for x, _ in limit_line] or [0.0]
+    ys = [p[3] for p in points] + [y for _, y in limit_line] or [0.0]
+    x0, x1 = min(xs), max(max(xs), min(xs) + 1)
+    y_step = _nice_step(max(ys + [1]) / 4)
+    y1 = y_step * (int(max(ys + [1]) / y_step) + 1)
+    plot_w, plot_h = width - pad_l - pad_r, height - pad_b - pad_t
+
+    def px(x: float) -> float:
+        return pad_l + plot_w * (x - x0) / (x1 - x0)
+
+    def py(y: float) -> float:
+        return pad_t + plot_h * (1 - y / y1)
+
+    parts = [
+        f'<svg class="chart scatter" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" '
+        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
+        f'<line class="axis" x1="{pad_l}" y1="{_num(py(0))}" x2="{width - pad_r}" y2="{_num(py(0))}"/>',
+        f'<line class="axis" x1="{pad_l}" y1="{pad_t}" x2="{pad_l}" y2="{_num(py(0))}"/>',
+    ]
+    for tick in range(int(x0), int(x1) + 1):
+        parts.append(f'<text class="label" x="{_num(px(tick))}" y="{_num(py(0) + 14)}" text-anchor="middle">{tick}</text>')
+    for i in range(int(round(y1 / y_step)) + 1):
+        value = y_step * i
+        parts.append(f'<line class="grid" x1="{pad_l}" y1="{_num(py(value))}" x2="{width - pad_r}" y2="{_num(py(value))}"/>'
+                     f'<text class="label" x="{pad_l - 4}" y="{_num(py(value) + 4)}" text-anchor="end">{_num(value)}</text>')
+    parts.append(f'<text class="label" x="{width - pad_r}" y="{height - 4}" text-anchor="end">{escape(x_label)}</text>'
+                 f'<text class="label" x="{pad_l}" y="{pad_t - 3}">{escape(y_label)}</text>')
+    if limit_line:
+        path = " ".join(f"{'M' if i == 0 else 'L'}{_num(px(x))},{_num(py(y))}" for i, (x, y) in enumerate(limit_line))
+        parts.append(f'<path class="limit-line" d="{path}"><title>budget</title></path>')
+    seen: dict[tuple[float, float], int] = {}
+    for name, link, x, y, over in points:
+        stack = seen.get((x, y), 0)  # cards on the same spot fan out a little
+        seen[(x, y)] = stack + 1
+        cx, cy = px(x) + (stack % 5) * 3 - 6 if stack else px(x), py(y)
+        css = "dot-over" if over else "dot-ok"
+        parts.append(f'<a href="{escape(link)}"><circle class="{css}" cx="{_num(cx)}" cy="{_num(cy)}" r="4">'
+                     f'<title>{escape(name)}: {_num(y)} at {escape(x_label)} {_num(x)}{" (over budget)" if over else ""}'
+                     f'</title></circle></a>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

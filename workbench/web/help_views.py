@@ -43,6 +43,7 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "playtest.gauntlet_form": ("playtests", "gauntlet-goldfish-variants"),
     "playtest.goldfish_page": ("playtests", "gauntlet-goldfish-variants"),
     "auth.login": ("team-server", ""),
+    "overview.overview": ("web-ui", "set-overview"),
 }
 
 

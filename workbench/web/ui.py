@@ -35,6 +35,7 @@ NAV_ITEMS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Decks", ("decks.deck_list",), ("/games/<game>/decks",)),
     ("Print", ("render.print_page", "render_views.print_page", "render.print_form"), ("/games/<game>/print",)),
     ("Export", ("transfer.export_page", "transfer_views.export_page"), ("/games/<game>/export",)),
+    ("Overview", ("overview.overview",), ("/games/<game>/overview",)),
     ("Playtest", ("playtest.index", "playtest_views.index", "playtest.playtest_page"),
      ("/games/<game>/playtest", "/games/<game>/playtests")),
 ]
