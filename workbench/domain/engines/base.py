@@ -60,12 +60,18 @@ class GameStats:
     drawn: list[set[str]] = field(default_factory=lambda: [set(), set()])
     played: list[set[str]] = field(default_factory=lambda: [set(), set()])
     unsimulated: set[str] = field(default_factory=set)
+    opening: list[set[str]] = field(default_factory=lambda: [set(), set()])
+    """Cards in each player's opening hand as kept (after mulligans); empty for games without one."""
+    facts: list[dict[str, set[str]]] = field(default_factory=lambda: [{}, {}])
+    """Other per-card facts of the game by name, e.g. seth's ``survived`` (docs/playtests.md)."""
 
     def copy(self) -> GameStats:
         return GameStats(
             drawn=[set(s) for s in self.drawn],
             played=[set(s) for s in self.played],
             unsimulated=set(self.unsimulated),
+            opening=[set(s) for s in self.opening],
+            facts=[{k: set(v) for k, v in f.items()} for f in self.facts],
         )
 
 

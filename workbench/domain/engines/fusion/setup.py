@@ -51,6 +51,7 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
         state.log.append(f"Setup — P{state.first + 1} goes first (coin toss)")
     for p in (0, 1):
         state._draw(p, opts.start_hand)
+        state.stats.opening[p] = set(state.stats.drawn[p])  # until a mulligan replaces it
     state.step = "mulligan" if opts.max_mulligans > 0 else "turn"
     state._advance()
     return state

@@ -1485,7 +1485,10 @@ class FusionState(Observe, State):
             self.deck[p].extend(self.hand[p])
             self.hand[p] = []
             shuffle(self.shuffle_rng(p), self.deck[p])
+            drawn = self.stats.drawn[p]
+            drawn.clear()  # a mulliganed hand was not drawn (only the hand was drawn so far)
             self._draw(p, self.opts.start_hand)
+            self.stats.opening[p] = set(drawn)
             if self.mulls[p] >= self.opts.max_mulligans:
                 self._next_mulligan_player()
         elif kind == "target":

@@ -397,6 +397,16 @@ class SethState(Observe, State):
             self._check_end()
 
     def _finish(self, winner: int | None, reason: str) -> None:
+        for p in (0, 1):  # per-card facts for the playtest report (docs/playtests.md)
+            facts = self.stats.facts[p]
+            for m in self.teams[p]:
+                cid = m.card.id
+                if m.ever_assigned and m.card.damage > 0:
+                    facts.setdefault("dealt_damage", set()).add(cid)
+                if m.damage_taken > 0 or not m.alive:
+                    facts.setdefault("took_damage", set()).add(cid)
+                if m.alive:
+                    facts.setdefault("survived", set()).add(cid)
         self.over = True
         self.winner = winner
         self.reason = reason
@@ -765,6 +775,12 @@ class SethState(Observe, State):
                 self.settled = True
                 return
             lost_source = False
+            for p in (0, 1):  # a side's first removal (monsters removed together share it)
+                facts = self.stats.facts[p]
+                if "removed_first" not in facts:
+                    first = {m.card.id for m in dead if m.owner == p}
+                    if first:
+                        facts["removed_first"] = first
             for m in dead:
                 m.alive = False
                 self.left[m.owner] -= 1

@@ -123,6 +123,7 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
             stats.unsimulated.update(unsimulated)
         stats.played[player].update(area_ids)  # placed at the start (§1.3.2)
         state.draw(player, state.cfg.start_hand)
+        stats.opening[player] = set(stats.drawn[player])  # no mulligans in warzone
         if state.cfg.log:
             state.say(f"{PLAYER_NAMES[player]} places Areas "
                       f"{', '.join(a.name for a in areas) or 'none'} and draws "
