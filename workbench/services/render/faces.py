@@ -22,10 +22,19 @@ from PIL import Image, ImageDraw
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.services.render.fonts import face_for, missing_glyphs, pil_font, text_width
 from workbench.services.render.sizes import DPI, CardSize, mm_to_px
-from workbench.services.render.text import Fit, Paragraph, fit_paragraphs
+from workbench.services.render.text import Fit, LayoutTimeout, Paragraph, fit_paragraphs, time_limit
 
 # Bump when a template's drawing changes: it is part of every render-cache key.
-TEMPLATE_VERSION = "faces-5"
+TEMPLATE_VERSION = "faces-6"
+
+# Text is cut to its field's max_length (and never more than this) before layout: a face shows a
+# few hundred characters at most, and a 100,000-character draft must not cost minutes to lay out.
+LAYOUT_MAX_CHARS = 2000
+LAYOUT_MAX_ITEMS = 50  # items of a list field (keywords) laid out
+# Laying out one face stops after this many seconds: the text box then shows TIMEOUT_TEXT and
+# validation reports card.render_timeout. With the cuts above it is a last line of defence.
+RENDER_TIME_LIMIT_S = 3.0
+TIMEOUT_TEXT = "This text could not be laid out in time. Shorten it (see the card's problems)."
 
 SAFE_MM = 3.0  # text and symbols stay this far inside the trim
 MIN_TEXT_PT = 6.0  # effect text never shrinks below this
@@ -121,6 +130,8 @@ class Plan:
     body_box: tuple[float, float, float, float] = (0, 0, 0, 0)
     items: list[TextItem] = field(default_factory=list)
     values: dict[str, Any] = field(default_factory=dict)
+    timed_out: bool = False  # the body's layout passed RENDER_TIME_LIMIT_S; TIMEOUT_TEXT is shown
+    cut_fields: list[str] = field(default_factory=list)  # texts cut to their max_length for layout
 
 
 class Template:
@@ -261,11 +272,40 @@ class Template:
         footer = (c, H - c - footer_h + 0.6, W - 2 * c, footer_h)
         return {"name": name, "art": art, "type": type_bar, "text": text, "footer": footer}
 
+    def for_layout(self, card: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The card with every text cut to its field's ``max_length`` (at most LAYOUT_MAX_CHARS;
+        an ellipsis marks the cut) and list fields to LAYOUT_MAX_ITEMS; and the names of the
+        fields that were cut. Validation reports the over-long field itself (card.max_length)."""
+        fields = self.fields(str(card.get("kind", "")))
+        out: dict[str, Any] = {}
+        cut: list[str] = []
+        for name, value in card.items():
+            fdef = fields.get(name)
+            limit = LAYOUT_MAX_CHARS
+            if fdef is not None and isinstance(fdef.spec.get("max_length"), int):
+                limit = max(1, min(limit, fdef.spec["max_length"]))
+            if isinstance(value, str) and len(value) > limit:
+                value = value[:limit] + "…"
+                cut.append(name)
+            elif isinstance(value, list) and (len(value) > LAYOUT_MAX_ITEMS or any(
+                    isinstance(v, str) and len(v) > LAYOUT_MAX_CHARS for v in value)):
+                value = [v[:LAYOUT_MAX_CHARS] if isinstance(v, str) else v for v in value[:LAYOUT_MAX_ITEMS]]
+                cut.append(name)
+            out[name] = value
+        return out, cut
+
     def plan(self, card: Mapping[str, Any]) -> Plan:
-        """Lay out a card without drawing: fitted text, overflow, characters no font has."""
+        """Lay out a card without drawing: fitted text, overflow, characters no font has.
+
+        Texts are cut first (:meth:`for_layout`); the body's layout stops after
+        RENDER_TIME_LIMIT_S and the face then shows TIMEOUT_TEXT (``plan.timed_out``).
+        """
+        card, cut = self.for_layout(card)
         kind = str(card.get("kind", ""))
         fields = self.fields(kind)
         plan = Plan()
+        plan.cut_fields = cut
+        plan.values["card"] = card
         geo = self.geometry(card)
         plan.values["geo"] = geo
         plan.values["badge"] = self.badge(card, fields)
@@ -293,12 +333,20 @@ class Template:
         # First try the whole box; the stat plate sits in its bottom-right corner, so the text
         # only has to stop above the plate when its last lines would run into it.
         inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0)
-        fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px, step_px=self.u * 0.1)
-        reserve = self.stats_reserve(plan)
-        if reserve and self._hits_plate(fit, inner, reserve, self.stats_width(plan.values["stats"])):
-            inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0 - reserve)
-            fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px,
-                                 step_px=self.u * 0.1)
+        try:
+            with time_limit(RENDER_TIME_LIMIT_S):
+                fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px,
+                                     step_px=self.u * 0.1)
+                reserve = self.stats_reserve(plan)
+                if reserve and self._hits_plate(fit, inner, reserve, self.stats_width(plan.values["stats"])):
+                    inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0 - reserve)
+                    fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px,
+                                         step_px=self.u * 0.1)
+        except LayoutTimeout:
+            plan.timed_out = True
+            paras = [Paragraph(TIMEOUT_TEXT, role="bold", color="#b01e1e")]
+            inner = (self.c, by + 1.0, self.W - 2 * self.c, bh - 2.0 - self.stats_reserve(plan))
+            fit = fit_paragraphs(paras, inner[2] * self.u, inner[3] * self.u, max_px, min_px, step_px=self.u * 0.1)
         plan.body = fit
         plan.body_box = inner
         plan.overflow_lines = fit.overflow_lines
@@ -439,6 +487,7 @@ class Template:
 
     def draw(self, card: Mapping[str, Any], plan: Plan, art: Image.Image | None = None) -> Image.Image:
         """Draw a planned card face; returns an RGB image of the trim plus bleed."""
+        card = plan.values.get("card", card)  # the texts as cut for layout
         kind = str(card.get("kind", ""))
         kcolor = self.kind_color(kind)
         geo = plan.values["geo"]
@@ -736,6 +785,7 @@ class FaceResult:
     overflow_lines: int
     name_overflow: bool
     missing: tuple[str, ...]
+    timed_out: bool = False
 
 
 def render_face(definition: GameDefinition, card: Mapping[str, Any], size: CardSize, bleed_mm: float = 0.0,
@@ -747,7 +797,7 @@ def render_face(definition: GameDefinition, card: Mapping[str, Any], size: CardS
     template = template_for(definition, size, bleed_mm, dpi)
     plan = template.plan(card)
     image = template.draw(card, plan, art)
-    return FaceResult(image, plan.overflow_lines, plan.name_overflow, tuple(plan.missing))
+    return FaceResult(image, plan.overflow_lines, plan.name_overflow, tuple(plan.missing), plan.timed_out)
 
 
 def render_back(definition: GameDefinition, size: CardSize, bleed_mm: float = 0.0, dpi: int = DPI) -> Image.Image:

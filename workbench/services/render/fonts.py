@@ -208,6 +208,8 @@ def missing_glyphs(text: str, role: str = "sans") -> list[str]:
 
 
 _width_cache: dict[tuple[str, str], float] = {}
+_WIDTH_CACHE_ENTRIES = 200_000  # about 40 MB of short strings at most, then it starts again
+_WIDTH_CACHE_CHARS = 400  # longer texts (a line is shorter) are measured, not kept
 
 
 def text_width(key: str, text: str, size_px: float) -> float:
@@ -215,5 +217,8 @@ def text_width(key: str, text: str, size_px: float) -> float:
     w = _width_cache.get((key, text))
     if w is None:
         w = pil_font(key, _REF_PX).getlength(text) / _REF_PX
-        _width_cache[(key, text)] = w
+        if len(text) <= _WIDTH_CACHE_CHARS:
+            if len(_width_cache) >= _WIDTH_CACHE_ENTRIES:
+                _width_cache.clear()
+            _width_cache[(key, text)] = w
     return w * size_px

@@ -10,7 +10,7 @@ from typing import Any
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
 from workbench.services.render.cache import ArtLoader, FaceRenderer
-from workbench.services.render.faces import plan_face
+from workbench.services.render.faces import LAYOUT_MAX_CHARS, RENDER_TIME_LIMIT_S, plan_face
 from workbench.services.render.fonts import FontMissing
 from workbench.services.render.pdf import SheetCard, SheetOptions, build_pdf, plan_grid
 from workbench.services.render.sizes import CardSize, check_bleed, parse_card_size
@@ -49,7 +49,9 @@ def render_pdf(definition: GameDefinition, cards: Sequence[Mapping[str, Any]], o
     keys = renderer.keys(cards)  # hashing a card's content is the costly part of a warm render
     faces = renderer.faces(cards, (lambda d, t: progress("faces", d, t)) if progress else None, keys)
     back = renderer.back() if options.backs != "none" else None
-    sheet_cards = [SheetCard(key, str(card.get("name", "")), str(card.get("number") or ""))
+    # The PDF's text layer carries the name and number as drawn: cut like the face's texts.
+    sheet_cards = [SheetCard(key, str(card.get("name", ""))[:LAYOUT_MAX_CHARS],
+                             str(card.get("number") or "")[:LAYOUT_MAX_CHARS])
                    for key, card in zip(keys, cards)]
     return build_pdf(sheet_cards, faces, back, options, definition.name,
                      (lambda d, t: progress("pages", d, t)) if progress else None)
@@ -94,6 +96,11 @@ def _problems(definition: GameDefinition, card: Mapping[str, Any]) -> tuple[Prob
             message=f"effect text overflows by {lines} line{'s' if lines != 1 else ''} at the smallest size "
                     f"({plan.body.size_px / 300 * 72 if plan.body else 0:.1f} pt); shorten the text",
             actual=lines, limit=0, rule="print"))
+    if plan.timed_out:
+        problems.append(Problem(
+            severity="warning", code="card.render_timeout", card=card_id, field="text",
+            message=f"the card's text could not be laid out within {RENDER_TIME_LIMIT_S:g} s, so the face "
+                    "shows a placeholder; shorten the text", rule="print"))
     if plan.name_overflow:
         problems.append(Problem(
             severity="warning", code="card.name_overflow", card=card_id, field="name",

@@ -10,10 +10,15 @@ warning instead of silently clipped text.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from workbench.domain.errors import WorkbenchError
 from workbench.services.render.fonts import face_for, text_width
 
 # Closing marks that may not begin a line, opening marks that may not end one (kinsoku).
@@ -65,26 +70,95 @@ def segments(text: str) -> list[str]:
 
 
 def wrap(text: str, font_key: str, size_px: float, max_width: float) -> list[str]:
-    """Greedy-wrap one paragraph (no newlines) to lines no wider than ``max_width`` pixels."""
+    """Greedy-wrap one paragraph (no newlines) to lines no wider than ``max_width`` pixels.
+
+    Costs O(n log L) measurements of lines of at most L characters: a word wider than the line
+    is cut where a galloping then binary search finds the longest prefix that fits, and the rest
+    of it is never measured whole again (the old scan from the end was cubic in a long word).
+    """
     lines: list[str] = []
     line = ""
-    for piece in segments(text):
+    for number, piece in enumerate(segments(text)):
+        if number % 64 == 0:
+            check_deadline()
         candidate = line + piece
-        if text_width(font_key, candidate.rstrip(" "), size_px) <= max_width or not line.strip():
+        if not line.strip() or text_width(font_key, candidate.rstrip(" "), size_px) <= max_width:
             line = candidate
         else:
             lines.append(line.rstrip(" "))
             line = piece
         # A single piece wider than the line (a very long word): break between its characters.
-        while text_width(font_key, line.rstrip(" "), size_px) > max_width and len(line.rstrip(" ")) > 1:
-            cut = len(line)
-            while cut > 1 and text_width(font_key, line[:cut], size_px) > max_width:
-                cut -= 1
+        while len(line.rstrip(" ")) > 1:
+            cut = _longest_fit(line, font_key, size_px, max_width)
+            if cut >= len(line.rstrip(" ")):
+                break  # the rest fits on this line
             lines.append(line[:cut])
             line = line[cut:]
     if line.strip() or not lines:
         lines.append(line.rstrip(" "))
     return lines
+
+
+def _longest_fit(line: str, font_key: str, size_px: float, max_width: float) -> int:
+    """The length of the longest prefix of ``line`` no wider than ``max_width`` (at least 1).
+
+    Returns ``len(line)`` when the whole line (without trailing spaces) fits. Widths grow with
+    the prefix, so a galloping search (1, 2, 4 … characters) brackets the answer and a binary
+    search finds it: about 2·log2(L) measurements of prefixes at most twice the answer's length.
+    """
+    stripped = len(line.rstrip(" "))
+
+    def fits(n: int) -> bool:
+        return text_width(font_key, line[:n].rstrip(" ") if n >= stripped else line[:n], size_px) <= max_width
+
+    low, step = 1, 1  # the prefix of ``low`` characters is kept even when it does not fit
+    while True:
+        probe = low + step
+        if probe >= stripped:
+            if fits(stripped):
+                return len(line)
+            high = stripped
+            break
+        if not fits(probe):
+            high = probe
+            break
+        low, step = probe, step * 2
+    while high - low > 1:  # fits(low) (or low == 1), not fits(high)
+        mid = (low + high) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+class LayoutTimeout(WorkbenchError):
+    """Laying out a text took longer than the time limit of :func:`time_limit`."""
+
+
+_deadline = threading.local()
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within this block, layout raises LayoutTimeout once ``seconds`` have passed (None: no
+    limit). Blocks nest; the earliest deadline wins. Per thread (the server renders in several)."""
+    previous = getattr(_deadline, "at", None)
+    at = None if seconds is None else time.monotonic() + seconds
+    if previous is not None and (at is None or previous < at):
+        at = previous
+    _deadline.at = at
+    try:
+        yield
+    finally:
+        _deadline.at = previous
+
+
+def check_deadline() -> None:
+    """Raise LayoutTimeout when the current thread's time limit has passed."""
+    at = getattr(_deadline, "at", None)
+    if at is not None and time.monotonic() > at:
+        raise LayoutTimeout("laying out the card's text took too long")
 
 
 @dataclass(frozen=True)
@@ -154,6 +228,7 @@ def fit_paragraphs(
         return Fit(max_px, (), 0.0, 0)
     size = max_px
     while True:
+        check_deadline()
         lines, total, pitch = layout(paragraphs, size, width)
         if total <= height + 0.5:
             return Fit(size, tuple(lines), total, 0)
