@@ -38,6 +38,63 @@
     }
   }
 
+  // The first sheet as it will print: rendered by the server from the form's current options,
+  // again whenever an option changes (debounced), and on demand from the button.
+  const previewButton = document.getElementById("preview-button");
+  const preview = document.getElementById("print-preview");
+  const previewPages = document.getElementById("preview-pages");
+  const previewStatus = document.getElementById("preview-status");
+  let previewTimer = null;
+  let previewSeq = 0;
+
+  async function showPreview() {
+    const seq = ++previewSeq;
+    preview.hidden = false;
+    previewStatus.textContent = "Rendering the first sheet…";
+    try {
+      const response = await fetch(previewButton.dataset.url, {
+        method: "POST", credentials: "same-origin",
+        headers: { "X-CSRF-Token": token(), "Accept": "application/json" },
+        body: new FormData(form),
+      });
+      const data = await response.json();
+      if (seq !== previewSeq) return;  // a newer preview is on its way
+      if (!response.ok) throw new Error(data.error || ("status " + response.status));
+      previewPages.replaceChildren();
+      data.pages.forEach(function (page) {
+        const figure = document.createElement("figure");
+        const img = document.createElement("img");
+        const caption = document.createElement("figcaption");
+        const label = page.side === "fronts" ? "Fronts" : "Backs";
+        img.src = page.src;
+        img.width = page.width;
+        img.height = page.height;
+        img.alt = label + " of sheet 1: " + data.cards_on_sheet + " card" + (data.cards_on_sheet === 1 ? "" : "s") +
+          " on " + data.paper.toUpperCase() + (data.crop_marks ? ", with crop marks" : ", no crop marks") +
+          (data.bleed_mm ? ", " + data.bleed_mm + " mm bleed" : "");
+        caption.textContent = label;
+        figure.append(img, caption);
+        previewPages.append(figure);
+      });
+      previewStatus.textContent = "Sheet 1 of " + data.sheets + ": " + data.cards_on_sheet + " of up to " +
+        data.per_page + " cards per sheet, " + (data.pages.length > 1 ? "fronts and backs." : "fronts only.");
+    } catch (error) {
+      if (seq !== previewSeq) return;
+      previewPages.replaceChildren();
+      previewStatus.textContent = "No preview: " + error.message;
+    }
+  }
+
+  if (previewButton) {
+    previewButton.hidden = false;
+    previewButton.addEventListener("click", showPreview);
+    form.addEventListener("change", function () {
+      if (preview.hidden) return;  // only follow changes once the designer asked for a preview
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(showPreview, 400);
+    });
+  }
+
   form.addEventListener("submit", async function (event) {
     event.preventDefault();
     submit.disabled = true;

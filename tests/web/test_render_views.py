@@ -209,3 +209,18 @@ def test_no_form_pairs_a_hidden_default_with_a_checkbox_the_view_reads_first() -
         boxes = set(re.findall(r'<input type="checkbox"[^>]* name="([a-z_]+)"', text))
         pairs |= hidden & boxes
     assert pairs == {"crop_marks"}
+
+
+def test_print_preview_is_a_post_with_the_csrf_token(client) -> None:  # type: ignore[no-untyped-def]
+    token = page_token(client, "/games/seth/print")
+    answer = client.post("/games/seth/print/preview", data={"what": "deck", "deck": "rot-and-stone", "backs": "none",
+                                                            "crop_marks": "0"}, headers={"X-CSRF-Token": token})
+    assert answer.status_code == 200
+    assert [p["side"] for p in answer.json["pages"]] == ["fronts"] and answer.json["crop_marks"] is False
+    assert answer.json["pages"][0]["src"].startswith("data:image/png;base64,")
+    assert client.get("/games/seth/print/preview").status_code == 405  # a GET never renders
+    assert client.post("/games/seth/print/preview", data={"what": "all"},
+                       headers={"Origin": "http://localhost"}).status_code == 403
+    empty = client.post("/games/seth/print/preview", data={"what": "cards", "cards": "no-such-card"},
+                        headers={"X-CSRF-Token": token})
+    assert empty.status_code in (400, 404) and "error" in empty.json

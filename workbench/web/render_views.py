@@ -7,6 +7,7 @@ Routes (blueprint ``render``):
 * ``GET  /games/<game>/print`` — the print form (set, deck or selection; every option).
 * ``POST /games/<game>/print.pdf`` — the PDF, rendered while the browser waits (no script needed;
   POST with the CSRF token, so another site cannot start one).
+* ``POST /games/<game>/print/preview`` — the first sheet (fronts and backs) as PNG images, JSON.
 * ``POST /games/<game>/print/jobs`` — start a PDF in the background; ``GET .../jobs/<job>`` reports
   progress as JSON and ``GET .../jobs/<job>/download`` gives the file (the page's progress bar).
 * ``GET/POST /games/<game>/cards/<id>/art`` — upload art (PNG/JPEG/WebP; checked and re-encoded).
@@ -261,6 +262,32 @@ def print_pdf(game: str) -> Response:
     return _pdf_response(pdf, job.filename(game))
 
 
+@bp.post("/games/<game>/print/preview")
+def print_preview(game: str) -> Response:
+    """The first sheet of the print form's job as PNG images (JSON with data URLs).
+
+    POST with the CSRF token like the PDF itself: it renders up to one sheet of faces."""
+    import base64
+
+    from workbench.services.render.preview import preview_first_sheet
+
+    repo = get_repo()
+    definition = repo.game(game)
+    job = parse_print_request(request.values, definition)
+    cards = select_cards(repo, game, deck_id=job.deck, card_ids=job.cards, all_cards=job.all_cards)
+    try:
+        preview = preview_first_sheet(definition, cards, job.options, cache=_cache(), art_loader=art_loader(repo, game))
+    except ValueError as exc:
+        return jsonify(error=str(exc)), 400  # type: ignore[return-value]
+    return jsonify(
+        pages=[{"side": p.side, "width": p.width_px, "height": p.height_px,
+                "src": "data:image/png;base64," + base64.b64encode(p.png).decode()} for p in preview.pages],
+        cards_on_sheet=preview.cards_on_sheet, per_page=preview.per_page, sheets=preview.sheets,
+        paper=job.options.paper, crop_marks=job.options.crop_marks, bleed_mm=job.options.bleed_mm,
+        backs=job.options.backs,
+    )
+
+
 def _pdf_response(pdf: bytes, filename: str) -> Response:
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -435,7 +462,7 @@ def _json_error(message: str, status: int) -> Response:
 @bp.errorhandler(WorkbenchError)
 def _error(exc: WorkbenchError) -> Any:
     """JSON for the script-driven routes (preview, jobs, uploads asking for JSON), a page otherwise."""
-    scripted = request.path.endswith(("/jobs", "/preview.png")) or request.accept_mimetypes.best == "application/json"
+    scripted = request.path.endswith(("/jobs", "/preview.png", "/print/preview")) or request.accept_mimetypes.best == "application/json"
     if scripted:
         status = next((code for cls, code, _ in ERROR_STATUS if isinstance(exc, cls)), 400)
         return _json_error(str(exc), status)

@@ -3,6 +3,7 @@ box is ticked, and then the same marks as the command line's PDF of the same dec
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,4 +45,21 @@ def test_the_crop_marks_box_decides_what_the_downloaded_pdf_has(live_server, liv
 
     assert _crop_mark_lines(_download_from_print_page(page, live_server, tmp_path, ticked=True)) == cli_marks
     assert _crop_mark_lines(_download_from_print_page(page, live_server, tmp_path, ticked=False)) == 0
+    assert not page.console_errors, page.console_errors
+
+
+def test_preview_shows_the_first_sheet_and_follows_the_options(live_server, page, screenshot):
+    page.goto(live_server + "/games/warzone/print?deck=iron-bastion")
+    page.get_by_role("button", name="Preview the first sheet").click()
+    images = page.locator("#preview-pages img")
+    from playwright.sync_api import expect
+
+    expect(images).to_have_count(2)  # fronts and duplex backs
+    expect(images.first).to_have_attribute("alt", re.compile(r"Fronts of sheet 1: 9 cards on A4, with crop marks"))
+    expect(page.locator("#preview-status")).to_contain_text("Sheet 1 of")
+    screenshot(page.locator("#print-preview"), "print-preview")
+    page.get_by_label("Card backs").select_option("none")
+    page.get_by_label("Crop marks", exact=False).uncheck()
+    expect(images).to_have_count(1)
+    expect(images.first).to_have_attribute("alt", re.compile(r"no crop marks"))
     assert not page.console_errors, page.console_errors
