@@ -100,3 +100,22 @@ def test_bad_uploads_get_messages_not_tracebacks(client):
                                content_type="multipart/form-data")
         assert response.status_code == 400
         assert message in response.get_data(as_text=True)
+
+
+def test_export_pages_link_the_lackey_install_steps_rendered_in_the_app(client):
+    """The install guide is a page of the app (/docs/exports), not a file path, and the anchor
+    the links use is a heading of that page."""
+    page = client.get("/games/fusion/export").get_data(as_text=True)
+    link = re.search(r'id="guide-lackey" href="([^"]+)"', page).group(1)
+    path, anchor = link.split("#")
+    guide = client.get(path)
+    assert guide.status_code == 200
+    assert f'id="{anchor}"' in guide.get_data(as_text=True)
+    cockatrice = re.search(r'id="guide-cockatrice" href="([^"]+)"', page).group(1).split("#")[1]
+    assert f'id="{cockatrice}"' in guide.get_data(as_text=True)
+    token = _token(client, "/games/fusion/export")
+    done = client.post("/games/fusion/export", data={"csrf_token": token, "format": "lackey", "ascii": "yes"})
+    assert done.status_code == 200
+    text = done.get_data(as_text=True)
+    assert re.search(r'id="guide-install" href="([^"]+)"', text).group(1) == link
+    assert "folded to ASCII" in text  # the ASCII option reached the Lackey export

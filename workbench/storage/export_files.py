@@ -99,11 +99,14 @@ def replace_tree(target: Path, files: Mapping[str, bytes]) -> list[Path]:
 
 
 @contextlib.contextmanager
-def export_lock(folder: Path) -> Iterator[None]:
+def export_lock(folder: Path, lock_dir: Path) -> Iterator[None]:
     """Hold the lock of one export folder, so two exports of the same format (two browser tabs,
-    the CLI beside the web) never interleave their folder swaps and zips. Raises filelock.Timeout."""
-    folder = Path(folder)
-    with file_lock(folder / ".locks", "export"):  # inside the folder: -o never litters its parent
+    the CLI beside the web) never interleave their folder swaps and zips. Raises filelock.Timeout.
+
+    The lock file lives in ``lock_dir`` (the data folder's ``.locks/``), named after the folder's
+    full path: nothing but the export itself is written into the output folder, which may be
+    Lackey's own ``plugins/`` folder."""
+    with file_lock(Path(lock_dir), f"export:{Path(folder).resolve()}"):
         yield
 
 

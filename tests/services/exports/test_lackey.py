@@ -106,3 +106,75 @@ def test_checker_catches_broken_plugins(hostile_definition, hostile_cards):
     assert any("missing" in e for e in checkers.check_lackey(no_image, "hostile"))
     stale = dict(good.files, **{"plugininfo.txt": good.files["plugininfo.txt"] + b" "})
     assert any("checksum" in e for e in checkers.check_lackey(stale, "hostile"))
+
+
+# ------------------------------------------------------------------ issue 12: quotes, ASCII, locks
+
+
+def test_double_quotes_stay_inside_a_name_and_a_leading_one_becomes_single(hostile_definition):
+    """Inside a field " stays raw, as the VTES plugin writes it (Anna "Dictatrix11" Suljic); a
+    field that starts with " gets ' throughout, as Sutekh's Lackey writer does, and the .dek names
+    the card exactly as carddata.txt does."""
+    cards = [{"id": "anna", "name": 'Anna "Dictatrix11" Suljic', "kind": "action", "text": '"Quoted" text'},
+             {"id": "big", "name": '"Big" Bob', "kind": "action", "text": 'say "hi"'}]
+    deck = {"id": "d", "name": "D", "zones": {"main": {"anna": 1, "big": 2}}}
+    bundle = lackey.export_plugin(hostile_definition, cards, [deck], today=TODAY)
+    assert checkers.check_lackey(bundle.files, "hostile") == []
+    header, rows = checkers.read_carddata(bundle.files["sets/carddata.txt"])
+    by_id = {row[2]: dict(zip(header, row)) for row in rows}
+    assert by_id["anna"]["Name"] == 'Anna "Dictatrix11" Suljic' and by_id["anna"]["text"] == "'Quoted' text"
+    assert by_id["big"]["Name"] == "'Big' Bob" and by_id["big"]["text"] == 'say "hi"'
+    dek = bundle.files["decks/d.dek"].decode()
+    assert '<name id="big">&apos;Big&apos; Bob</name>' in dek
+    assert '<name id="anna">Anna &quot;Dictatrix11&quot; Suljic</name>' in dek
+    assert any("big" in n and "double quote" in n for n in bundle.notes)
+
+
+def test_ascii_names_fold_names_and_zone_labels_and_keep_the_names_in_a_column(bundled):
+    definition, cards, decks = bundled["fusion"]
+    bundle = lackey.export_plugin(definition, cards, decks, today=TODAY, ascii_names=True)
+    assert checkers.check_lackey(bundle.files, "fusion") == []
+    for path in ("plugininfo.txt", "formats.txt", "sets/carddata.txt", *(f"decks/{d['id']}.dek" for d in decks)):
+        text = bundle.files[path].decode("utf-8")
+        if path == "sets/carddata.txt":  # effect text stays as written; the name columns are checked below
+            continue
+        assert text.isascii(), (path, [c for c in text if not c.isascii()][:5])
+    info = bundle.files["plugininfo.txt"].decode()
+    assert "<deckzone><label>Zhu Ka Zu Main deck</label>" in info
+    header, rows = checkers.read_carddata(bundle.files["sets/carddata.txt"])
+    assert header[-1] == "OriginalName"
+    by_id = {row[2]: dict(zip(header, row)) for row in rows}
+    for card in cards:
+        assert by_id[card["id"]]["Name"].isascii()
+        assert by_id[card["id"]]["OriginalName"] == card["name"]
+    assert by_id["an-ye-mo-jun"]["Name"] == "An Ye Mo Jun"
+    # without the option the names stay as written, with no extra column
+    plain = lackey.export_plugin(definition, cards, decks, today=TODAY)
+    assert checkers.read_carddata(plain.files["sets/carddata.txt"])[0][-1] != "OriginalName"
+    assert "<label>主卡组 Main deck</label>" in plain.files["plugininfo.txt"].decode()
+
+
+def test_an_ascii_plugin_imports_back_with_the_names_as_written(repo, bundled):
+    from workbench.services.imports import plan as import_plan
+
+    definition, cards, decks = bundled["fusion"]
+    bundle = lackey.export_plugin(definition, cards, decks, today=TODAY, ascii_names=True)
+    plan = import_plan.dry_run(repo, "fusion", "carddata.txt", bundle.files["sets/carddata.txt"])
+    assert plan.counts()["skip"] == 0 and plan.counts()["change"] == 0, [
+        (r.card_id, r.problems) for r in plan.rows if r.action in ("skip", "change")][:3]
+    deck = decks[0]
+    deck_plan = import_plan.dry_run(repo, "fusion", f"{deck['id']}.dek", bundle.files[f"decks/{deck['id']}.dek"])
+    assert deck_plan.deck is not None and deck_plan.deck.problems == []
+
+
+def test_an_export_leaves_no_lock_folder_in_the_output_folder(repo, tmp_path):
+    """The lock lived in <output>/.locks/: a stray folder in Lackey's plugins/ folder."""
+    from workbench.services.exports import run as export_run
+
+    plugins = tmp_path / "LackeyCCG" / "plugins"
+    result = export_run.run(repo, "seth", "lackey", export_root=tmp_path / "exports", out=plugins, renderer=False)
+    assert sorted(p.name for p in plugins.iterdir()) == ["seth", "seth.zip"]
+    assert result.main == plugins / "seth" / "plugininfo.txt"
+    default = export_run.run(repo, "seth", "csv", export_root=tmp_path / "exports", renderer=False)
+    assert [p.name for p in default.folder.iterdir()] == ["seth-cards.csv"]
+    assert not list((tmp_path / "exports").rglob(".locks"))

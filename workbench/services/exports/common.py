@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from anyascii import anyascii
 
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.domain.limits import check_deck_counts
@@ -79,6 +82,14 @@ def cell_text(value: Any) -> str:
 def one_line(text: str) -> str:
     """Text for a single-line field: CR, LF and tab become spaces (Lackey, Dvorak)."""
     return text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ").replace("\t", " ")
+
+
+def ascii_fold(text: str) -> str:
+    """Text in ASCII for a program that may not show other characters: each Chinese character
+    becomes its pinyin syllable, capitalised and spaced (暗夜魔君 → ``An Ye Mo Jun``), accents
+    are dropped and kana, hangul, emoji … transliterated by anyascii; runs of spaces become one."""
+    spaced = "".join(f" {char} " if unicodedata.name(char, "").startswith("CJK ") else char for char in text)
+    return re.sub(r" {2,}", " ", anyascii(spaced)).strip()
 
 
 def neutralise(text: str) -> str:

@@ -9,9 +9,10 @@ here once and checked by ``tests/services/exports/checkers.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
@@ -23,6 +24,7 @@ from workbench.services.exports.common import (
     Bundle,
     Card,
     Deck,
+    ascii_fold,
     assign_sets,
     card_fields,
     cell_text,
@@ -33,6 +35,9 @@ from workbench.services.exports.common import (
 from workbench.services.exports.faces import Faces, jpeg
 
 HEADER_START = ("Name", "Set", "ImageFile")
+# With ``ascii_names`` the Name column is folded to ASCII and this last column keeps the name as
+# the designer wrote it (the import reads it back as the name).
+ORIGINAL_NAME_COLUMN = "OriginalName"
 LACKEY_IMAGE_SIZE = (358, 500)  # what most plugins ship: about 5:7, small enough for fast loads
 _XML_ENTITIES = {'"': "&quot;", "'": "&apos;"}
 _NAME_OK = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -134,9 +139,11 @@ def checksum(data: bytes) -> int:
 # ------------------------------------------------------------------ plugininfo.txt
 
 
-def plugininfo(definition: GameDefinition, options: Mapping[str, Any] | None = None) -> str:
+def plugininfo(definition: GameDefinition, options: Mapping[str, Any] | None = None,
+               fold: Callable[[str], str] = str) -> str:
     """plugininfo.txt: deck zones (labels = the game's zone names), game zones, player stats with
-    the game's start values, phases and a few standard buttons."""
+    the game's start values, phases and a few standard buttons. ``fold`` is applied to every label
+    (:func:`ascii_fold` for an ASCII plugin)."""
     opts = definition.default_options()
     opts.update(options or {})
     profile = profile_for(definition)
@@ -146,24 +153,26 @@ def plugininfo(definition: GameDefinition, options: Mapping[str, Any] | None = N
             initial = opts.get(str(initial.get("option")))
         if initial is None:
             initial = 0
-        out.append(f"<playerstat><label>{xml_text(label)}</label>"
+        out.append(f"<playerstat><label>{xml_text(fold(label))}</label>"
                    f"<initialvalue>{xml_text(initial)}</initialvalue></playerstat>")
     for zone_id, zone in definition.zones.items():
-        target = profile.deck_gamezone.get(zone_id, zone.label)
+        target = fold(profile.deck_gamezone.get(zone_id, zone.label))
         shuffle = "yes" if zone_id in profile.shuffle else "no"
-        out.append(f"<deckzone><label>{xml_text(zone.label)}</label>"
+        out.append(f"<deckzone><label>{xml_text(fold(zone.label))}</label>"
                    f"<gamezonetoloadto>{xml_text(target)}</gamezonetoloadto>"
                    f"<shuffle>{shuffle}</shuffle></deckzone>")
-    declared = {label for label, _, _ in profile.gamezones}
-    zones = list(profile.gamezones) + [
-        (target, True, False) for target in dict.fromkeys(profile.deck_gamezone.values()) if target not in declared
+    gamezones = [(fold(label), owner, others) for label, owner, others in profile.gamezones]
+    declared = {label for label, _, _ in gamezones}
+    zones = gamezones + [
+        (target, True, False) for target in dict.fromkeys(fold(t) for t in profile.deck_gamezone.values())
+        if target not in declared
     ]
     for label, owner, others in zones:
         out.append(f"<gamezone><label>{xml_text(label)}</label>"
                    f"<visibletoowner>{'yes' if owner else 'no'}</visibletoowner>"
                    f"<visibletoothers>{'yes' if others else 'no'}</visibletoothers></gamezone>")
     for phase in profile.phases:
-        out.append(f"<phase><label>{xml_text(phase)}</label></phase>")
+        out.append(f"<phase><label>{xml_text(fold(phase))}</label></phase>")
     draw_from = next((label for label, owner, _ in zones if label == "Deck"), None)
     if draw_from and any(label == "Hand" for label, _, _ in zones):
         out.append("<generalfunction><label>Draw</label><kind>DRAWCARD</kind>"
@@ -190,23 +199,39 @@ def plugininfo(definition: GameDefinition, options: Mapping[str, Any] | None = N
 # ------------------------------------------------------------------ carddata.txt
 
 
-def header(definition: GameDefinition) -> list[str]:
-    """The carddata.txt header: Name, Set, ImageFile, kind, then every field of the game."""
-    return list(HEADER_START) + [KIND_COLUMN] + [f.name for f in card_fields(definition)]
+def header(definition: GameDefinition, original_names: bool = False) -> list[str]:
+    """The carddata.txt header: Name, Set, ImageFile, kind, then every field of the game (and
+    OriginalName when names are folded to ASCII)."""
+    extra = [ORIGINAL_NAME_COLUMN] if original_names else []
+    return list(HEADER_START) + [KIND_COLUMN] + [f.name for f in card_fields(definition)] + extra
 
 
 def field_text(value: Any) -> str:
-    """One carddata cell: the cell text on one line (tabs and newlines become spaces), raw."""
-    return one_line(cell_text(value))
+    """One carddata cell: the cell text on one line (tabs and newlines become spaces), raw.
+
+    Double quotes stay as they are inside a field, as the VTES plugin writes them
+    (lionel-panhaleux/vtes-lackeyccg-plugin, ``Anna "Dictatrix11" Suljic``). A field that *starts*
+    with ``"`` could be read as a quoted field (Lackey "handles double-quotes a bit oddly", says
+    Sutekh's Lackey writer), so there every ``"`` becomes ``'``, as Sutekh writes names
+    (Sutekh-VtES/sutekh-mirror, ``sutekh/io/WriteLackeyCCG.py``).
+    """
+    text = one_line(cell_text(value))
+    return text.replace('"', "'") if text.startswith('"') else text
 
 
-def carddata(definition: GameDefinition, cards: Sequence[Card], sets: Mapping[str, str]) -> str:
-    """sets/carddata.txt: one tab-separated row per card under :func:`header`, LF line ends."""
-    columns = header(definition)
+def carddata(definition: GameDefinition, cards: Sequence[Card], sets: Mapping[str, str],
+             original_names: Mapping[str, str] | None = None) -> str:
+    """sets/carddata.txt: one tab-separated row per card under :func:`header`, LF line ends.
+
+    ``original_names`` (card id -> name) fills the OriginalName column of an ASCII export."""
+    columns = header(definition, original_names is not None)
+    fields = columns[3:-1] if original_names is not None else columns[3:]
     rows = ["\t".join(columns)]
     for card in sort_cards(cards):
         cells = [field_text(card.get("name", "")), sets[str(card["id"])], str(card["id"])]
-        cells += [field_text(card.get(name)) for name in columns[3:]]
+        cells += [field_text(card.get(name)) for name in fields]
+        if original_names is not None:
+            cells.append(field_text(original_names[str(card["id"])]))
         rows.append("\t".join(cells))
     return "\n".join(rows) + "\n"
 
@@ -214,9 +239,9 @@ def carddata(definition: GameDefinition, cards: Sequence[Card], sets: Mapping[st
 # ------------------------------------------------------------------ formats.txt and decks
 
 
-def formats_txt(definition: GameDefinition, set_codes: Sequence[str]) -> str:
+def formats_txt(definition: GameDefinition, set_codes: Sequence[str], fold: Callable[[str], str] = str) -> str:
     """formats.txt: one ``<format>`` per game format (or one "All cards"), each with every set."""
-    formats = [(fmt.get("label") or fid) for fid, fmt in definition.formats.items()] or ["All cards"]
+    formats = [fold(str(fmt.get("label") or fid)) for fid, fmt in definition.formats.items()] or ["All cards"]
     out = ["<formatdefinitions>"]
     for label in formats:
         out.append(f"<format><label>{xml_text(label)}</label>")
@@ -226,12 +251,13 @@ def formats_txt(definition: GameDefinition, set_codes: Sequence[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def dek(definition: GameDefinition, deck: Deck, index: Mapping[str, Card], sets: Mapping[str, str]) -> str:
+def dek(definition: GameDefinition, deck: Deck, index: Mapping[str, Card], sets: Mapping[str, str],
+        fold: Callable[[str], str] = str) -> str:
     """A ``.dek`` deck: a ``<superzone>`` per deck zone named by its label, one ``<card>`` per
     copy with ``id`` = ImageFile, XML-escaped. Cards the deck names but the game lacks are left out."""
     out = ['<deck version="0.8">', "\t<meta>", f"\t\t<game>{xml_text(plugin_name(definition))}</game>"]
     if deck.get("name"):
-        out.append(f"\t\t<title>{xml_text(one_line(str(deck['name'])))}</title>")
+        out.append(f"\t\t<title>{xml_text(fold(one_line(str(deck['name']))))}</title>")
     out.append("\t</meta>")
     by_zone: dict[str, list[tuple[str, int]]] = {}
     for zone, card_id, count in deck_entries(deck):
@@ -281,6 +307,19 @@ def updatelist(name: str, files: Mapping[str, bytes], base_url: str, today: _dt.
 # ------------------------------------------------------------------ the plugin
 
 
+def ascii_zones(definition: GameDefinition) -> GameDefinition:
+    """The definition with its zone labels folded to ASCII (two that fold alike get their id)."""
+    zones = {}
+    used: set[str] = set()
+    for zone_id, zone in definition.zones.items():
+        label = ascii_fold(zone.label) or zone_id
+        if label.casefold() in used:
+            label = f"{label} ({zone_id})"
+        used.add(label.casefold())
+        zones[zone_id] = dataclasses.replace(zone, label=label)
+    return dataclasses.replace(definition, zones=zones)
+
+
 def export_plugin(
     definition: GameDefinition,
     cards: Sequence[Card],
@@ -289,22 +328,43 @@ def export_plugin(
     faces: Faces | None = None,
     base_url: str | None = None,
     today: _dt.date | None = None,
+    ascii_names: bool = False,
 ) -> Bundle:
     """The whole plugin folder as a bundle of paths relative to ``<plugin>/``.
 
     ``faces`` supplies card images (placeholders are drawn when it is None). With ``base_url``
-    the auto-update files are added. Never raises for odd card data; notes say what was changed.
+    the auto-update files are added. With ``ascii_names`` card names, zone labels and the other
+    labels are folded to ASCII (:func:`ascii_fold`; Lackey's handling of CJK is unverified) and the
+    names as written go into the last column, OriginalName; the card faces keep them. Never
+    raises for odd card data; notes say what was changed.
     """
     today = today or _dt.date.today()
     faces = faces or Faces(definition, renderer=False)
     bundle = Bundle(main="plugininfo.txt")
     cards = sort_cards(cards)
-    index = {str(c["id"]): c for c in cards}
-    sets, notes = assign_sets(definition, cards)
+    fold: Callable[[str], str] = ascii_fold if ascii_names else str
+    originals: dict[str, str] | None = None
+    table_cards: list[Card] = cards
+    if ascii_names:
+        originals = {str(c["id"]): str(c.get("name", "")) for c in cards}
+        table_cards = [dict(c, name=ascii_fold(one_line(str(c.get("name", "")))) or str(c["id"])) for c in cards]
+        definition_out = ascii_zones(definition)
+        changed = [str(c["id"]) for c in table_cards if c["name"] != originals[str(c["id"])]]
+        if changed:
+            bundle.notes.append(f"{len(changed)} card names are folded to ASCII (the names as written are in "
+                                f"the OriginalName column): {', '.join(changed[:10])}")
+    else:
+        definition_out = definition
+    quoted = [str(c["id"]) for c in table_cards if field_text(c.get("name", "")) != one_line(str(c.get("name", "")))]
+    if quoted:
+        bundle.notes.append(f"{len(quoted)} card names start with a double quote; Lackey gets ' instead: "
+                            f"{', '.join(quoted[:10])}")
+    index = {str(c["id"]): c for c in table_cards}
+    sets, notes = assign_sets(definition, table_cards)
     bundle.notes += notes
-    bundle.add("plugininfo.txt", plugininfo(definition))
-    bundle.add("sets/carddata.txt", carddata(definition, cards, sets))
-    bundle.add("formats.txt", formats_txt(definition, list(sets.values()) or ["NONE"]))
+    bundle.add("plugininfo.txt", plugininfo(definition_out, fold=fold))
+    bundle.add("sets/carddata.txt", carddata(definition_out, table_cards, sets, originals))
+    bundle.add("formats.txt", formats_txt(definition_out, list(sets.values()) or ["NONE"], fold))
     for card in cards:
         card_id = str(card["id"])
         bundle.add(f"sets/setimages/{sets[card_id]}/{card_id}.jpg",
@@ -316,11 +376,11 @@ def export_plugin(
         missing = sorted({cid for _, cid, _ in deck_entries(deck) if cid not in index})
         if missing:
             bundle.notes.append(f"deck {deck['id']} names cards that do not exist, left out: {', '.join(missing)}")
-        bundle.add(f"decks/{deck['id']}.dek", dek(definition, deck, index, sets))
+        bundle.add(f"decks/{deck['id']}.dek", dek(definition_out, deck, index, sets, fold))
     bundle.notes += faces.notes()
     if base_url:
         name = plugin_name(definition)
-        bundle.add("version.txt", version_txt(base_url, today, f"{definition.name} updated {today.isoformat()}"))
+        bundle.add("version.txt", version_txt(base_url, today, fold(f"{definition.name} updated {today.isoformat()}")))
         bundle.add("updatelist.txt", updatelist(name, bundle.files, base_url, today, list(sets.values())))
     for path in bundle.files:
         for part in path.split("/"):

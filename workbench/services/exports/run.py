@@ -82,7 +82,8 @@ def build(
         in_deck = [c for c in cards if c["id"] in used]
     faces = Faces(definition, renderer, art=_art_loader(repo, game_id)) if fmt in NEEDS_IMAGES else None
     if fmt == "lackey":
-        bundle = lackey.export_plugin(definition, cards, decks, faces=faces, base_url=base_url, today=today)
+        bundle = lackey.export_plugin(definition, cards, decks, faces=faces, base_url=base_url, today=today,
+                                      ascii_names=ascii_only)
     elif fmt == "dvorak-lackey":
         bundle = dvorak.lackey_dump(definition, in_deck, deck.get("name") if deck else None)
     elif fmt == "dvorak-mush":
@@ -158,7 +159,7 @@ def run(
                    server=server, ascii_only=ascii_only, renderer=renderer, today=today)
     if not bundle.files:
         raise NotFound("the export produced no files")
-    with export_files.export_lock(folder):
+    with export_files.export_lock(folder, repo.lock_dir):
         if fmt == "lackey":
             name = lackey.plugin_name(repo.game(game_id))
             files = export_files.replace_tree(folder / name, bundle.files)

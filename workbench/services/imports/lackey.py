@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from xml.etree import ElementTree as ET
 
 from workbench.domain.gamedef import GameDefinition
+from workbench.services.exports.common import ascii_fold
 from workbench.services.exports.dvorak import CORNER_FIELDS, DVORAK_HEADER, parse_stats_block
 from workbench.services.imports.tabular import (
     IGNORE,
@@ -65,6 +66,8 @@ def carddata_cards(definition: GameDefinition, table: Table, mapping: Mapping[st
     if is_dvorak(table):
         return dvorak_cards(definition, table)
     given = {h: t for h, t in (("Name", "name"), ("Set", IGNORE), ("ImageFile", "id")) if h in table.headers}
+    if "OriginalName" in table.headers:  # an ASCII export: the Name column holds the folded name
+        given.update({"Name": IGNORE, "OriginalName": "name"})
     given.update(mapping or {})
     return rows_to_cards(definition, table, auto_mapping(definition, table.headers, given))
 
@@ -141,6 +144,7 @@ def zone_lookup(definition: GameDefinition) -> dict[str, str]:
         lookup[zid.lower()] = zid
         lookup[zone.label.lower()] = zid
         lookup[zid.replace("_", " ").lower()] = zid
+        lookup.setdefault(ascii_fold(zone.label).lower(), zid)  # a plugin exported with ASCII labels
     first = next(iter(definition.zones))
     for word in ("deck", "main", "main deck", "library"):
         lookup.setdefault(word, first)
