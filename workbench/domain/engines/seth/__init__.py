@@ -4,6 +4,7 @@ poison counters, Flight and the round limit. See docs/engines/seth.md."""
 from __future__ import annotations
 
 from workbench.domain.engines.base import Engine, RandomAgent
+from workbench.domain.engines.seth.adapter import CAPABILITIES
 from workbench.domain.engines.seth.agents import HeuristicAgent, MonteCarloAgent
 from workbench.domain.engines.seth.cards import SUPPORTED_ACTIONS, IllegalLineup
 from workbench.domain.engines.seth.setup import from_setup, new_game, snapshot
@@ -14,6 +15,7 @@ ENGINE = Engine(
     new_game=new_game,
     agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent},
     supported_actions=SUPPORTED_ACTIONS,
+    capabilities=CAPABILITIES,
     from_setup=from_setup,
     snapshot=snapshot,
 )

@@ -1,4 +1,5 @@
-"""Seth monster cards as the engine reads them (RULES.md §2.1) and their runnable effects.
+"""Seth monster cards as the engine reads them (RULES.md §2.1) and their runnable effects
+(parsed by ``workbench.domain.effects`` against ``adapter.CAPABILITIES``).
 
 A MonsterCard is immutable and shared by every clone of a state; only the Monster instances in
 ``state.py`` change during a game.
@@ -7,23 +8,23 @@ A MonsterCard is immutable and shared by every clone of a state; only the Monste
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.domain.effects.parse import parse_effects
+from workbench.domain.effects.parse import simulated as simulated_as_written
+from workbench.domain.engines.seth.adapter import CAPABILITIES, SINGLE_TARGETS, Effect
 from workbench.domain.errors import WorkbenchError
+
+__all__ = ["ELEMENTS", "PHASES", "PHASE_INDEX", "SINGLE_TARGETS", "SUPPORTED_ACTIONS", "SUPPORTED_KEYWORDS",
+           "CardError", "Effect", "IllegalLineup", "MonsterCard", "check_lineup", "parse_card"]
 
 PHASES: tuple[str, ...] = ("fast", "medium", "slow")
 PHASE_INDEX: dict[str, int] = {name: i for i, name in enumerate(PHASES)}
 ELEMENTS: tuple[str, ...] = ("physical", "fire", "poison", "magical")
 
-SUPPORTED_TRIGGERS = frozenset({"on_play", "on_destroyed", "activated", "continuous",
-                                "start_of_turn", "end_of_turn"})
-SUPPORTED_ACTIONS = frozenset({"damage", "heal", "add_poison", "modify_stats", "destroy"})
-SINGLE_TARGETS = frozenset({"own_creature", "enemy_creature", "any_creature"})
-SUPPORTED_TARGETS = frozenset({"self", "this", "own_creatures", "enemy_creatures"}) | SINGLE_TARGETS
-STAT_KEYS = frozenset({"damage", "health"})
-HARMFUL = frozenset({"damage", "destroy", "add_poison"})
-SUPPORTED_KEYWORDS = frozenset({"flight"})
+SUPPORTED_ACTIONS = CAPABILITIES.verbs
+SUPPORTED_KEYWORDS = CAPABILITIES.keywords
 
 
 class CardError(WorkbenchError):
@@ -32,42 +33,6 @@ class CardError(WorkbenchError):
 
 class IllegalLineup(WorkbenchError):
     """A team breaks the line-up rules of §2.2 (size, Power limit, copies)."""
-
-
-@dataclass(frozen=True)
-class Effect:
-    """One runnable entry of a card's ``effects`` list (docs/effects.md)."""
-
-    trigger: str
-    action: str
-    target: str
-    amount: int
-    damage_mod: int
-    health_mod: int
-    permanent: bool
-    index: int = 0
-    """Position of the entry in the card's ``effects`` list (ability actions name it)."""
-    single_target: bool = False
-    """True when the controller picks one monster (own_creature, enemy_creature, any_creature)."""
-    harmful: bool = False
-    """Whether the effect hurts its target (so AI players aim it at the enemy)."""
-
-    def __post_init__(self) -> None:
-        # Derived flags, stored as fields because the hot path reads them many times a game.
-        object.__setattr__(self, "single_target", self.target in SINGLE_TARGETS)
-        harmful = self.action in HARMFUL or (
-            self.action == "modify_stats" and self.damage_mod + self.health_mod < 0
-        )
-        object.__setattr__(self, "harmful", harmful)
-
-    def describe(self) -> str:
-        """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
-        if self.action == "modify_stats":
-            parts = [f"{k} {v:+d}" for k, v in (("damage", self.damage_mod), ("health", self.health_mod)) if v]
-            return "modify " + ", ".join(parts)
-        if self.action == "destroy":
-            return "destroy"
-        return f"{self.action.replace('_', ' ')} {self.amount}"
 
 
 @dataclass(frozen=True)
@@ -115,31 +80,6 @@ def _names(value: Any) -> list[str]:
     return [str(v).lower() for v in value]
 
 
-def parse_effect(raw: Mapping[str, Any]) -> Effect | None:
-    """Return the runnable Effect for one effects entry, or None when the engine cannot run it."""
-    trigger = raw.get("trigger")
-    action = raw.get("action")
-    target = raw.get("target", "this" if action in ("modify_stats", "heal") else "enemy_creature")
-    if trigger not in SUPPORTED_TRIGGERS or action not in SUPPORTED_ACTIONS or target not in SUPPORTED_TARGETS:
-        return None
-    amount = raw.get("amount", 0)
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        return None
-    damage_mod = health_mod = 0
-    if action == "modify_stats":
-        stats = raw.get("stats") or {}
-        if not isinstance(stats, Mapping) or not stats or set(stats) - STAT_KEYS:
-            return None
-        damage_mod = int(stats.get("damage", 0))
-        health_mod = int(stats.get("health", 0))
-    if trigger == "continuous" and action != "modify_stats":
-        return None  # a continuous effect is a standing stat change; anything else cannot run
-    if trigger == "continuous" and target in SINGLE_TARGETS:
-        return None
-    permanent = raw.get("duration", "end_of_turn") == "permanent" or trigger == "continuous"
-    return Effect(str(trigger), str(action), str(target), amount, damage_mod, health_mod, permanent)
-
-
 _PARSED: dict[int, tuple[Mapping[str, Any], MonsterCard]] = {}
 
 
@@ -168,19 +108,10 @@ def _parse_card(card: Mapping[str, Any]) -> MonsterCard:
     element = str(card.get("element", "physical")).lower()
     if element not in ELEMENTS:
         raise CardError(f"monster {card_id!r}: unknown element {element!r}")
+    parsed = parse_effects(str(card.get("kind") or "monster"), card.get("effects"), CAPABILITIES)
+    effects = parsed.runnable
     keywords = set(_names(card.get("keywords")))
-    raw_effects = card.get("effects") or []
-    effects: list[Effect] = []
-    all_run = True
-    for position, raw in enumerate(raw_effects):
-        effect = parse_effect(raw) if isinstance(raw, Mapping) else None
-        if effect is None:
-            all_run = False
-        else:
-            effects.append(replace(effect, index=position))
-    text = str(card.get("text") or "").strip()
-    runs_something = bool(effects) or bool(keywords & SUPPORTED_KEYWORDS)
-    simulated = all_run and (not text or runs_something) and not (keywords - SUPPORTED_KEYWORDS)
+    simulated = simulated_as_written(dict(card, keywords=sorted(keywords)), parsed, CAPABILITIES)
     health = _int(card, "health")
     if health < 1:
         raise CardError(f"monster {card_id!r}: health must be at least 1")
@@ -195,9 +126,9 @@ def _parse_card(card: Mapping[str, Any]) -> MonsterCard:
         resist=frozenset(_names(card.get("resist"))),
         vulnerable=frozenset(_names(card.get("vulnerable"))),
         flight="flight" in keywords,
-        effects=tuple(effects),
+        effects=effects,  # type: ignore[arg-type]  # parsed with CAPABILITIES.spec_type = Effect
         simulated=simulated,
-        triggered={t: tuple(e for e in effects if e.trigger == t) for t in {e.trigger for e in effects}},
+        triggered=parsed.by_trigger,  # type: ignore[arg-type]
     )
 
 

@@ -19,8 +19,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.domain.effects.interpreter import resolve
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.seth import combat
+from workbench.domain.engines.seth.adapter import ADAPTER
 from workbench.domain.engines.seth.cards import ELEMENTS, PHASES, Effect, MonsterCard
 from workbench.domain.engines.seth.observe import Observe
 from workbench.domain.errors import IllegalAction
@@ -623,46 +625,7 @@ class SethState(Observe, State):
 
     def run_effect(self, source: Monster, effect: Effect, target: Monster | None) -> None:
         """Apply one effect of ``source``; ``target`` is the chosen monster of a single-target one."""
-        if effect.single_target:
-            targets = [target] if target is not None and target.alive else []
-        elif effect.target in ("this", "self"):
-            targets = [source] if source.alive or effect.trigger == "on_destroyed" else []
-        elif effect.target == "own_creatures":
-            targets = [m for m in self.teams[source.owner] if m.alive]
-        else:
-            targets = [m for m in self.teams[1 - source.owner] if m.alive]
-        action = effect.action
-        for t in targets:
-            if action == "damage":
-                amount = combat.element_damage(self, effect.amount, source.card.element, t)
-                self._hurt(t, amount, source, f"{source.card.name}'s ability" if self.logging else "")
-            elif action == "heal":
-                healed = min(effect.amount, t.damage_taken)
-                t.damage_taken -= healed
-                if self.logging and healed:
-                    self.say(f"  {t.label} heals {healed}")
-            elif action == "add_poison":
-                t.poison += effect.amount
-                if self.logging:
-                    self.say(f"  {t.label} gets {effect.amount} poison counter(s) (now {t.poison})")
-            elif action == "destroy":
-                t.damage_taken = max(t.damage_taken, t.health)
-                self.settled = False
-                if self.logging:
-                    self.say(f"  {t.label} is destroyed")
-            elif action == "modify_stats":
-                if effect.trigger == "continuous":
-                    continue  # standing effects are applied by refresh_continuous
-                if effect.permanent:
-                    t.perm_damage += effect.damage_mod
-                    t.perm_health += effect.health_mod
-                else:
-                    t.round_damage += effect.damage_mod
-                    t.round_health += effect.health_mod
-                t.recalc()
-                self.settled = False
-                if self.logging:
-                    self.say(f"  {t.label} now deals {t.damage} and has {t.health} health")
+        resolve(effect, ADAPTER.source(source, effect), target, self, ADAPTER)
 
     def _round_triggers(self, trigger: str) -> None:
         if not self.has_round_triggers:

@@ -1,0 +1,128 @@
+"""Seth's primitives for the effect interpreter (docs/effects.md, seth section).
+
+``CAPABILITIES`` says what seth runs; ``SethEffects`` carries an effect out on a
+:class:`~.state.SethState`: ability damage has its monster's element and meets Flight, poison is
+a counter, stat changes last for the round or for good. Seth has no players to aim at: every
+target is a monster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from workbench.domain.effects.adapter import BaseAdapter
+from workbench.domain.effects.capabilities import Capabilities
+from workbench.domain.effects.spec import EffectSpec, Source
+
+if TYPE_CHECKING:
+    from workbench.domain.engines.seth.state import Monster, SethState
+
+SINGLE_TARGETS = frozenset({"own_creature", "enemy_creature", "any_creature"})
+MONSTER_TARGETS = frozenset({"self", "this", "own_creatures", "enemy_creatures"}) | SINGLE_TARGETS
+
+
+@dataclass(frozen=True, slots=True)
+class Effect(EffectSpec):
+    """A seth effect: the shared spec plus its Damage/Health change by name."""
+
+    damage_mod: int = 0
+    health_mod: int = 0
+    single_target: bool = False
+    """True when the controller picks one monster (own_creature, enemy_creature, any_creature)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "damage_mod", self.stat("damage"))
+        object.__setattr__(self, "health_mod", self.stat("health"))
+        object.__setattr__(self, "single_target", self.chooses)
+
+    def describe(self) -> str:
+        """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
+        if self.action == "modify_stats":
+            parts = [f"{k} {v:+d}" for k, v in (("damage", self.damage_mod), ("health", self.health_mod)) if v]
+            return "modify " + ", ".join(parts)
+        if self.action == "destroy":
+            return "destroy"
+        return f"{self.action.replace('_', ' ')} {self.amount}"
+
+
+_VERBS = frozenset({"damage", "heal", "add_poison", "modify_stats", "destroy"})
+
+CAPABILITIES = Capabilities(
+    game="seth",
+    triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
+                              "end_of_turn"})},
+    verbs=_VERBS,
+    targets={verb: MONSTER_TARGETS for verb in _VERBS},
+    stats=frozenset({"damage", "health"}),
+    keywords=frozenset({"flight"}),
+    spec_type=Effect,
+)
+
+
+class SethEffects(BaseAdapter):
+    """The interpreter's view of a seth state (stateless: one instance serves every game)."""
+
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
+
+    @staticmethod
+    def source(m: Monster, e: EffectSpec) -> Source:
+        """The source of an effect of monster ``m``: itself a target while alive, and in its own
+        on-destroyed effects."""
+        return Source(m.owner, m.card.name, m, m if m.alive or e.trigger == "on_destroyed" else None)
+
+    def units(self, s: SethState, player: int) -> list[Monster]:
+        return [m for m in s.teams[player] if m.alive]
+
+    def in_play(self, s: SethState, u: Monster) -> bool:
+        return u.alive
+
+    def damage_unit(self, s: SethState, u: Monster, n: int, src: Source) -> None:
+        from workbench.domain.engines.seth import combat
+
+        m = src.card
+        amount = combat.element_damage(s, n, m.card.element, u)
+        s._hurt(u, amount, m, f"{m.card.name}'s ability" if s.logging else "")
+
+    def heal(self, s: SethState, u: Monster, n: int, src: Source) -> None:
+        healed = min(n, u.damage_taken)
+        u.damage_taken -= healed
+        if s.logging and healed:
+            s.say(f"  {u.label} heals {healed}")
+
+    def add_counters(self, s: SethState, u: Monster, counter: str, n: int, src: Source) -> None:
+        assert counter == "poison"
+        u.poison += n
+        if s.logging:
+            s.say(f"  {u.label} gets {n} poison counter(s) (now {u.poison})")
+
+    def destroy(self, s: SethState, u: Monster, src: Source) -> None:
+        u.damage_taken = max(u.damage_taken, u.health)
+        s.settled = False
+        if s.logging:
+            s.say(f"  {u.label} is destroyed")
+
+    def modify(self, s: SethState, u: Monster, e: EffectSpec, src: Source) -> None:
+        assert isinstance(e, Effect)
+        if e.trigger == "continuous":
+            return  # standing effects are applied by refresh_continuous
+        if e.permanent:
+            u.perm_damage += e.damage_mod
+            u.perm_health += e.health_mod
+        else:
+            u.round_damage += e.damage_mod
+            u.round_health += e.health_mod
+        u.recalc()
+        s.settled = False
+        if s.logging:
+            s.say(f"  {u.label} now deals {u.damage} and has {u.health} health")
+
+    def say(self, s: SethState, line: str) -> None:
+        if s.logging:
+            s.say(line)
+
+    def settle(self, s: SethState) -> bool:
+        return False  # the phase removes the dead and checks the end after all picks resolved
+
+
+ADAPTER = SethEffects()
