@@ -111,11 +111,19 @@
     const id = "field-" + meta.name;
     const choices = meta.choices || null;
     if (meta.type === "list" && choices) {
-      const boxes = choices.map(function (choice, i) {
+      const group = el("div", { class: "check-group", role: "group" });
+      let boxes = [];
+      function addBox(choice, unknown) {
+        const i = boxes.length;
         const input = el("input", { type: "checkbox", id: id + "-" + i, name: meta.name, value: String(choice.value) });
-        return { input: input, choice: choice, node: el("label", { class: "check", for: id + "-" + i }, [input, " " + choice.label]) };
-      });
-      const group = el("div", { class: "check-group", role: "group" }, boxes.map(function (b) { return b.node; }));
+        const label = unknown ? [input, " " + choice.label + " ", el("span", { class: "unknown-value", text: "(not an allowed value)" })]
+          : [input, " " + choice.label];
+        const box = { input: input, choice: choice, unknown: unknown, node: el("label", { class: "check" + (unknown ? " check-unknown" : ""), for: id + "-" + i }, label) };
+        boxes.push(box);
+        group.appendChild(box.node);
+        return box;
+      }
+      choices.forEach(function (choice) { addBox(choice, false); });
       return {
         node: wrap(meta, group, true),
         focus: boxes.length ? boxes[0].input : null,
@@ -124,19 +132,41 @@
           return picked.length ? picked : undefined;
         },
         set: function (value) {
-          const list = Array.isArray(value) ? value.map(String) : [];
-          boxes.forEach(function (b) { b.input.checked = list.indexOf(String(b.choice.value)) !== -1; });
+          /* Values outside the allowed list are shown (ticked, marked) and kept, never dropped. */
+          boxes.filter(function (b) { return b.unknown; }).forEach(function (b) { b.node.remove(); });
+          boxes = boxes.filter(function (b) { return !b.unknown; });
+          const list = Array.isArray(value) ? value : (value === undefined || value === null || value === "" ? [] : [value]);
+          list.forEach(function (item) {
+            if (!boxes.some(function (b) { return String(b.choice.value) === String(item); })) {
+              addBox({ value: item, label: typeof item === "object" ? JSON.stringify(item) : String(item) }, true);
+            }
+          });
+          const shown = list.map(String);
+          boxes.forEach(function (b) { b.input.checked = shown.indexOf(String(b.choice.value)) !== -1; });
         },
       };
     }
     if (choices) {
       const select = el("select", { id: id, name: meta.name }, [el("option", { value: "", text: "—" })].concat(
         choices.map(function (choice, i) { return el("option", { value: String(i), text: choice.label }); })));
+      let unknown = null;  /* {value, option}: a value outside the allowed list, shown and kept */
       return {
         node: wrap(meta, select), focus: select,
-        get: function () { return select.value === "" ? undefined : choices[Number(select.value)].value; },
+        get: function () {
+          if (select.value === "") return undefined;
+          if (select.value === "unknown") return unknown ? unknown.value : undefined;
+          return choices[Number(select.value)].value;
+        },
         set: function (value) {
+          if (unknown) { unknown.option.remove(); unknown = null; }
           const i = choices.findIndex(function (c) { return String(c.value) === String(value); });
+          if (i === -1 && value !== undefined && value !== null && value !== "") {
+            const text = (typeof value === "object" ? JSON.stringify(value) : String(value)) + " (not an allowed value)";
+            unknown = { value: value, option: el("option", { value: "unknown", text: text, class: "unknown-value" }) };
+            select.appendChild(unknown.option);
+            select.value = "unknown";
+            return;
+          }
           select.value = i === -1 ? "" : String(i);
         },
       };
@@ -223,35 +253,63 @@
       let value = values[meta.name];
       if (value === undefined && meta.default !== null && meta.default !== undefined && !cardId) value = meta.default;
       control.set(value);
+      /* What the control gives back untouched; while it still gives that, the field's value is
+         saved exactly as loaded (its type and unknown values included): a save never changes a
+         field the designer did not touch. */
+      control.initial = value;
+      control.untouched = JSON.stringify(control.get() === undefined ? null : control.get());
       controls[meta.name] = control;
       container.appendChild(control.node);
     });
     preview.className = "preview-card kind-" + kind;
   }
 
+  function current(control) {
+    const value = control.get();
+    return JSON.stringify(value === undefined ? null : value) === control.untouched ? control.initial : value;
+  }
+
   function remember() {
-    Object.keys(controls).forEach(function (name) { values[name] = controls[name].get(); });
+    Object.keys(controls).forEach(function (name) { values[name] = current(controls[name]); });
   }
 
   function collect() {
     localProblems = {};
-    const card = { name: nameInput.value, kind: kindSelect.value };
+    /* An untouched name or kind is saved as it was loaded (a number stays a number). */
+    const name = "name" in original && nameInput.value === String(original.name) ? original.name : nameInput.value;
+    const kind = kindSelect.value === UNKNOWN_KIND ? original.kind : kindSelect.value;
+    const card = { name: name, kind: kind };
     Object.keys(controls).forEach(function (name) {
-      const value = controls[name].get();
+      const value = current(controls[name]);
       if (value !== undefined) card[name] = value;
     });
-    /* Keys no kind of this game knows are kept as they were (the file may hold notes of other tools). */
+    /* Keys no kind of this game knows are kept as they were (the file may hold notes of other
+       tools); while the kind is unchanged, so are fields of other kinds the form does not show. */
+    const sameKind = same(kind, original.kind);
     Object.keys(original).forEach(function (key) {
-      if (!knownFields.has(key) && key !== "id" && !(key in card)) card[key] = original[key];
+      if (key !== "id" && !(key in card) && !(key in controls) && (!knownFields.has(key) || sameKind)) card[key] = original[key];
     });
     return card;
+  }
+
+  /* A kind this game does not define is shown as its own choice and kept until another is picked. */
+  const UNKNOWN_KIND = "\u0000unknown-kind";
+  function showKind(kind) {
+    const old = kindSelect.querySelector("option.unknown-value");
+    if (old) old.remove();
+    if (kind === undefined || kind === null || kind === "") return;
+    if (schema.kinds[kind]) { kindSelect.value = kind; return; }
+    const option = el("option", { value: UNKNOWN_KIND, class: "unknown-value",
+                                  text: String(typeof kind === "object" ? JSON.stringify(kind) : kind) + " (not a kind of this game)" });
+    kindSelect.appendChild(option);
+    kindSelect.value = UNKNOWN_KIND;
   }
 
   function loadCard(card) {
     original = Object.assign({}, card);
     values = Object.assign({}, card);
-    nameInput.value = card.name || "";
-    if (card.kind && schema.kinds[card.kind]) kindSelect.value = card.kind;
+    nameInput.value = card.name === undefined || card.name === null ? "" : String(card.name);
+    showKind(card.kind);
     buildFields(kindSelect.value);
     title.textContent = card.name || cardId || "New card";
   }
@@ -530,6 +588,7 @@
   W.guardUnsaved(function () { return dirty && !readOnly; });
   window.WorkbenchEditor = { isDirty: function () { return dirty; } };
 
+  showKind(original.kind);
   buildFields(kindSelect.value);
   htmlPreview(collect());
   validate();
