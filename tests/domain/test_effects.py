@@ -101,3 +101,10 @@ def test_vocabulary_is_plain_data_for_the_editor():
     data = vocabulary()
     assert set(data["actions"]) == set(ACTIONS) and set(data["durations"]) == set(DURATIONS)
     assert data["actions"]["modify_stats"]["needs_stats"] is True and data["speed"] == [1, 3]
+
+
+def test_amount_x_reads_the_cards_own_x_cost(definitions):
+    blast = {"name": "魔力爆发", "kind": "magic", "subtype": "normal", "cost": "X", "text": "对对方造成X点伤害。",
+             "effects": [{"trigger": "on_play", "action": "damage", "target": "opponent", "amount": "X"}]}
+    assert "effect.amount_x" not in _codes(validate_card(definitions["fusion"], blast, "b"))
+    assert "effect.amount_x" in _codes(validate_card(definitions["fusion"], dict(blast, cost=2), "b"))

@@ -213,7 +213,8 @@ def validate_card(
     _check_multiples(card, fields, opts, add)
     for fdef in fields.values():
         if fdef.type == "effects" and card.get(fdef.name) is not None:
-            check_effects(card[fdef.name], stat_names(definition), fdef.name, add)
+            check_effects(card[fdef.name], stat_names(definition), fdef.name, add,
+                          x_cost=card.get("cost") == "X")
     for name in card:
         if name not in fields and name != "kind":
             known = name in definition.field_names()

@@ -76,7 +76,9 @@ def test_card_effects_are_parsed_and_unsupported_ones_flagged() -> None:
     assert not card_def(CARDS["riddle"]).simulated
     odd = card_def({"id": "odd", "name": "怪", "kind": "magic", "subtype": "normal", "cost": 1,
                     "text": "毒", "effects": [{"trigger": "on_play", "action": "add_poison", "amount": 1}]})
-    assert not odd.simulated and odd.effects and not odd.effects[0].supported
+    assert not odd.simulated and not odd.effects
+    assert [(k.index, k.code) for k in odd.skipped] == [(0, "effect.unsimulated")]
+    assert "fusion engine does not run add_poison" in odd.skipped[0].reason
     vanilla = card_def({"id": "v", "name": "兵", "kind": "creature", "cost": 1, "atk": 1, "def": 1,
                         "stars": 1, "text": "【通常生物】"})
     assert vanilla.simulated

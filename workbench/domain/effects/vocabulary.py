@@ -118,11 +118,13 @@ def _one_of(names: Iterable[str]) -> str:
     return ", ".join(names)
 
 
-def check_effects(effects: object, stat_names: Iterable[str], field: str, add: AddProblem) -> None:
+def check_effects(effects: object, stat_names: Iterable[str], field: str, add: AddProblem,
+                  x_cost: bool = False) -> None:
     """Report every entry of ``effects`` that breaks the vocabulary through ``add``.
 
     ``add(severity, code, message, rule, field=…, actual=…, limit=…)`` is the card validator's
-    collector; ``stat_names`` are the game's numeric stats (``modify_stats`` keys). Unknown names
+    collector; ``stat_names`` are the game's numeric stats (``modify_stats`` keys); ``x_cost``: the
+    card itself costs X, so ``amount: X`` needs no X cost of its own. Unknown names
     are errors (a typo would silently never run); unknown keys are warnings (kept, not used).
     Never raises.
     """
@@ -160,20 +162,22 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
             if key not in KEYS:
                 bad("effect.unknown_key", f"key {key!r} is not part of the effect vocabulary; it is "
                     f"kept but not used (keys: {_one_of(KEYS)})", key, list(KEYS), severity="warning")
-        _check_amount(entry, spec, bad)
+        _check_amount(entry, spec, bad, x_cost)
         _check_stats(entry, spec, action, stats_allowed, bad)
         _check_cost_and_speed(entry, bad)
 
 
-def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None]) -> None:
+def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None],
+                  x_cost: bool = False) -> None:
     amount = entry.get("amount")
     if amount is None:
         if spec is not None and spec.needs_amount:
             bad("effect.missing_amount", f"{entry.get('action')} needs an amount (a whole number)")
         return
     if amount == "X":
-        if not (isinstance(entry.get("cost"), Mapping) and entry["cost"].get("mana") == "X"):
-            bad("effect.amount_x", "amount X needs an X mana cost (cost: {mana: X})", amount)
+        if not x_cost and not (isinstance(entry.get("cost"), Mapping) and entry["cost"].get("mana") == "X"):
+            bad("effect.amount_x", "amount X needs an X mana cost (cost: {mana: X}, or the card's cost X)",
+                amount)
     elif not _is_int(amount) or amount < 0:
         bad("effect.bad_amount", f"amount is {amount!r}; it must be a whole number 0 or more (or X)", amount, 0)
 

@@ -1,12 +1,14 @@
 """Fusion Duel rules engine (RULES.md §3, two players); see docs/engines/fusion.md.
 
-Modules: ``cards`` (card definitions and the effect vocabulary), ``state`` (zones, turn flow,
+Modules: ``cards`` (card definitions and their parsed effects), ``adapter`` (what fusion runs of
+the effect vocabulary and its primitives for the effect interpreter), ``state`` (zones, turn flow,
 chain, battle), ``setup`` (new games, scenario positions, snapshots), ``agents`` (AI players).
 """
 
 from __future__ import annotations
 
 from workbench.domain.engines.base import Engine, RandomAgent
+from workbench.domain.engines.fusion.adapter import CAPABILITIES
 from workbench.domain.engines.fusion.agents import HeuristicAgent, MonteCarloAgent
 from workbench.domain.engines.fusion.cards import ACTIONS
 from workbench.domain.engines.fusion.setup import from_setup, new_game, snapshot
@@ -17,6 +19,7 @@ ENGINE = Engine(
     new_game=new_game,
     agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent},
     supported_actions=ACTIONS,
+    capabilities=CAPABILITIES,
     from_setup=from_setup,
     snapshot=snapshot,
 )

@@ -2,8 +2,9 @@
 
 A deck hands the engine plain card mappings (docs/effects.md, card_data/fusion/game.yaml). This
 module turns each into a :class:`CardDef` with the fields the rules need and a tuple of
-:class:`Effect` entries; effects the engine cannot run are kept with ``supported=False`` so the
-card still plays without them and playtests list the card as unsimulated.
+:class:`Effect` entries (parsed by ``workbench.domain.effects`` against ``adapter.CAPABILITIES``);
+entries the engine cannot run are in ``skipped`` with their reason, so the card still plays
+without them and playtests list the card as unsimulated.
 """
 
 from __future__ import annotations
@@ -11,75 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-TRIGGERS = frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn", "end_of_turn"})
-ACTIONS = frozenset(
-    {"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand", "negate", "add_mana"}
+from workbench.domain.effects.parse import parse_effects, simulated
+from workbench.domain.engines.fusion.adapter import (
+    ALL_CREATURES,
+    CAPABILITIES,
+    ONE_CREATURE,
+    PLAYER_TARGETS,
+    Effect,
 )
-PLAYER_TARGETS = frozenset({"self", "opponent", "any_player"})
-ONE_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
-ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
-# Which targets make sense for which action; anything else is unsupported (plays as text).
-_TARGETS_FOR: dict[str, frozenset[str]] = {
-    "draw": PLAYER_TARGETS,
-    "gain_life": PLAYER_TARGETS,
-    "add_mana": frozenset({"self"}),
-    "negate": frozenset({"", "chain"}),
-    "damage": PLAYER_TARGETS | ONE_CREATURE | ALL_CREATURES | frozenset({"this"}),
-    "heal": ONE_CREATURE | ALL_CREATURES | frozenset({"self", "this"}),
-    "modify_stats": ONE_CREATURE | ALL_CREATURES | frozenset({"self", "this"}),
-    "destroy": ONE_CREATURE | ALL_CREATURES | frozenset({"this"}),
-    "return_to_hand": ONE_CREATURE | ALL_CREATURES | frozenset({"this"}),
-}
-_DEFAULT_TARGET = {"draw": "self", "gain_life": "self", "add_mana": "self", "negate": "chain"}
-_STAT_KEYS = {"atk": 0, "def": 1}
-_NO_TEXT = frozenset({"", "通常生物", "normal creature"})
 
+__all__ = ["ACTIONS", "ALL_CREATURES", "ONE_CREATURE", "PLAYER_TARGETS", "CardDef", "Effect", "card_def"]
 
-class Effect:
-    """One structured effect entry; ``supported`` says whether this engine runs it."""
-
-    __slots__ = (
-        "index", "trigger", "action", "target", "amount", "atk", "dfn", "duration", "speed",
-        "once", "cost_mana", "cost_tap", "supported", "choice", "x_amount", "x_mana",
-    )
-
-    def __init__(self, index: int, raw: Mapping[str, Any], card_speed: int) -> None:
-        self.index = index
-        self.trigger = str(raw.get("trigger", ""))
-        self.action = str(raw.get("action", ""))
-        self.target = str(raw.get("target", _DEFAULT_TARGET.get(self.action, "")))
-        amount = raw.get("amount", 0)
-        self.amount: int | str = "X" if amount == "X" else _int(amount)
-        # "is it X" as a flag: the hot paths test it without comparing an int with a string
-        self.x_amount = self.amount == "X"
-        stats = raw.get("stats") or {}
-        self.atk = _int(stats.get("atk", 0)) if isinstance(stats, Mapping) else 0
-        self.dfn = _int(stats.get("def", 0)) if isinstance(stats, Mapping) else 0
-        self.duration = str(raw.get("duration", "end_of_turn" if self.trigger != "continuous" else "permanent"))
-        self.speed = max(1, min(3, _int(raw.get("speed", card_speed)) or card_speed))
-        self.once = bool(raw.get("once_per_turn", True))
-        cost = raw.get("cost") or {}
-        mana = cost.get("mana", 0) if isinstance(cost, Mapping) else 0
-        self.cost_mana: int | str = "X" if mana == "X" else _int(mana)
-        self.x_mana = self.cost_mana == "X"
-        self.cost_tap = bool(cost.get("tap", False)) if isinstance(cost, Mapping) else False
-        self.supported = self._is_supported(stats)
-        # A target the controller picks (one creature or either player).
-        self.choice = self.target in ONE_CREATURE or self.target == "any_player"
-
-    def _is_supported(self, stats: Any) -> bool:
-        if self.trigger not in TRIGGERS or self.action not in ACTIONS:
-            return False
-        if self.target not in _TARGETS_FOR[self.action]:
-            return False
-        if self.trigger == "continuous":
-            # Only stat changes can be "always on"; a continuous draw has no meaning here.
-            return self.action == "modify_stats" and self.target in ALL_CREATURES | {"this", "self"}
-        if self.action == "modify_stats":
-            return isinstance(stats, Mapping) and bool(set(stats) & set(_STAT_KEYS))
-        if self.action == "negate":
-            return self.trigger in ("on_play", "activated")
-        return True
+ACTIONS = CAPABILITIES.verbs
+"""Effect actions of docs/effects.md this engine runs."""
 
 
 class CardDef:
@@ -88,7 +33,7 @@ class CardDef:
     __slots__ = (
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
-        "play_speed", "simulated", "raw", "aimed", "choosy", "x_cost",
+        "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
     )
 
@@ -108,27 +53,24 @@ class CardDef:
         keywords = raw.get("keywords") or []
         self.taunt = isinstance(keywords, (list, tuple)) and "taunt" in keywords
         card_speed = 2 if (self.kind == "magic" and self.subtype == "quick") else 1
-        raw_effects = raw.get("effects") or []
-        effects = tuple(
-            Effect(i, e, card_speed) for i, e in enumerate(raw_effects) if isinstance(e, Mapping)
-        )
-        self.effects = effects
-        ok = tuple(e for e in effects if e.supported)
-        self.on_play = tuple(e for e in ok if e.trigger == "on_play")
-        self.activated = tuple(e for e in ok if e.trigger == "activated")
+        parsed = parse_effects(self.kind, raw.get("effects"), CAPABILITIES, card_speed)
+        self.effects = parsed.runnable
+        self.skipped = parsed.skipped
+        self.on_play = parsed.of("on_play")
+        self.activated = parsed.of("activated")
         self.activated_at = {e.index: e for e in self.activated}  # by effect index (activate actions)
-        self.on_destroyed = tuple(e for e in ok if e.trigger == "on_destroyed")
-        self.continuous = tuple(e for e in ok if e.trigger == "continuous")
-        self.start = tuple(e for e in ok if e.trigger == "start_of_turn")
-        self.end = tuple(e for e in ok if e.trigger == "end_of_turn")
+        self.on_destroyed = parsed.of("on_destroyed")
+        self.continuous = parsed.of("continuous")
+        self.start = parsed.of("start_of_turn")
+        self.end = parsed.of("end_of_turn")
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target
         # The speed of playing the card itself: quick magic 2, an on_play effect may raise it.
-        self.play_speed = max([card_speed] + [e.speed for e in self.on_play if "speed" in _keys(raw_effects, e)])
+        # (an effect's speed defaults to the card's, so only a faster one raises it)
+        self.play_speed = max([card_speed] + [e.speed for e in self.on_play])
         # "【通常生物】" / "通常生物。" (normal creature) is no effect text at all.
-        text = str(raw.get("text", "") or "").strip().strip("。.【】[] ").lower()
-        self.simulated = text in _NO_TEXT or bool(ok) or self.taunt
+        self.simulated = simulated(raw, parsed, CAPABILITIES)
         # Static parts of the heuristic player's scores (agents.py), computed once per card.
         self.h_summon = 2.0 + 0.5 * (self.atk + self.dfn)
         self.h_flip = 3.0 + 0.5 * (self.atk + self.dfn)
@@ -145,11 +87,6 @@ class CardDef:
     def quick(self) -> bool:
         """True for cards that may be used outside the own main phase (speed 2 or more)."""
         return self.play_speed >= 2
-
-
-def _keys(raw_effects: Any, effect: Effect) -> Any:
-    entry = raw_effects[effect.index]
-    return entry if isinstance(entry, Mapping) else {}
 
 
 def _int(value: Any) -> int:

@@ -34,6 +34,8 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.effects.interpreter import resolve
+from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import CardDef, Effect
 from workbench.domain.engines.fusion.observe import Observe
 from workbench.domain.errors import IllegalAction
@@ -415,7 +417,7 @@ class FusionState(Observe, State):
             what = ""
             if i is not None:
                 e = next((e for e in self.cards[i].activated if e.index == args[1]), None)
-                what = f": {e.action}" + (f" {e.amount}" if e and e.amount else "") if e else ""
+                what = f": {e.action}" + (" X" if e.x else f" {e.amount}" if e.amount else "") if e else ""
             return f"activate {card(args[0])} (effect {args[1]}{what}){rest}"
         if kind == "set":
             return f"set {card(args[0])} face down"
@@ -934,59 +936,10 @@ class FusionState(Observe, State):
                 self.field[p] = [i]
 
     def _resolve_effect(self, p: int, src: int, e: Effect, t: int | None, x: int) -> None:
-        """Carry out one effect of ``src`` controlled by ``p`` on target ``t`` (chosen or None)."""
-        act = e.action
-        amount = x if e.x_amount else e.amount
-        log = self.logging
-        name = self.cards[src].name
-        if act == "negate":
-            if t is not None and 0 <= t < len(self.chain):
-                self.chain[t][7] = True
-            return
-        if act == "add_mana":
-            self.mana[p] += amount
-            if log:
-                self._say(f"{name}: P{p + 1} gains {amount} mana ({self.mana[p]})")
-            return
-        for target in self._effect_targets(e, p, src, t):
-            if target < 0:
-                q = -1 - target
-                if act == "draw":
-                    self._draw(q, amount)
-                    if log:
-                        self._say(f"{name}: P{q + 1} draws {amount}")
-                elif act == "gain_life":
-                    self.life[q] += amount
-                    if log:
-                        self._say(f"{name}: P{q + 1} gains {amount} life ({self.life[q]})")
-                elif act == "damage":
-                    self.life[q] -= amount
-                    if log:
-                        self._say(f"{name}: {amount} damage to P{q + 1} (life {self.life[q]})")
-                continue
-            if not self.on_field(target):
-                continue  # the target left the field before resolution
-            if act == "damage":
-                self.damage[target] = self.damage.get(target, 0) + amount
-                if log:
-                    self._say(f"{name}: {amount} damage to {self._cname(target)}")
-            elif act == "heal":
-                left = self.damage.get(target, 0) - amount
-                if left > 0:
-                    self.damage[target] = left
-                else:
-                    self.damage.pop(target, None)
-            elif act == "modify_stats":
-                table = self.mods if e.duration == "permanent" else self.eot
-                self._sc.pop(target, None)
-                old = table.get(target, (0, 0))
-                table[target] = (old[0] + e.atk, old[1] + e.dfn)
-                if log:
-                    self._say(f"{name}: {self._cname(target)} gets {e.atk:+d}/{e.dfn:+d}")
-            elif act == "destroy":
-                self._destroy(target, f" by {name}" if log else "")
-            elif act == "return_to_hand":
-                self._bounce(target)
+        """Carry out one effect of ``src`` controlled by ``p`` on target ``t`` (chosen or None):
+        the effect interpreter with fusion's adapter. ``t`` of ``negate`` is the chain link."""
+        chosen = t if e.action == "negate" else ADAPTER.decode(self, e, t)
+        resolve(e, ADAPTER.source(self, p, src, x), chosen, self, ADAPTER)
 
     def _effect_targets(self, e: Effect, p: int, src: int, t: int | None) -> list[int]:
         tgt = e.target
@@ -1611,7 +1564,7 @@ class FusionState(Observe, State):
         i = self.index[args[0]]
         card = self.cards[i]
         e = next(e for e in card.activated if e.index == int(args[1]))
-        x = self._pay(p, e.cost_mana)
+        x = self._pay(p, e.mana)
         if e.cost_tap:
             self.tapped.add(i)
         if e.once:

@@ -1,0 +1,164 @@
+"""Fusion's primitives for the effect interpreter (docs/effects.md, fusion section).
+
+``CAPABILITIES`` says what fusion runs; ``FusionEffects`` carries an effect out on a
+:class:`~.state.FusionState`. Creatures are card indices (ints); players are ``PlayerRef``
+(the state's own player tokens are negative ints, decoded here). Damage to a creature wears off
+at the end of the turn; stat changes last until then or for good; ``negate`` marks a chain link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from workbench.domain.effects.adapter import BaseAdapter
+from workbench.domain.effects.capabilities import Capabilities
+from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
+
+if TYPE_CHECKING:
+    from workbench.domain.engines.fusion.state import FusionState
+
+PLAYER_TARGETS = frozenset({"self", "opponent", "any_player"})
+ONE_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
+ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
+
+
+@dataclass(frozen=True, slots=True)
+class Effect(EffectSpec):
+    """A fusion effect: the shared spec plus the names fusion's hot paths read."""
+
+    atk: int = 0
+    dfn: int = 0
+    choice: bool = False
+    """A target the controller picks (one creature or either player)."""
+    x_amount: bool = False
+    x_mana: bool = False
+    once: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "atk", self.stat("atk"))
+        object.__setattr__(self, "dfn", self.stat("def"))
+        object.__setattr__(self, "choice", self.chooses)
+        object.__setattr__(self, "x_amount", self.x)
+        object.__setattr__(self, "x_mana", self.cost_x)
+        object.__setattr__(self, "once", self.once_per_turn)
+
+    @property
+    def mana(self) -> int | str:
+        """The mana cost as the state pays it: a number, or ``"X"`` (all that is left)."""
+        return "X" if self.cost_x else self.cost_mana
+
+
+def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.action == "negate" and e.trigger not in ("on_play", "activated"):
+        return "negate answers a chain link, so it is played (on_play) or activated"
+    return None
+
+
+_ON_CREATURES = ONE_CREATURE | ALL_CREATURES
+
+CAPABILITIES = Capabilities(
+    game="fusion",
+    triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
+                              "end_of_turn"})},
+    verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
+                     "negate", "add_mana"}),
+    targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
+             "damage": PLAYER_TARGETS | _ON_CREATURES | {"this"},
+             "heal": _ON_CREATURES | {"self", "this"}, "modify_stats": _ON_CREATURES | {"self", "this"},
+             "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"}},
+    stats=frozenset({"atk", "def"}),
+    costs=frozenset({"mana", "tap"}),
+    self_is_player=frozenset({"draw", "gain_life", "damage", "add_mana"}),
+    x_amounts=True,
+    keywords=frozenset({"taunt"}),
+    refuse=_refuse,
+    spec_type=Effect,
+)
+
+
+class FusionEffects(BaseAdapter):
+    """The interpreter's view of a fusion state (stateless: one instance serves every game)."""
+
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
+
+    @staticmethod
+    def source(s: FusionState, p: int, src: int, x: int) -> Source:
+        """The source of an effect of card ``src`` controlled by ``p``; itself a target while it
+        is a creature on the field."""
+        unit = src if s.cards[src].is_creature and s.on_field(src) else None
+        return Source(p, s.cards[src].name, src, unit, None, x)
+
+    def units(self, s: FusionState, player: int) -> list[int]:
+        return list(s.crea[player])
+
+    def in_play(self, s: FusionState, u: int) -> bool:
+        return s.on_field(u)
+
+    def decode(self, s: FusionState, e: EffectSpec, raw: Any) -> Any:
+        if raw is None:
+            return None
+        if raw < 0:
+            return PLAYERS[-1 - raw] if e.selector.what == "player" else None
+        return raw if e.selector.what == "unit" else None
+
+    def draw(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        s._draw(player, n)
+        if s.logging:
+            s._say(f"{src.name}: P{player + 1} draws {n}")
+
+    def gain_life(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        s.life[player] += n
+        if s.logging:
+            s._say(f"{src.name}: P{player + 1} gains {n} life ({s.life[player]})")
+
+    def damage_player(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        s.life[player] -= n
+        if s.logging:
+            s._say(f"{src.name}: {n} damage to P{player + 1} (life {s.life[player]})")
+
+    def damage_unit(self, s: FusionState, u: int, n: int, src: Source) -> None:
+        s.damage[u] = s.damage.get(u, 0) + n
+        if s.logging:
+            s._say(f"{src.name}: {n} damage to {s._cname(u)}")
+
+    def heal(self, s: FusionState, u: int, n: int, src: Source) -> None:
+        left = s.damage.get(u, 0) - n
+        if left > 0:
+            s.damage[u] = left
+        else:
+            s.damage.pop(u, None)
+
+    def modify(self, s: FusionState, u: int, e: EffectSpec, src: Source) -> None:
+        assert isinstance(e, Effect)
+        table = s.mods if e.permanent else s.eot
+        s._sc.pop(u, None)
+        old = table.get(u, (0, 0))
+        table[u] = (old[0] + e.atk, old[1] + e.dfn)
+        if s.logging:
+            s._say(f"{src.name}: {s._cname(u)} gets {e.atk:+d}/{e.dfn:+d}")
+
+    def destroy(self, s: FusionState, u: int, src: Source) -> None:
+        s._destroy(u, f" by {src.name}" if s.logging else "")
+
+    def bounce(self, s: FusionState, u: int, src: Source) -> None:
+        s._bounce(u)
+
+    def add_mana(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        s.mana[player] += n
+        if s.logging:
+            s._say(f"{src.name}: P{player + 1} gains {n} mana ({s.mana[player]})")
+
+    def negate(self, s: FusionState, e: EffectSpec, src: Source, chosen: Any) -> None:
+        if chosen is not None and 0 <= chosen < len(s.chain):
+            s.chain[chosen][7] = True  # the link it answers resolves as negated
+
+    def say(self, s: FusionState, line: str) -> None:
+        if s.logging:
+            s._say(line)
+
+    def settle(self, s: FusionState) -> bool:
+        return False  # the chain checks creatures and life after each link (_after_resolution)
+
+
+ADAPTER = FusionEffects()
