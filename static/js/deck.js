@@ -57,6 +57,28 @@
   function deckUrl(id) { return urls.deck.replace("__ID__", encodeURIComponent(id)); }
   function zoneLabel(zid) { const z = zones.find(function (x) { return x.id === zid; }); return z ? z.label : zid; }
   function cardName(cid) { return byId[cid] ? byId[cid].name : cid; }
+  // The most copies of one card the deck's format allows in a zone (none: no "N×" button).
+  function limitFor(zid) {
+    const limits = data.copy_limits || {};
+    const fmt = formatSelect ? formatSelect.value : "";
+    const table = Object.prototype.hasOwnProperty.call(limits, fmt) ? limits[fmt] : (fmt ? {} : (limits[""] || {}));
+    return table[zid] || 0;
+  }
+  // Re-rendering replaces the rows; keep keyboard focus on the control the designer used.
+  function focusKey() {
+    const active = document.activeElement;
+    return active && active.dataset ? active.dataset.focus || null : null;
+  }
+  function restoreFocus(key) {
+    if (!key) return;
+    const target = document.querySelector('[data-focus="' + CSS.escape(key) + '"]');
+    if (target) { target.focus(); return; }
+    const parts = key.split("|");
+    if (parts[0] === "zone") {  // the row is gone (its last copy removed): its zone's heading
+      const heading = document.getElementById("zone-" + parts[1] + "-title");
+      if (heading) heading.focus();
+    }
+  }
 
   function current() {
     const out = {};
@@ -92,21 +114,26 @@
         total += count;
         const card = byId[cid];
         const name = cardName(cid);
-        const input = el("input", { type: "number", min: 0, max: 99, value: count, class: "count",
-          "aria-label": "Copies of " + name + " in " + zone.label,
+        const key = "zone|" + zone.id + "|" + cid + "|";
+        const limit = limitFor(zone.id);
+        const input = el("input", { type: "number", min: 0, max: 999, value: count, class: "count",
+          "aria-label": "Copies of " + name + " in " + zone.label, "data-focus": key + "count",
           onchange: function () { setCount(zone.id, cid, Math.max(0, parseInt(input.value || "0", 10) || 0)); } });
         list.appendChild(el("li", { class: "zone-row" + (card ? "" : " missing"), "data-card-id": cid }, [
           el("button", { type: "button", class: "icon-button", "aria-label": "One fewer " + name, text: "−",
-            onclick: function () { setCount(zone.id, cid, count - 1); } }),
+            "data-focus": key + "minus", onclick: function () { setCount(zone.id, cid, count - 1); } }),
           input,
           el("button", { type: "button", class: "icon-button", "aria-label": "One more " + name, text: "+",
-            onclick: function () { setCount(zone.id, cid, count + 1); } }),
+            "data-focus": key + "plus", onclick: function () { setCount(zone.id, cid, count + 1); } }),
+          limit > 1 ? el("button", { type: "button", class: "icon-button wide", text: limit + "×",
+            "aria-label": limit + " copies of " + name + " (the most allowed)", "data-focus": key + "max",
+            onclick: function () { setCount(zone.id, cid, limit); } }) : null,
           el("span", { class: "zone-card" }, [
             card ? el("a", { href: urls.card.replace("__ID__", encodeURIComponent(cid)), text: name }) : el("span", { text: name + " (missing)" }),
             card ? el("span", { class: "muted", text: " " + card.kind_label }) : null,
           ]),
           el("button", { type: "button", class: "icon-button remove", "aria-label": "Remove " + name + " from " + zone.label, text: "×",
-            onclick: function () { setCount(zone.id, cid, 0); } }),
+            "data-focus": key + "remove", onclick: function () { setCount(zone.id, cid, 0); } }),
         ]));
       });
       document.getElementById("zone-" + zone.id + "-count").textContent = String(total);
@@ -132,10 +159,20 @@
           el("span", { class: "muted", text: " " + card.kind_label })]),
         card.summary ? el("div", { class: "result-summary muted", text: card.summary }) : null,
         inDeck.length ? el("div", { class: "result-in-deck", text: "In deck: " + inDeck.join(", ") }) : null,
-        el("div", { class: "result-actions" }, targets.map(function (z) {
-          return el("button", { type: "button", class: "button small", "data-zone": z.id, "aria-label": "Add " + card.name + " to " + z.label,
-            text: "+ " + z.label, onclick: function () { setCount(z.id, card.id, ((deck.zones[z.id] || {})[card.id] || 0) + 1); } });
-        })),
+        el("div", { class: "result-actions" }, targets.reduce(function (buttons, z) {
+          const have = (deck.zones[z.id] || {})[card.id] || 0;
+          const limit = limitFor(z.id);
+          buttons.push(el("button", { type: "button", class: "button small", "data-zone": z.id, "aria-label": "Add " + card.name + " to " + z.label,
+            "data-focus": "result|" + card.id + "|" + z.id + "|one",
+            text: "+ " + z.label, onclick: function () { setCount(z.id, card.id, have + 1); } }));
+          if (limit > 1) {
+            buttons.push(el("button", { type: "button", class: "button small", "data-zone": z.id,
+              "aria-label": limit + " copies of " + card.name + " in " + z.label + " (the most allowed)",
+              "data-focus": "result|" + card.id + "|" + z.id + "|max",
+              text: limit + "× " + z.label, onclick: function () { setCount(z.id, card.id, Math.max(have, limit)); } }));
+          }
+          return buttons;
+        }, [])),
       ]));
     });
     resultNote.textContent = matching.length > MAX_RESULTS
@@ -209,12 +246,91 @@
   const refresh = W.debounce(function () { check(); stats(); }, 200);
 
   function changed() {
+    const key = focusKey();
     dirty = true;
     setStatus("Unsaved changes", "dirty");
     renderZones();
     renderResults();
     rebuildTargets();
+    restoreFocus(key);
     refresh();
+  }
+
+  /* ------------------------------------------------------------ paste or import a list */
+
+  const listText = document.getElementById("list-text");
+  const listFile = document.getElementById("list-file");
+  const listReport = document.getElementById("list-report");
+  const listActions = document.getElementById("list-actions");
+  let listed = null;
+
+  async function checkList() {
+    let text = listText.value;
+    let filename = "";
+    if (listFile.files && listFile.files[0]) {
+      text = await listFile.files[0].text();
+      filename = listFile.files[0].name;
+    }
+    listReport.textContent = "";
+    listActions.hidden = true;
+    listed = null;
+    if (!text.trim()) { listReport.textContent = "Paste a list or choose a file first."; return; }
+    const answer = await W.api("POST", urls.import_list, { text: text, filename: filename });
+    if (!answer.ok || !answer.body) {
+      listReport.textContent = (answer.body && answer.body.error) || ("Cannot read the list (HTTP " + answer.status + ")");
+      return;
+    }
+    listed = answer.body;
+    const parts = Object.keys(listed.zones).map(function (zid) {
+      const n = Object.values(listed.zones[zid]).reduce(function (a, b) { return a + b; }, 0);
+      return n + " in " + zoneLabel(zid);
+    });
+    listReport.appendChild(el("p", { text: listed.cards + " card" + (listed.cards === 1 ? "" : "s") + " found" +
+      (parts.length ? ": " + parts.join(", ") : "") + ". Nothing is changed until you add them." }));
+    if (listed.problems.length) {
+      listReport.appendChild(el("ul", { class: "problem-list" }, listed.problems.map(function (p) {
+        return el("li", { class: "problem problem-warning", text: p });
+      })));
+    }
+    listActions.hidden = listed.cards === 0;
+  }
+
+  function applyList(replace) {
+    if (!listed) return;
+    if (replace) Object.keys(deck.zones).forEach(function (zid) { deck.zones[zid] = {}; });
+    Object.keys(listed.zones).forEach(function (zid) {
+      if (!deck.zones[zid]) deck.zones[zid] = {};
+      Object.keys(listed.zones[zid]).forEach(function (cid) {
+        deck.zones[zid][cid] = (replace ? 0 : (deck.zones[zid][cid] || 0)) + listed.zones[zid][cid];
+      });
+    });
+    if (!nameInput.value.trim() && listed.name && listed.name !== "Imported deck") {
+      nameInput.value = listed.name;
+      title.textContent = listed.name;
+    }
+    listReport.textContent = (replace ? "The deck now holds the list's " : "Added the list's ") + listed.cards + " cards.";
+    listActions.hidden = true;
+    listed = null;
+    changed();
+    listText.focus();
+  }
+
+  document.getElementById("list-check").addEventListener("click", checkList);
+  document.getElementById("list-add").addEventListener("click", function () { applyList(false); });
+  document.getElementById("list-replace").addEventListener("click", function () { applyList(true); });
+
+  const duplicate = document.getElementById("duplicate-deck");
+  if (duplicate) {
+    duplicate.addEventListener("click", async function () {
+      const copy = Object.assign({}, current(), { name: (nameInput.value || deckId) + " (copy)" });
+      const created = await W.api("POST", urls.decks, copy);
+      if (created.status === 201) {
+        dirty = false;
+        window.location.assign(urls.edit.replace("__ID__", encodeURIComponent(created.body.id)));
+      } else {
+        setStatus((created.body && created.body.error) || ("Could not duplicate (HTTP " + created.status + ")"), "error");
+      }
+    });
   }
 
   /* ------------------------------------------------------------ save and conflicts */

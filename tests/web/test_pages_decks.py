@@ -111,3 +111,30 @@ def test_delete_deck_with_confirmation(client):
     assert answer.status_code == 302
     assert client.get("/api/games/seth/decks/rot-and-stone").status_code == 404
     assert client.get("/api/games/seth/cards/bog-lurker").status_code == 200  # cards stay
+
+
+def test_deck_import_reads_a_list_without_saving_and_needs_the_token(client, repo) -> None:  # type: ignore[no-untyped-def]
+    from .pages_helpers import page_token
+
+    token = page_token(client, "/games/warzone/new-deck")
+    before = {d.id for d in repo.list_decks("warzone")}
+    answer = client.post("/games/warzone/deck-import", json={"text": "4x Mudfoot Recruit\n2 no such card\n"},
+                         headers={"X-CSRF-Token": token})
+    assert answer.status_code == 200
+    assert answer.json["zones"] == {"main": {"mudfoot-recruit": 4}} and answer.json["cards"] == 4
+    assert any("no such card" in p for p in answer.json["problems"])
+    assert {d.id for d in repo.list_decks("warzone")} == before  # a dry run: nothing saved
+    assert client.post("/games/warzone/deck-import", json={"text": "nothing"},
+                       headers={"X-CSRF-Token": token}).status_code == 400
+    assert client.post("/games/warzone/deck-import", json={"text": "4 x"},
+                       headers={"Origin": "http://localhost"}).status_code == 403
+
+
+def test_a_saved_deck_downloads_as_text_and_links_onwards(client) -> None:  # type: ignore[no-untyped-def]
+    text = client.get("/games/warzone/decks/iron-bastion/list.txt")
+    assert text.mimetype == "text/plain" and "Main deck:" in text.get_data(as_text=True)
+    body = client.get("/games/warzone/decks/iron-bastion/edit").get_data(as_text=True)
+    for href in ("/games/warzone/print?deck=iron-bastion", "/games/warzone/playtest?deck_a=iron-bastion",
+                 "/games/warzone/export?deck=iron-bastion", "/games/warzone/decks/iron-bastion/list.txt"):
+        assert f'href="{href}"' in body
+    assert 'value="iron-bastion" selected' in client.get("/games/warzone/export?deck=iron-bastion").get_data(as_text=True)

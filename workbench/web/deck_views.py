@@ -86,6 +86,38 @@ def _zones(definition: GameDefinition) -> list[dict[str, Any]]:
     return out
 
 
+def _copy_limits(definition: GameDefinition) -> dict[str, dict[str, int]]:
+    """Format ("" = none) -> zone -> the most copies of one card its ``max_copies`` rule allows,
+    for the builder's "4×" buttons (zones without the rule, and formats without a limit, have none)."""
+    zones = [z for rule in definition.deck_rules if rule.get("check") == "max_copies" for z in rule.get("zones", [])]
+    out: dict[str, dict[str, int]] = {}
+    for fmt in [""] + list(definition.formats):
+        try:
+            options = definition.resolve_options(fmt or None)
+        except Exception:  # noqa: BLE001 - a broken format shows no limit buttons; validation names it
+            continue
+        rule = next((r for r in definition.deck_rules if r.get("check") == "max_copies"), None)
+        limit = resolve_bound(rule.get("limit"), options) if rule else None
+        if isinstance(limit, int) and limit > 0:
+            out[fmt] = {zone: limit for zone in zones}
+    return out
+
+
+def _deck_links(game: str, deck_id: str) -> list[dict[str, str]]:
+    """Where a saved deck can go next: print, playtest, play, export, and its text list."""
+    from workbench.web.ui import rule_url
+
+    links = [("Print this deck", rule_url("/games/<game>/print", game=game), {"deck": deck_id}),
+             ("Playtest this deck", rule_url("/games/<game>/playtest", game=game), {"deck_a": deck_id}),
+             ("Play with this deck", rule_url("/games/<game>/play", game=game), {"deck": deck_id}),
+             ("Export this deck", rule_url("/games/<game>/export", game=game), {"deck": deck_id}),
+             ("Download as text", url_for("decks.deck_list_text_view", game=game, deck_id=deck_id), {})]
+    from urllib.parse import urlencode
+
+    return [{"label": label, "url": url + (("?" + urlencode(args)) if args else "")}
+            for label, url, args in links if url]
+
+
 def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str | None) -> str:
     repo = get_repo()
     definition = repo.game(game)
@@ -102,6 +134,7 @@ def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str 
         })
     data = {
         "game": game,
+        "copy_limits": _copy_limits(definition),
         "deck_id": deck_id,
         "version": version,
         "deck": deck,
@@ -115,6 +148,7 @@ def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str 
             "stats": url_for("decks.deck_stats", game=game),
             "edit": url_for("decks.edit_deck", game=game, deck_id="__ID__"),
             "card": url_for("editor.edit_card", game=game, card_id="__ID__"),
+            "import_list": url_for("decks.deck_import", game=game),
         },
     }
     stats_html = render_stats(game, definition, deck, {})
@@ -123,6 +157,7 @@ def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str 
         zones=data["zones"], formats=[{"id": f, "label": str(v.get("label", f))} for f, v in definition.formats.items()],
         kinds=[{"id": k, "label": kd.label} for k, kd in definition.kinds.items()],
         stats_html=stats_html, nav_active="Decks", has_draws=draw_plan(definition).draws,
+        deck_links=_deck_links(game, deck_id) if deck_id else [],
     )
 
 
@@ -219,6 +254,52 @@ def deck_stats(game: str) -> Response:
         response.status_code = 400
         return response
     return jsonify({"html": render_stats(game, definition, body["deck"], body)})
+
+
+@bp.post("/games/<game>/deck-import")
+def deck_import(game: str) -> Response:
+    """Read a pasted or uploaded deck list (``{"text": …, "filename": …}``) without saving it.
+
+    Text lists (``4 Name``, ``4x Name``, names or ids, ``Zone:`` headings), Lackey ``.dek`` and
+    Cockatrice ``.cod`` are recognised by file name or content. Answers the zones it found and
+    the problems (unknown names, zones) for the builder's dry-run report; 400 names what is wrong.
+    """
+    from workbench.services.imports.builder import read_any_deck
+    from workbench.services.imports.tabular import ImportFileError
+
+    repo = get_repo()
+    definition = repo.game(game)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        return _json_error('send {"text": "4 Card name\\n…"} as JSON', 400)
+    cards = {cid: data for cid, data in repo.card_index(game).items()}
+    try:
+        found = read_any_deck(body["text"].encode("utf-8"), str(body.get("filename") or ""), definition, cards)
+    except ImportFileError as exc:
+        return _json_error(str(exc), 400)
+    names = {cid: str(cards[cid].get("name", cid)) for zone in found.zones.values() for cid in zone}
+    return jsonify({"name": found.name, "zones": found.zones, "problems": found.problems,
+                    "cards": sum(n for zone in found.zones.values() for n in zone.values()), "names": names})
+
+
+@bp.get("/games/<game>/decks/<deck_id>/list.txt")
+def deck_list_text_view(game: str, deck_id: str) -> Response:
+    """The saved deck as a plain-text list (``4 Name`` under ``Zone:`` headings) to download."""
+    from workbench.services.exports.decklist import deck_list_text
+
+    repo = get_repo()
+    definition = repo.game(game)
+    item = repo.get_deck(game, deck_id)
+    names = {cid: str(data.get("name", cid)) for cid, data in repo.card_index(game).items()}
+    response = Response(deck_list_text(definition, item.data, names), mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="{deck_id}.txt"'
+    return response
+
+
+def _json_error(message: str, status: int) -> Response:
+    response = jsonify({"error": message})
+    response.status_code = status
+    return response
 
 
 @bp.route("/games/<game>/decks/<deck_id>/delete", methods=["GET", "POST"])

@@ -55,6 +55,13 @@ def _agents(definition: Any) -> list[str]:
         return []
 
 
+def _prefill(deck_a: str, deck_ids: list[str]) -> dict[str, str]:
+    """The form's decks when a deck page links here (``?deck_a=ID``): that deck against another."""
+    if deck_a not in deck_ids:
+        return {}
+    return {"deck_a": deck_a, "deck_b": next((d for d in deck_ids if d != deck_a), deck_a)}
+
+
 @bp.get("/games/<game>/playtest")
 def index(game: str) -> str:
     """The playtest form: decks (saved or pasted), agents, games, seed, options; earlier runs."""
@@ -72,7 +79,7 @@ def index(game: str) -> str:
         runs=store.list(game)[:30],
         running=running,
         cpus=os.cpu_count() or 1,
-        error=None, form={},
+        error=None, form=_prefill(request.args.get("deck_a", ""), [d.id for d in decks]),
     )
 
 

@@ -57,8 +57,11 @@ def _rel(game: str, path: Path | None) -> str | None:
 def export_page(game: str) -> str:
     """The export form."""
     definition = _game(game)
+    chosen = request.args.get("deck", "")
+    decks = _decks(game)
+    form = {"deck": chosen} if any(deck_id == chosen for deck_id, _ in decks) else {}  # a deck page's link
     return render_template("transfer/export.html", game=definition, game_id=game, formats=export_run.FORMATS,
-                           decks=_decks(game), error=None, form={})
+                           decks=decks, error=None, form=form)
 
 
 @bp.post("/games/<game>/export")
