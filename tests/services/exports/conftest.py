@@ -133,3 +133,14 @@ def cockatrice_schemas():
         pytest.skip("Cockatrice's cards.xsd and deck.xsd are not on this machine: set COCKATRICE_SCHEMA_DIR "
                     "or put them in shared/vendor/cockatrice/ (see docs/exports.md)")
     return tuple(xmlschema.XMLSchema(str(folder / name)) for name in COCKATRICE_SCHEMA_FILES)
+
+
+@pytest.fixture
+def empty_repo_for_table(tmp_path):
+    """A data folder with the bundled games' definitions and no cards (for import round trips)."""
+    import shutil
+
+    for game in ("warzone", "seth", "fusion"):
+        (tmp_path / game).mkdir()
+        shutil.copy(BUNDLED / game / "game.yaml", tmp_path / game / "game.yaml")
+    return Repository(tmp_path)

@@ -20,7 +20,7 @@ from typing import Any
 from workbench.domain.errors import DataError
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.ids import is_valid_id
-from workbench.services.exports.common import unneutralise
+from workbench.services.exports.common import neutralise, unneutralise
 from workbench.services.imports.values import (
     CellError,
     column_names,
@@ -170,7 +170,12 @@ def read_xlsx(data: bytes) -> Table:
                 if getattr(cell, "data_type", None) == "f":
                     formulas.append((r, c))
                     value = None
-                cells.append(_xlsx_text(value))
+                text = _xlsx_text(value)
+                if _quote_prefixed(cell):
+                    # Shown as text though it may look like a formula (our export, or '=x typed
+                    # in Excel): the value is exact, so guard it against the unneutralise below.
+                    text = neutralise(text)
+                cells.append(text)
             lines.append(cells)
     finally:
         book.close()
@@ -181,6 +186,13 @@ def read_xlsx(data: bytes) -> Table:
         table.cell_problems.setdefault(r, []).append(
             f"{where(r, c, header)}: the cell holds a formula; imports never evaluate formulas, so paste its value")
     return table
+
+
+def _quote_prefixed(cell: Any) -> bool:
+    """Whether an XLSX cell carries Excel's quote-prefix flag (read-only cells keep it in their
+    style array)."""
+    style = getattr(cell, "style_array", None)
+    return bool(getattr(style, "quotePrefix", False)) if style is not None else bool(getattr(cell, "quotePrefix", False))
 
 
 def _xlsx_text(value: Any) -> str:
