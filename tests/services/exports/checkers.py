@@ -7,6 +7,7 @@ as sentences; an empty list means the output is valid.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import math
@@ -250,9 +251,9 @@ def check_dvorak_lackey(data: bytes) -> list[str]:
 
 
 def check_dvorak_mush(data: bytes) -> list[str]:
-    """``cleardeck`` then ``loadcard Title/T|A/Text`` lines; titles without ``/``."""
+    """``cleardeck`` then ``loadcard Title/T|A/Text`` lines; titles without ``/``; ``@@`` comments."""
     errors: list[str] = []
-    lines = data.decode("utf-8").rstrip("\n").split("\n")
+    lines = [line for line in data.decode("utf-8").rstrip("\n").split("\n") if not line.startswith("@@ ")]
     if lines[0] != "cleardeck":
         errors.append("the first line is not cleardeck")
     for n, line in enumerate(lines[1:], start=2):
@@ -295,7 +296,7 @@ def mush_unescape(value: str) -> list[str]:
             fields.append(current)
             current = ""
             i += 1
-        elif c in "[]{}(),;^$":
+        elif c in "[]{}(),;^$#":
             raise ValueError(f"unescaped {c!r}")
         else:
             current += c
@@ -303,9 +304,14 @@ def mush_unescape(value: str) -> list[str]:
     return fields + [current]
 
 
+FIND_OR_CREATE = re.compile(r"think \[switch\(locate\(me,([A-Za-z0-9 :'_-]+),Tin\),#-1,create\(\1,10\),"
+                            r"#-2,[^,\[\]]*,[^,\[\]]*\)\]")
+
+
 def check_mush(data: bytes) -> tuple[list[str], dict[str, str]]:
-    """Line rules (≤ 4000 bytes, attribute names, one object, values unescape) and the attributes
-    (name -> raw value) for round-trip tests."""
+    """Line rules (≤ 4000 bytes, attribute names, one object found or created by the fixed
+    find-or-create line, values unescape) and the attributes (name -> raw value, after the
+    ``@wipe`` lines) for round-trip tests."""
     errors: list[str] = []
     attrs: dict[str, str] = {}
     text = data.decode("utf-8")
@@ -317,12 +323,20 @@ def check_mush(data: bytes) -> tuple[list[str], dict[str, str]]:
             errors.append(f"line {n} has a CR")
         if line.startswith("@@"):
             continue
-        if line.startswith("@create "):
-            obj = line[len("@create "):]
-            if "=" in obj or not obj.strip():
-                errors.append(f"line {n}: object name {obj!r} is empty or has '='")
+        if line.startswith("think "):
+            found = FIND_OR_CREATE.fullmatch(line)
+            if not found or obj is not None:
+                errors.append(f"line {n}: the only code allowed is one find-or-create line: {line[:60]!r}")
+            else:
+                obj = found.group(1)
             continue
         if line.startswith("@set "):
+            continue
+        wipe = re.fullmatch(r"@wipe ([^/]+)/([A-Z_]+)\*", line)
+        if wipe:
+            if wipe.group(1) != obj:
+                errors.append(f"line {n}: wipes {wipe.group(1)!r}, not the deck object {obj!r}")
+            attrs = {k: v for k, v in attrs.items() if not k.startswith(wipe.group(2))}
             continue
         match = re.fullmatch(r"&(\S+) ([^=]+)=(.*)", line)
         if not match:
@@ -341,21 +355,25 @@ def check_mush(data: bytes) -> tuple[list[str], dict[str, str]]:
             errors.append(f"line {n}: value has a plain edge space")
         attrs[name] = value
     if obj is None:
-        errors.append("no @create line")
+        errors.append("no find-or-create line")
     return errors, attrs
 
 
-def mush_cards(attrs: Mapping[str, str]) -> tuple[list[str], list[list[str]]]:
-    """(field names, one list of field texts per card) from a deck object's attributes."""
+def mush_value(attrs: Mapping[str, str], key: str, exact: bool = False) -> str:
+    """The whole escaped value of ``key`` (its parts joined); with ``exact`` the original kept as
+    base64 in ``key_UTF8`` when there is one (PennMUSH and --ascii exports)."""
+    if exact and f"{key}_UTF8" in attrs:
+        return base64.b64decode(mush_value(attrs, f"{key}_UTF8")).decode("utf-8")
+    parts = int(attrs.get(f"{key}_PARTS", "1"))
+    return attrs[key] + "".join(attrs[f"{key}_{p}"] for p in range(2, parts + 1))
+
+
+def mush_cards(attrs: Mapping[str, str], exact: bool = False) -> tuple[list[str], list[list[str]]]:
+    """(field names, one list of field texts per card) from a deck object's attributes; with
+    ``exact`` from the ``_UTF8`` originals where the text was folded."""
     names = mush_unescape(attrs["CARD_FIELDS"])
     count = int(attrs["CARD_COUNT"])
-    cards = []
-    for n in range(1, count + 1):
-        key = f"CARD_{n:03d}"
-        parts = int(attrs.get(f"{key}_PARTS", "1"))
-        value = attrs[key] + "".join(attrs[f"{key}_{p}"] for p in range(2, parts + 1))
-        cards.append(mush_unescape(value))
-    return names, cards
+    return names, [mush_unescape(mush_value(attrs, f"CARD_{n:03d}", exact)) for n in range(1, count + 1)]
 
 
 # ------------------------------------------------------------------ Cockatrice

@@ -25,6 +25,7 @@ def test_escape_round_trips_hostile_strings(text):
 def test_escape_order_backslash_first_then_percent_then_specials():
     assert mush.escape_field("\\%") == "\\\\\\%"
     assert mush.escape_field("[a](b){c},;^$") == "\\[a\\]\\(b\\)\\{c\\}\\,\\;\\^\\$"
+    assert mush.escape_field("a ## b #@ c #$") == "a \\#\\# b \\#@ c \\#\\$"
     assert mush.escape_field("a\nb\tc") == "a%rb%tc"
     assert mush.escape_field(" a  b ") == "%ba%b%bb%b"
     assert mush.escape_field("a b") == "a b"
@@ -56,7 +57,7 @@ def test_deck_object_gives_every_card_back(hostile_definition, hostile_cards, se
     bundle = mush.export_deck_object(hostile_definition, hostile_cards, server=server)
     errors, attrs = checkers.check_mush(bundle.files[bundle.main])
     assert errors == []
-    names, records = checkers.mush_cards(attrs)
+    names, records = checkers.mush_cards(attrs, exact=True)
     assert names == mush.field_names(hostile_definition)
     assert len(records) == len(hostile_cards)
     by_name = {}
@@ -66,6 +67,58 @@ def test_deck_object_gives_every_card_back(hostile_definition, hostile_cards, se
         expected = [mush.normalise(cell_text(card.get(n))) for n in names]
         assert expected in by_name[mush.normalise(card["name"])]
     assert checkers.mush_unescape(attrs["DECK_TITLE"]) == [hostile_definition.name]
+
+
+def test_pennmush_output_is_ascii_with_the_exact_text_in_base64(hostile_definition, hostile_cards):
+    """PennMUSH stores Latin-1 (CJK and emoji become ?), so its file is pure ASCII: folded text,
+    and the original of every folded card in CARD_nnn_UTF8, named in the notes."""
+    bundle = mush.export_deck_object(hostile_definition, hostile_cards, server="pennmush")
+    data = bundle.files[bundle.main]
+    data.decode("ascii")
+    errors, attrs = checkers.check_mush(data)
+    assert errors == []
+    names, folded = checkers.mush_cards(attrs)
+    _, exact = checkers.mush_cards(attrs, exact=True)
+    creator = names.index("creator")
+    assert {r[creator] for r in folded} == {"Zoe ?", ""} and {r[creator] for r in exact} == {"Zoë 🂡", ""}
+    assert "CARD_001_UTF8" in attrs and "card-00" in bundle.notes[0]
+    plain = [c for c in hostile_cards if all("\u200d" not in str(v) for v in c.values())]
+    tiny = mush.export_deck_object(hostile_definition, plain, server="tinymux")
+    assert b"_UTF8" not in tiny.files[tiny.main] and not tiny.notes
+
+
+def test_tinymux_keeps_what_it_would_drop_in_base64(hostile_definition, hostile_cards):
+    """TinyMUX silently drops zero-width joiners (and other characters it counts as unprintable):
+    the value leaves them out and CARD_nnn_UTF8 keeps the exact text."""
+    assert mush.server_text("👩\u200d👩 a\u00adb", "tinymux", False) == "👩👩 ab"
+    assert mush.server_text("漢字 é", "tinymux", False) == "漢字 é"
+    bundle = mush.export_deck_object(hostile_definition, hostile_cards, server="tinymux")
+    errors, attrs = checkers.check_mush(bundle.files[bundle.main])
+    assert errors == [] and "\u200d" not in bundle.files[bundle.main].decode().split("_UTF8")[0]
+    _, exact = checkers.mush_cards(attrs, exact=True)
+    assert any("👩\u200d👩\u200d👧" in field for record in exact for field in record)
+    assert "TinyMUX drops" in bundle.notes[0] and "card-05" in bundle.notes[0]
+
+
+def test_fold_spells_common_punctuation_in_ascii():
+    assert mush.fold_ascii("a — b × c ≤ 3 ① “q” 漢") == 'a - b x c <= 3 1 "q" ?'
+
+
+def test_every_line_but_one_fixed_lookup_is_data(hostile_definition, hostile_cards, hostile_decks):
+    """A second paste must update the object: the file finds or creates it, then wipes the old
+    cards; only the object name (letters, digits, spaces) is ever part of evaluated code."""
+    deck = dict(hostile_decks[0], name="[pemit(me,X)] % #$ pwn(1,2)")
+    bundle = mush.export_deck_object(hostile_definition, hostile_cards, deck, server="tinymux")
+    lines = bundle.files[bundle.main].decode().splitlines()
+    assert lines[1] == ("think [switch(locate(me,pemit me X pwn 1 2 Deck,Tin),#-1,create(pemit me X pwn 1 2 Deck,10),"
+                        "#-2,Several objects here are called pemit me X pwn 1 2 Deck: destroy all but one and paste"
+                        " again.,Updating pemit me X pwn 1 2 Deck #$.)]")
+    assert "@wipe pemit me X pwn 1 2 Deck/CARD_*" in lines and "@create" not in "".join(lines)
+    errors, attrs = checkers.check_mush("\n".join(lines).encode())
+    assert errors == []
+    assert checkers.mush_unescape(attrs["DECK_TITLE"]) == [deck["name"]]
+    with pytest.raises(DataError):
+        mush.find_or_create("x[y]")
 
 
 def test_long_cards_are_split_across_attributes(hostile_definition, hostile_cards):
@@ -112,7 +165,12 @@ def test_bundled_games(bundled, game):
 
 
 def test_checker_catches_an_unescaped_bracket():
-    errors, _ = checkers.check_mush(b"@create D\n&CARD_FIELDS D=name\n&CARD_COUNT D=1\n&CARD_001 D=[pemit me=x]\n")
+    find = mush.find_or_create("D").encode()
+    errors, _ = checkers.check_mush(find + b"\n&CARD_FIELDS D=name\n&CARD_COUNT D=1\n&CARD_001 D=[pemit me=x]\n")
     assert any("unescaped" in e for e in errors)
-    errors, _ = checkers.check_mush(b"@create D\n&card_001 D=x\n")
+    errors, _ = checkers.check_mush(find + b"\n&card_001 D=x\n")
     assert any("not portable" in e for e in errors)
+    errors, _ = checkers.check_mush(b"@create D\n&CARD_001 D=x\n")
+    assert errors
+    errors, _ = checkers.check_mush(find + b"\nthink [pemit(me,x)]\n")
+    assert any("only code" in e for e in errors)
