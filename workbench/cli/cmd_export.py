@@ -30,8 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-o", "--output", metavar="PATH", help="output folder (default exports/<game>/<format>/)")
     parser.add_argument("--base-url", metavar="URL",
                         help="where the files will be hosted: Lackey auto-update, Cockatrice picurl, TTS image URLs")
-    parser.add_argument("--server", choices=["pennmush", "tinymux"], default="pennmush", help="MUSH server (mush)")
-    parser.add_argument("--ascii", action="store_true", help="fold to ASCII: mush text; lackey card names and zone labels (originals in OriginalName)")
+    parser.add_argument("--server", choices=["pennmush", "tinymux"], default="pennmush",
+                        help="MUSH server (mush, dvorak-mush)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="fold to ASCII: mush and dvorak-mush text (always for pennmush); "
+                             "lackey card names and zone labels (originals in OriginalName)")
     parser.add_argument("--exports", default=os.environ.get("WORKBENCH_EXPORTS", DEFAULT_EXPORTS), metavar="DIR",
                         help="exports folder (default ./exports or $WORKBENCH_EXPORTS)")
     add_data_option(parser)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.services.exports import checkers
+from workbench.domain.errors import DataError
 from workbench.services.exports import dvorak
 
 
@@ -35,7 +36,7 @@ def test_mush_output(bundled):
     line = dvorak.loadcard(definition, card)
     assert line.startswith("loadcard Fire-Ice/T/\\[Damage: ")
     assert "Line one%rline two" in line
-    assert line.endswith(' ("Said "hi"")')
+    assert line.endswith(' \\("Said "hi""\\)')
     bundle = dvorak.mush(definition, cards, decks[0]["name"])
     data = bundle.files[bundle.main]
     assert checkers.check_dvorak_mush(data) == []
@@ -68,3 +69,34 @@ def test_stats_block_reads_back(bundled):
 
 def test_mush_text_cannot_run_code():
     assert dvorak.mush_text("[pemit me=x] 50% \\o/\nnext") == "\\[pemit me=x\\] 50\\% \\\\o/%rnext"
+    # braces are stripped by the Engine's evaluation, ( ) at the start call a function, TinyMUX
+    # replaces ## #@ #$, and runs of spaces are squeezed: all escaped (issue 12)
+    assert dvorak.mush_text("{x} add(1,2) ## #@ #$") == "\\{x\\} add\\(1\\,2\\) \\#\\# \\#@ \\#\\$"
+    assert dvorak.mush_text(" a  b\tc ") == "%ba%b%bb%tc%b"
+    assert dvorak.mush_text("one\r\ntwo\rthree") == "one%rtwo%rthree"
+
+
+def test_deck_name_is_emitted_never_run(hostile_definition, hostile_cards):
+    out = dvorak.mush(hostile_definition, hostile_cards[:2], "pemit(me,X) [set(me,P:1)] %#")
+    last = out.files[out.main].decode().splitlines()[-1]
+    assert last == "@emit pemit\\(me\\,X\\) \\[set\\(me\\,P:1\\)\\] \\%\\# loaded: 2 cards."
+
+
+def test_long_text_is_cut_to_one_line_and_named(hostile_definition, hostile_cards):
+    out = dvorak.mush(hostile_definition, hostile_cards, server="tinymux")
+    lines = out.files[out.main].decode().splitlines()
+    assert max(len(line.encode()) for line in lines) <= dvorak.MUSH_MAX_LINE_BYTES
+    long_line = next(line for line in lines if line.startswith("loadcard Long/"))
+    assert long_line.endswith(dvorak.mush_text(dvorak.CUT_MARK.strip()))
+    assert any("long-one" in note and "cut" in note for note in out.notes)
+    assert any(line.startswith("@@ ") and "long-one" in line for line in lines)
+
+
+def test_pennmush_text_is_folded_and_named(hostile_definition, hostile_cards):
+    out = dvorak.mush(hostile_definition, hostile_cards, server="pennmush")
+    out.files[out.main].decode("ascii")
+    assert any("Latin-1" in note and "card-04" in note for note in out.notes)
+    tiny = dvorak.mush(hostile_definition, hostile_cards, server="tinymux")
+    assert "漢字" in tiny.files[tiny.main].decode()
+    with pytest.raises(DataError):
+        dvorak.mush(hostile_definition, hostile_cards, server="tinymush")

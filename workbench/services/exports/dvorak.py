@@ -12,7 +12,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from workbench.domain.errors import DataError
 from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.services.exports import mush as mushcode
 from workbench.services.exports.common import Bundle, Card, cell_text, kind_label, one_line, sort_cards
 
 DVORAK_HEADER = ("Name", "Set", "ImageFile", "Type", "CornerValue", "Text", "FlavorText", "Creator")
@@ -102,36 +104,111 @@ def lackey_dump(definition: GameDefinition, cards: Sequence[Card], title: str | 
     return bundle
 
 
-def mush_text(text: str) -> str:
-    """Dvorak's MUSH text: newlines as ``%r``, tabs as spaces (reference formats.md §2.1).
+MUSH_MAX_LINE_BYTES = 4000  # PennMUSH silently cuts an input line at 4,095 bytes
+CUT_MARK = " (text cut: too long for one MUSH line)"
 
-    The MUSH evaluates the line (that is what turns ``%r`` into a newline), so ``\\``, ``%``, ``[``
-    and ``]`` get a backslash: card text can never run code or eat a substitution. Everything else
-    stays raw, as the wiki writes it.
+
+def mush_text(text: str, ascii_only: bool = False, server: str | None = None) -> str:
+    """Card text for a ``loadcard`` line, escaped so that the one evaluation the Engine's
+    ``$loadcard`` action gives it yields exactly the text (reference formats.md §2.1).
+
+    The Engine stores ``%2`` from an action list, and the server evaluates it there: ``[ ]`` would
+    run code, ``( )`` at the start would call a function, ``{ }`` are stripped, ``##`` ``#@``
+    ``#$`` are replaced (TinyMUX) and runs of spaces squeezed. So this is
+    :func:`workbench.services.exports.mush.escape_field`: ``\\`` ``%`` ``[ ] { } ( ) , ; ^ $ # |``
+    get a backslash, newline is ``%r``, tab ``%t``, an edge or repeated space ``%b``. CR and CRLF
+    become LF first; ``ascii_only`` folds to ASCII (PennMUSH), and for ``tinymux`` the characters it
+    drops are left out (:func:`workbench.services.exports.mush.server_text`).
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    text = text.replace("\\", "\\\\").replace("%", "\\%").replace("[", "\\[").replace("]", "\\]")
-    return text.replace("\n", "%r")
+    return mushcode.escape_field(mushcode.server_text(text, server, ascii_only) if server else text, ascii_only)
 
 
-def loadcard(definition: GameDefinition, card: Card) -> str:
-    """One ``loadcard <Title>/<T|A>/<Text>`` line; a ``/`` in the title becomes ``-``."""
-    title = mush_text(str(card.get("name", ""))).replace("/", "-").replace("%r", " ")
-    text = mush_text(card_text(definition, card))
-    flavor = mush_text(str(card.get("flavor") or ""))
+def loadcard_title(card: Card) -> str:
+    """The title a ``loadcard`` line carries (unescaped): a ``/`` becomes ``-``, a line break a
+    space."""
+    return one_line(mushcode.normalise(str(card.get("name", "")))).replace("/", "-")
+
+
+def loadcard(definition: GameDefinition, card: Card, ascii_only: bool = False, server: str | None = None) -> str:
+    """One ``loadcard <Title>/<T|A>/<Text>`` line. A line longer than :data:`MUSH_MAX_LINE_BYTES`
+    has its text cut, ending with :data:`CUT_MARK` (:func:`mush` names such cards in its notes)."""
+    return _loadcard(definition, card, ascii_only, server)[0]
+
+
+def _loadcard(definition: GameDefinition, card: Card, ascii_only: bool, server: str | None) -> tuple[str, bool]:
+    """The ``loadcard`` line and whether its text was cut."""
+    head = f"loadcard {mush_text(loadcard_title(card), ascii_only, server)}/{type_letter(card)}/"
+    text = loadcard_text(definition, card, len(head.encode("utf-8")), ascii_only, server)
+    return head + mush_text(text, ascii_only, server), text.endswith(CUT_MARK) and text != loadcard_text(definition, card)
+
+
+def loadcard_text(definition: GameDefinition, card: Card, head_bytes: int = 0, ascii_only: bool = False,
+                  server: str | None = None) -> str:
+    """The text a ``loadcard`` line carries for ``card`` (unescaped): the Dvorak text with the
+    flavour appended as `` ("…")``, cut with :data:`CUT_MARK` when the escaped line would pass
+    :data:`MUSH_MAX_LINE_BYTES` bytes after ``head_bytes`` of ``loadcard Title/T/``."""
+    text = mushcode.normalise(card_text(definition, card))
+    flavor = mushcode.normalise(str(card.get("flavor") or ""))
     if flavor:
         text = f'{text} ("{flavor}")' if text else f'("{flavor}")'
-    return f"loadcard {title}/{type_letter(card)}/{text}"
+    budget = MUSH_MAX_LINE_BYTES - head_bytes
+
+    def size(t: str) -> int:
+        return len(mush_text(t, ascii_only, server).encode("utf-8"))
+
+    if size(text) <= budget:
+        return text
+    low, high = 0, len(text)  # the longest prefix that fits with the mark
+    while low < high:
+        mid = (low + high + 1) // 2
+        if size(text[:mid].rstrip() + CUT_MARK) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + CUT_MARK
 
 
-def mush(definition: GameDefinition, cards: Sequence[Card], title: str | None = None) -> Bundle:
-    """The Dvorak MUSH Engine output: ``cleardeck``, one ``loadcard`` per card, and an ``@emit``."""
+def mush(definition: GameDefinition, cards: Sequence[Card], title: str | None = None,
+         server: str = "pennmush", ascii_only: bool = False) -> Bundle:
+    """The Dvorak MUSH Engine output: ``cleardeck``, one ``loadcard`` per card, and an ``@emit``
+    of the escaped deck name (so a name such as ``pemit(me,X)`` is shown, never run).
+
+    PennMUSH stores only Latin-1, so for it the text is folded to ASCII (``ascii_only`` does the
+    same for TinyMUX); for TinyMUX the characters it drops are left out. The notes name the cards
+    so changed and the cut ones. Raises DataError for an unknown server.
+    """
+    if server not in mushcode.SERVERS:
+        raise DataError(f"MUSH server {server!r} is not supported; choose {' or '.join(mushcode.SERVERS)}")
+    fold = ascii_only or server == "pennmush"
     name = one_line(title or definition.name)
-    lines = ["cleardeck"] + [loadcard(definition, card) for card in sort_cards(cards)]
-    lines.append(f"@emit {mush_text(name)} loaded: {len(cards)} cards.")
+    ordered = sort_cards(cards)
+    lines = [f"@@ Card Workbench export for the Dvorak MUSH Engine on {server}: paste line by line.", "cleardeck"]
+    folded, cut = [], []
+    for card in ordered:
+        line, was_cut = _loadcard(definition, card, fold, server)
+        lines.append(line)
+        if was_cut:
+            cut.append(str(card["id"]))
+        exact = loadcard_title(card) + "/" + loadcard_text(definition, card, -10**9)
+        if mushcode.server_text(exact, server, fold) != exact:
+            folded.append(str(card["id"]))
+    lines.append(f"@emit {mush_text(name, fold, server)} loaded: {len(cards)} cards.")
     bundle = Bundle(main=f"{slug(name)}-mush.txt")
+    notes = []
+    if folded:
+        notes.append(f"{mushcode.change_note(server, ascii_only)}: {len(folded)} cards ({_listed(folded)}); "
+                     "the mush export keeps the exact text")
+    if cut:
+        notes.append(f"the text of {len(cut)} cards was cut to fit one {MUSH_MAX_LINE_BYTES}-byte MUSH line: "
+                     f"{_listed(cut)}; the mush export keeps all of it")
+    lines[1:1] = [f"@@ {note}" for note in notes]
     bundle.add(bundle.main, "\n".join(lines) + "\n")
+    bundle.notes += notes
     return bundle
+
+
+def _listed(ids: list[str]) -> str:
+    return ", ".join(ids[:20]) + (f" and {len(ids) - 20} more" if len(ids) > 20 else "")
 
 
 def parse_stats_block(definition: GameDefinition, kind: str | None, text: str) -> tuple[dict[str, str], str]:

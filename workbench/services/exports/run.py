@@ -87,7 +87,8 @@ def build(
     elif fmt == "dvorak-lackey":
         bundle = dvorak.lackey_dump(definition, in_deck, deck.get("name") if deck else None)
     elif fmt == "dvorak-mush":
-        bundle = dvorak.mush(definition, in_deck, deck.get("name") if deck else None)
+        bundle = dvorak.mush(definition, in_deck, deck.get("name") if deck else None, server=server,
+                             ascii_only=ascii_only)
     elif fmt == "mush":
         bundle = mush.export_deck_object(definition, cards, deck, server=server, ascii_only=ascii_only)
     elif fmt == "cockatrice":
