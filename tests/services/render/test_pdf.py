@@ -246,3 +246,35 @@ def test_fast_file_writer_matches_reportlabs_own(_pdf, definitions, warzone_card
 
     monkeypatch.setattr(pdf_module, "_format_document", reportlab_format)
     assert _pdf(definitions["warzone"], cards, tmp_path, bleed_mm=2.0) == fast
+
+
+def test_reportlab_is_the_major_version_the_pdf_writer_is_pinned_to() -> None:
+    """pdf.py writes through reportlab's private internals (a re-implemented PDFDocument.format,
+    _PDFDocument__accum__, Canvas._code), so pyproject.toml pins the major version it was tested
+    with; any other version must fail here, loudly, before a designer's print sheets do."""
+    import tomllib
+    from pathlib import Path
+
+    import reportlab
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfgen.canvas import Canvas
+
+    import workbench.services.render.pdf as pdf_module
+
+    major = pdf_module.TESTED_REPORTLAB_MAJOR
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = [d.split("#")[0].strip() for d in pyproject["project"]["dependencies"] if d.startswith("reportlab")]
+    assert pins == [f"reportlab>={major},<{major + 1}"], pins
+    installed = int(reportlab.Version.split(".")[0])
+    assert installed == major, (
+        f"reportlab {reportlab.Version} is installed, but services/render/pdf.py uses reportlab {major}'s "
+        f"internals and is tested only with {major}.x: install reportlab>={major},<{major + 1}, or port pdf.py, "
+        f"run tests/services/render and benchmarks/render_pdf.py, then move TESTED_REPORTLAB_MAJOR and the pin")
+    document = pdfdoc.PDFDocument(invariant=1)
+    for name in ("format", "numberToId", "idToObject", "idToOffset", "idToObjectNumberAndVersion", "_pdfVersion",
+                 "encrypt", "Catalog", "info", "Reference", "ID"):
+        assert hasattr(document, name), f"reportlab's PDFDocument has no {name} any more"
+    for name in ("PDFFile", "PDFIndirectObject", "PDFCrossReferenceTable", "PDFTrailer", "PDFImageXObject", "format"):
+        assert hasattr(pdfdoc, name), f"reportlab.pdfbase.pdfdoc has no {name} any more"
+    canvas = Canvas(io.BytesIO())
+    assert isinstance(canvas._code, list) and canvas._doc is not None

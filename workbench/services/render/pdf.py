@@ -37,6 +37,13 @@ from workbench.services.render.cache import Face
 from workbench.services.render.fonts import font_path
 from workbench.services.render.sizes import CardSize, SizeError, mm_to_pt, parse_paper
 
+# The writer below works inside reportlab: it re-implements ``PDFDocument.format`` (to add face
+# images without copying them) and writes content streams through ``Canvas._code`` and the
+# name-mangled ``_PDFDocument__accum__``. Those are reportlab 5's internals, not its API, so
+# pyproject.toml pins reportlab to this major version and tests/services/render/test_pdf.py
+# fails loudly on another (docs/printing.md, "reportlab version").
+TESTED_REPORTLAB_MAJOR = 5
+
 PRINTER_MARGIN_MM = 2.0  # keep ink this far from the paper edge (most printers need 3-5 mm)
 MARK_GAP_MM = 0.8  # gap between the trim (or bleed) and a crop mark
 MARK_MIN_MM = 2.5
@@ -207,7 +214,7 @@ class _FaceImage(pdfdoc.PDFImageXObject):
 
 
 def _format_document(doc: pdfdoc.PDFDocument) -> bytes:
-    """The whole file, as reportlab 4-5's ``PDFDocument.format`` writes it, except that face
+    """The whole file, as reportlab 5's ``PDFDocument.format`` writes it, except that face
     images are added to the output as their parts instead of being concatenated (and so
     copied) on the way. Installed on one document by ``_Sheet``; documents with encryption
     never reach it (print sheets are not encrypted)."""
