@@ -7,8 +7,11 @@ import io
 from xml.etree import ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.services.exports import checkers
+from tests.services.exports.conftest import HOSTILE_RAW
 from workbench.domain.gamedef import parse_definition
 from workbench.services.exports import cockatrice
 from workbench.services.exports.faces import Faces
@@ -251,3 +254,22 @@ def test_a_name_no_file_system_can_hold_gets_no_local_picture_and_a_note(hostile
     with_url = cockatrice.export_cockatrice(hostile_definition, cards, faces=Faces(hostile_definition, renderer=False),
                                             base_url="https://img.example.org/c", today=TODAY)
     assert "pics/pipe.jpg" in with_url.files and b'picurl="https://img.example.org/c/pics/pipe.jpg"' in with_url.files["hostile.xml"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=120))
+def test_every_local_picture_path_is_one_the_export_can_write(name):
+    """Whatever the name, a picture path is either safe to write (check_relpath) or left out with a
+    note; the export never fails on it."""
+    from workbench.storage.export_files import check_relpath
+
+    definition = parse_definition(HOSTILE_RAW)
+    cards = [{"id": "c1", "name": name, "kind": "action", "number": "HX-001"}]
+    names = cockatrice.unique_names(cards)
+    sets = {"c1": "HX"}
+    paths, notes = cockatrice.local_pictures(definition, cards, names, sets)
+    if paths:
+        assert check_relpath(paths["c1"]) == paths["c1"]
+        assert paths["c1"].endswith("_HX.jpg")
+    else:
+        assert notes and "c1" in notes[0]
