@@ -11,6 +11,7 @@ from pathlib import Path
 
 from workbench.domain.errors import InvalidId, NotFound
 from workbench.storage.atomic import atomic_write
+from workbench.storage.paths import refuse_links
 
 ART_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\.png$")
 # Names designers may have typed into a card's ``art`` field: one plain file in art/.
@@ -38,7 +39,7 @@ def write_art(game_dir: Path, name: str, png: bytes) -> Path:
     game_dir = Path(game_dir)
     if not game_dir.is_dir():
         raise NotFound(f"game folder {game_dir.name!r} does not exist")
-    target = art_dir(game_dir) / name
+    target = refuse_links(game_dir, art_dir(game_dir) / name)  # art/ or the file may not be a link
     atomic_write(target, png)
     return target
 
@@ -46,11 +47,15 @@ def write_art(game_dir: Path, name: str, png: bytes) -> Path:
 def read_art(game_dir: Path, name: str) -> bytes | None:
     """Bytes of an art file of a game, or None when the name is not safe or the file is missing.
 
-    Symlinks are refused so art cannot point outside the game folder.
+    Symlinks (the file or the art folder) are refused so art cannot point outside the game folder.
     """
     if not isinstance(name, str) or not READABLE_NAME.fullmatch(name) or ".." in name:
         return None
     path = art_dir(Path(game_dir)) / name
-    if path.is_symlink() or not path.is_file():
+    try:
+        refuse_links(game_dir, path)
+    except InvalidId:
+        return None
+    if not path.is_file():
         return None
     return path.read_bytes()

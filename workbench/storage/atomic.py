@@ -79,7 +79,15 @@ def file_lock(lock_dir: Path, key: str) -> Iterator[None]:
     Lock files live in ``lock_dir`` (outside the card folders, so they never show up as data).
     Raises filelock.Timeout after LOCK_TIMEOUT_S seconds.
     """
-    lock_dir.mkdir(parents=True, exist_ok=True)
+    lock_dir = Path(lock_dir)
     name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32] + ".lock"
+    # The lock folder and its files are never links (a planted link would make the lock create
+    # or truncate a file elsewhere): refused with InvalidId, like links to cards and decks.
+    for path in (lock_dir, lock_dir / name):
+        if os.path.islink(path):
+            from workbench.domain.errors import InvalidId
+
+            raise InvalidId(f"{path.name} is a symbolic link; links are not followed")
+    lock_dir.mkdir(parents=True, exist_ok=True)
     with FileLock(str(lock_dir / name), timeout=LOCK_TIMEOUT_S):
         yield

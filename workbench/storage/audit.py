@@ -60,7 +60,12 @@ class AuditLog:
     """The change log of one data folder."""
 
     def __init__(self, data_dir: Path | str) -> None:
-        self.path = Path(data_dir) / AUDIT_DIR / AUDIT_FILE
+        self.root = Path(data_dir)
+        self.path = self.root / AUDIT_DIR / AUDIT_FILE
+
+    def _linked(self) -> bool:
+        """True when ``.audit`` or the log file is a symbolic link (never followed)."""
+        return os.path.islink(self.path.parent) or os.path.islink(self.path)
 
     def record(self, action: str, game: str, collection: str, item_id: str,
                old_version: str | None, new_version: str | None, actor: str | None = None) -> dict[str, Any]:
@@ -81,8 +86,10 @@ class AuditLog:
         }
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         try:
+            if self._linked():
+                raise OSError(f"{AUDIT_DIR}/{AUDIT_FILE} or its folder is a symbolic link; links are not followed")
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o640)
             try:
                 os.write(fd, line)
             finally:
@@ -95,7 +102,7 @@ class AuditLog:
 
     def entries(self, limit: int | None = None) -> list[dict[str, Any]]:
         """The recorded changes, oldest first (the last ``limit`` when given); broken lines are skipped."""
-        if not self.path.is_file():
+        if self._linked() or not self.path.is_file():
             return []
         out = []
         with open(self.path, "rb") as handle:

@@ -56,10 +56,11 @@ class RunStore:
         self.repo = repo
 
     def _folder(self, game: str) -> Path:
-        return self.repo.game_dir(game) / FOLDER
+        # playtests/ is never a link (nor anything in it): see Repository.inside.
+        return self.repo.inside(self.repo.game_dir(game) / FOLDER)
 
     def _path(self, game: str, run_id: str) -> Path:
-        return self._folder(game) / f"{check_run_id(run_id)}.json"
+        return self.repo.inside(self._folder(game) / f"{check_run_id(run_id)}.json")
 
     def save(self, game: str, run: Mapping[str, Any], run_id: str | None = None) -> str:
         """Write a run (atomically) and return its id; a given id is overwritten."""
@@ -90,8 +91,13 @@ class RunStore:
         return data
 
     def list(self, game: str) -> list[dict[str, Any]]:
-        """Summaries of a game's runs, newest first: id, decks, games, win rate, when."""
-        folder = self._folder(game)
+        """Summaries of a game's runs, newest first: id, decks, games, win rate, when.
+
+        A linked playtests/ folder lists no runs (its files are not followed)."""
+        try:
+            folder = self._folder(game)
+        except InvalidId:
+            return []
         if not folder.is_dir():
             return []
         summaries = []
@@ -186,10 +192,10 @@ class LiveRuns:
         self.repo = repo
 
     def _folder(self, game: str) -> Path:
-        return self.repo.game_dir(game) / FOLDER / LIVE
+        return self.repo.inside(self.repo.game_dir(game) / FOLDER / LIVE)
 
     def _path(self, game: str, run_id: str, suffix: str) -> Path:
-        return self._folder(game) / f"{check_run_id(run_id)}{suffix}"
+        return self.repo.inside(self._folder(game) / f"{check_run_id(run_id)}{suffix}")
 
     def _write(self, path: Path, data: Mapping[str, Any], durable: bool) -> None:
         encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -218,8 +224,11 @@ class LiveRuns:
         return self._read(self._path(game, run_id, ".json"))
 
     def states(self, game: str) -> list[dict[str, Any]]:
-        """The states of a game's live runs, newest first (unreadable ones are skipped)."""
-        folder = self._folder(game)
+        """The states of a game's live runs, newest first (unreadable or linked ones are skipped)."""
+        try:
+            folder = self._folder(game)
+        except InvalidId:
+            return []
         if not folder.is_dir():
             return []
         result = []

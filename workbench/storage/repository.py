@@ -124,6 +124,12 @@ class Repository:
             raise InvalidId("path leaves the data folder")
         return path
 
+    def inside(self, path: Path) -> Path:
+        """``path`` when it stays in the data folder and no component below the data folder is a
+        symbolic link; raises InvalidId otherwise. For every file the storage layer opens
+        (playtests/, art/ …), not only cards and decks."""
+        return self._inside(path)
+
     def game_dir(self, game_id: str) -> Path:
         """The folder of an existing game. Raises InvalidId or NotFound."""
         check_id(game_id, "game id")
