@@ -56,3 +56,16 @@ def test_import_dry_run_and_confirm(transfer_server, page, screenshot, tmp_path)
     page.goto(url + "/games/seth/cards/browser-bat/edit")
     assert "Browser Bat" in page.content()
     assert not page.console_errors, page.console_errors
+
+
+def test_the_export_page_leads_to_the_lackey_install_steps(transfer_server, page, screenshot):
+    """The install guide opens as a page of the app, at its section, from the Export page."""
+    url, _ = transfer_server
+    page.goto(url + "/games/fusion/export")
+    page.get_by_role("link", name="installing the LackeyCCG plugin").click()
+    heading = page.get_by_role("heading", name="Installing the plugin in LackeyCCG")
+    expect(heading).to_be_visible()
+    assert page.url.startswith(url + "/docs/exports") and page.url.endswith("#installing-the-plugin-in-lackeyccg")
+    expect(page.locator("body")).to_contain_text("Unzip <game>.zip into Lackey's plugins/ folder")
+    screenshot(page, "lackey-install-steps")
+    assert not page.console_errors, page.console_errors
