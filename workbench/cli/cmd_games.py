@@ -18,15 +18,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     rows = []
-    for game_id in repo.list_games():
+    good, broken = repo.games_checked()
+    for game_id in good:
         definition = repo.game(game_id)
         cards, _ = repo.list_cards_tolerant(game_id)
         decks, _ = repo.list_decks_tolerant(game_id)
         rows.append({"id": game_id, "name": definition.name, "cards": len(cards), "decks": len(decks),
                      "kinds": list(definition.kinds), "zones": list(definition.zones)})
+    # A game whose game.yaml cannot be read is listed with its problem; the exit code says so.
+    for game in broken:
+        rows.append({"id": game.id, "name": game.id, "cards": None, "decks": None, "kinds": [], "zones": [],
+                     "problem": {"file": game.file, "line": game.line, "message": game.message}})
     if args.json:
         print_json(rows)
-        return 0
+        return 1 if broken else 0
     for row in rows:
-        print(f"{row['id']:10} {row['name']}  ({row['cards']} cards, {row['decks']} decks)")
-    return 0
+        if "problem" in row:
+            where = row["problem"]["file"] + (f":{row['problem']['line']}" if row["problem"]["line"] else "")
+            print(f"{row['id']:10} CANNOT BE READ  {where}: {row['problem']['message']}")
+        else:
+            print(f"{row['id']:10} {row['name']}  ({row['cards']} cards, {row['decks']} decks)")
+    return 1 if broken else 0

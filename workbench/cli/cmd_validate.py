@@ -31,9 +31,13 @@ def run(args: argparse.Namespace) -> int:
         print("error: --deck and --card need a GAME")
         return 2
     repo = open_repo(args)
-    games = [args.game] if args.game else repo.list_games()
+    games, broken = ([args.game], []) if args.game else repo.games_checked()
     result: dict[str, Any] = {}
     errors = 0
+    for game in broken:  # one broken game.yaml is reported; the other games are still checked
+        where = f"game.yaml (line {game.line})" if game.line else "game.yaml"
+        result[game.id] = {"cards": {}, "decks": {}, "unreadable": [(where, game.message)]}
+        errors += 1
     for game_id in games:
         if args.deck:
             deck = repo.get_deck(game_id, args.deck)

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import itertools
 import os
+import re
 import stat
 import threading
 from collections.abc import Iterator, Mapping
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.domain.errors import AlreadyExists, Conflict, DataError, InvalidId, NotFound
+from workbench.domain.errors import AlreadyExists, Conflict, DataError, DefinitionError, InvalidId, NotFound
 from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import check_id, is_valid_id, slugify
 from workbench.domain.limits import check_copies, check_deck_counts, check_total, count_value
@@ -69,6 +70,21 @@ class Snapshot:
 
 
 _SNAPSHOT_TOKENS = itertools.count(1)
+_LINE = re.compile(r"\bline (\d+)")
+
+
+@dataclass(frozen=True)
+class BrokenGame:
+    """A game folder whose game.yaml cannot be used: the file (relative to the data folder), the
+    line when the parser knows it, and the message."""
+
+    id: str
+    file: str
+    line: int | None
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.id, "file": self.file, "line": self.line, "message": self.message}
 
 
 class Repository:
@@ -87,7 +103,7 @@ class Repository:
         self._game_paths: dict[str, tuple[Path, Path]] = {}
         self.lock_dir = Path(lock_dir) if lock_dir else self.root / ".locks"
         self._cache: dict[Path, tuple[tuple[int, int, int], Stored | DataError]] = {}
-        self._defs: dict[str, tuple[tuple[int, int, int], GameDefinition]] = {}
+        self._defs: dict[str, tuple[tuple[int, int, int], GameDefinition | DataError | DefinitionError]] = {}
         # (game, collection) -> (the stat of every file, the snapshot built from them, the same
         # stats by file name for the quick check)
         self._snapshots: dict[tuple[str, str], tuple[tuple[Any, ...], Snapshot, dict[str, tuple[int, int, int]]]] = {}
@@ -164,7 +180,8 @@ class Repository:
         )
 
     def game(self, game_id: str) -> GameDefinition:
-        """The parsed definition of a game (cached until its file changes).
+        """The parsed definition of a game (cached until its file changes; so is a failure, so
+        a broken game.yaml is not parsed again on every page that lists the games).
 
         Raises NotFound, InvalidId, DataError, DefinitionError.
         """
@@ -173,11 +190,34 @@ class Repository:
         stamp = _stamp(path)
         cached = self._defs.get(game_id)
         if cached and cached[0] == stamp:
+            if isinstance(cached[1], (DataError, DefinitionError)):
+                raise type(cached[1])(str(cached[1]))
             return cached[1]
-        raw = parse_yaml(path.read_bytes(), MAX_DEFINITION_BYTES, f"{game_id}/{DEFINITION_FILE}")
-        definition = parse_definition(raw, expected_id=game_id)
+        try:
+            raw = parse_yaml(path.read_bytes(), MAX_DEFINITION_BYTES, f"{game_id}/{DEFINITION_FILE}")
+            definition = parse_definition(raw, expected_id=game_id)
+        except (DataError, DefinitionError) as exc:
+            self._defs[game_id] = (stamp, exc)
+            raise
         self._defs[game_id] = (stamp, definition)
         return definition
+
+    def games_checked(self) -> tuple[list[str], list[BrokenGame]]:
+        """The games whose game.yaml reads, and the others with their problem (file, line,
+        message), so one broken game never hides the rest. Raises NotFound (no data folder)."""
+        good: list[str] = []
+        broken: list[BrokenGame] = []
+        for game_id in self.list_games():
+            try:
+                self.game(game_id)
+            except (DataError, DefinitionError, InvalidId, OSError) as exc:
+                message = str(exc) if not isinstance(exc, OSError) else f"cannot be read ({exc.strerror})"
+                found = _LINE.search(message)
+                broken.append(BrokenGame(game_id, f"{game_id}/{DEFINITION_FILE}",
+                                         int(found.group(1)) if found else None, message))
+            else:
+                good.append(game_id)
+        return good, broken
 
     # ------------------------------------------------------------ generic items
 

@@ -162,15 +162,20 @@ def csrf() -> Response:
 
 @bp.get("/games")
 def games() -> Response:
-    """Every game with its name and counts."""
+    """Every game with its name and counts; a game whose game.yaml cannot be read is listed with
+    ``"problem": {file, line, message}`` (and no kinds or counts), after the others."""
     repo = get_repo()
-    out = []
-    for game_id in repo.list_games():
+    out: list[dict[str, Any]] = []
+    good, broken = repo.games_checked()
+    for game_id in good:
         definition = repo.game(game_id)
         cards, _ = repo.list_cards_tolerant(game_id)
         decks, _ = repo.list_decks_tolerant(game_id)
         out.append({"id": game_id, "name": definition.name, "description": definition.description,
                     "kinds": list(definition.kinds), "cards": len(cards), "decks": len(decks)})
+    for game in broken:
+        out.append({"id": game.id, "name": game.id, "description": "", "kinds": [], "cards": None, "decks": None,
+                    "problem": {k: v for k, v in game.to_dict().items() if k != "game"}})
     return jsonify(out)
 
 

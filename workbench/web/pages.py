@@ -32,7 +32,8 @@ def index() -> str:
     """The games page: every game of the data folder with its counts and kinds."""
     repo = get_repo()
     games = []
-    for game_id in repo.list_games():
+    good, broken = repo.games_checked()  # a broken game.yaml is listed with its problem
+    for game_id in good:
         definition = repo.game(game_id)
         cards, unreadable = repo.list_cards_tolerant(game_id)
         decks, _ = repo.list_decks_tolerant(game_id)
@@ -47,7 +48,7 @@ def index() -> str:
             "kinds": [{"id": k, "label": definition.kinds[k].label, "count": n} for k, n in by_kind.items()],
             "nav": game_nav(game_id),
         })
-    return render_template("index.html", games=games)
+    return render_template("index.html", games=games, broken=[b.to_dict() for b in broken])
 
 
 @bp.get("/games/<game>")
@@ -75,8 +76,12 @@ def kinds_css(game: str) -> Response:
 @bp.get("/healthz")
 def healthz() -> dict[str, object]:
     """Liveness: the data folder is readable. Under ``serve --processes N`` also which worker
-    (1..N) answered, so an operator (or a test) can see every worker is alive."""
-    answer: dict[str, object] = {"ok": True, "games": len(get_repo().list_games())}
+    (1..N) answered, so an operator (or a test) can see every worker is alive. Games whose
+    game.yaml cannot be read are listed under ``broken_games`` (file, line, message)."""
+    good, broken = get_repo().games_checked()
+    answer: dict[str, object] = {"ok": True, "games": len(good) + len(broken)}
+    if broken:  # the server works; these games do not (their pages answer with the problem)
+        answer["broken_games"] = [b.to_dict() for b in broken]
     worker = os.environ.get("WORKBENCH_WORKER")
     if worker:
         answer["worker"] = int(worker)
