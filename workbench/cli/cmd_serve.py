@@ -127,8 +127,9 @@ def data_folder_problem(path: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from waitress import serve
+    from waitress.server import create_server
 
+    from workbench.cli import server_limits
     from workbench.cli.logs import configure_logging
     from workbench.web import create_app
 
@@ -189,10 +190,15 @@ def run(args: argparse.Namespace) -> int:
     # (and, after a fork, would copy every page the sweep touches into each worker).
     gc.collect()
     gc.freeze()
+    options = server_limits.waitress_options(app, args.threads)
+    screen = server_limits.team_screen(app) if app.config.get("TEAM_MODE") else None
     if processes == 1:
         print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
               f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
-        serve(app, host=args.host, port=args.port, threads=args.threads, ident="card-workbench")
+        server = create_server(app, host=args.host, port=args.port, **options)
+        server_limits.install(server, screen)
+        server.print_listen("Serving on http://{}:{}")
+        server.run()  # returns after Ctrl+C or SIGTERM, once running requests finished
         return 0
     from workbench.cli.supervisor import PortTaken, Supervisor, bind_sockets, serve_balanced
 
@@ -203,5 +209,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
           f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
+    # A worker that stopped listening (it held more connections than the others) sleeps in poll
+    # until one of its own sockets stirs or this timeout passes (waitress's is 1 s); meanwhile
+    # the least loaded one may also have stopped, on counts that were stale. Waking every 0.1 s
+    # keeps that gap short (measured: 200 connections at once took over 20 s to be accepted).
+    options["asyncore_loop_timeout"] = server_limits.BALANCED_LOOP_TIMEOUT_S
     return Supervisor(sockets, processes, lambda socks, counts, slot: serve_balanced(
-        app, socks, counts, slot, threads=args.threads, ident="card-workbench")).run()
+        app, socks, counts, slot, screen, **options)).run()

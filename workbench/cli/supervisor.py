@@ -10,7 +10,10 @@ Keep-alive connections stay with the worker that accepted them, and a burst of n
 (a browser opens six at once; a load test 32) would otherwise mostly go to whichever worker
 happened to be waiting in ``select``: 24 against 8 was measured. So each worker publishes how
 many connections it holds in a small shared array, and listens for new ones only while it holds
-at most one more than the least loaded worker (which therefore always listens).
+at most one more than the least loaded worker (which therefore always listens). The counts a
+worker sees may be stale, so workers wake every 0.1 s (``asyncore_loop_timeout``, see
+:mod:`workbench.cli.server_limits`) rather than waitress's 1 s: otherwise a burst of
+connections could leave every worker not listening until the next wake-up.
 
 Everything a worker keeps in memory is either checked against the disk on every use (the card,
 deck and definition caches), read from files (secret key, accounts) or kept in a shared store
@@ -52,13 +55,18 @@ def waitress_listeners(server: Any) -> list[Any]:
     return [obj for obj in server.map.values() if isinstance(obj, BaseWSGIServer)]
 
 
-def serve_balanced(app: Any, sockets: list[socket.socket], counts: Any, slot: int, **options: Any) -> None:
+def serve_balanced(app: Any, sockets: list[socket.socket], counts: Any, slot: int,
+                   screen: Any = None, **options: Any) -> None:
     """Run waitress for ``app`` on ``sockets`` until SIGTERM/SIGINT, accepting new connections
     only while this worker holds at most one more than the least loaded one. ``counts`` is the
-    workers' shared array of open connections; ``slot`` is this worker's index in it."""
+    workers' shared array of open connections; ``slot`` is this worker's index in it; ``screen``
+    and ``options`` are those of :mod:`workbench.cli.server_limits`."""
     from waitress.server import create_server
 
+    from workbench.cli import server_limits
+
     server = create_server(app, sockets=sockets, **options)
+    server_limits.install(server, screen)
     listeners = waitress_listeners(server)
 
     def balanced(original: Callable[[], bool]) -> Callable[[], bool]:

@@ -15,7 +15,7 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -48,6 +48,28 @@ class MemoryFailureLog:
         with self._lock:
             times = [t for t in self._times.get(key, ()) if t >= since]
         return len(times), (min(times) if times else None)
+
+    def reserve(self, limits: Sequence[tuple[str, int]], now: float, window_s: float) -> float:
+        """Count and check in one step: the seconds to wait when a key already has its limit of
+        failures in the window; otherwise 0, and one failure is recorded under every key at once
+        (taken back by :meth:`release` if the attempt succeeds)."""
+        with self._lock:
+            wait = 0.0
+            for key, limit in limits:
+                times = [t for t in self._times.get(key, ()) if t >= now - window_s]
+                if len(times) >= limit:
+                    wait = max(wait, window_s - (now - min(times)))
+            if wait > 0:
+                return wait
+        self.add([key for key, _ in limits], now, window_s)
+        return 0.0
+
+    def release(self, key: str, at: float) -> None:
+        """Take back one failure of ``key`` recorded at ``at`` (a reserved attempt that succeeded)."""
+        with self._lock:
+            times = self._times.get(key)
+            if times and at in times:
+                times.remove(at)
 
     def clear(self, key: str) -> None:
         """Forget every failure of ``key``."""
@@ -100,25 +122,71 @@ class SqliteFailureLog:
         keys = list(keys)
         self._retrying(lambda: self._add(keys, now, keep_s))
 
-    def _add(self, keys: list[str], now: float, keep_s: float) -> None:
+    def _create(self) -> None:
         if not self.path.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600)
             os.close(fd)
+
+    @staticmethod
+    def _insert(conn: sqlite3.Connection, keys: list[str], now: float, keep_s: float) -> None:
+        conn.execute("DELETE FROM failures WHERE at < ?", (now - keep_s,))
+        for key in keys:
+            conn.execute("INSERT INTO failures (key, at) VALUES (?, ?)", (key, now))
+            conn.execute(
+                "DELETE FROM failures WHERE key = ? AND rowid NOT IN "
+                "(SELECT rowid FROM failures WHERE key = ? ORDER BY at DESC LIMIT ?)",
+                (key, key, MAX_PER_KEY))
+
+    def _add(self, keys: list[str], now: float, keep_s: float) -> None:
+        self._create()
         with self._connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute("DELETE FROM failures WHERE at < ?", (now - keep_s,))
-                for key in keys:
-                    conn.execute("INSERT INTO failures (key, at) VALUES (?, ?)", (key, now))
-                    conn.execute(
-                        "DELETE FROM failures WHERE key = ? AND rowid NOT IN "
-                        "(SELECT rowid FROM failures WHERE key = ? ORDER BY at DESC LIMIT ?)",
-                        (key, key, MAX_PER_KEY))
+                self._insert(conn, keys, now, keep_s)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+
+    def reserve(self, limits: Sequence[tuple[str, int]], now: float, window_s: float) -> float:
+        """Count and check in one SQLite transaction (``BEGIN IMMEDIATE``: one process at a time):
+        the seconds to wait when a key already has its limit of failures in the window; otherwise
+        0, and one failure is recorded under every key in the same transaction (taken back by
+        :meth:`release` if the attempt succeeds). So of 40 parallel attempts at most the limit
+        get their password checked."""
+        return self._retrying(lambda: self._reserve(list(limits), now, window_s))
+
+    def _reserve(self, limits: list[tuple[str, int]], now: float, window_s: float) -> float:
+        self._create()
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                wait = 0.0
+                for key, limit in limits:
+                    count, earliest = conn.execute(
+                        "SELECT COUNT(*), MIN(at) FROM failures WHERE key = ? AND at >= ?",
+                        (key, now - window_s)).fetchone()
+                    if int(count) >= limit and earliest is not None:
+                        wait = max(wait, window_s - (now - float(earliest)))
+                if wait <= 0:
+                    self._insert(conn, [key for key, _ in limits], now, window_s)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return wait
+
+    def release(self, key: str, at: float) -> None:
+        """Take back one failure of ``key`` recorded at ``at`` (a reserved attempt that succeeded)."""
+
+        def delete() -> None:
+            if self.path.exists():
+                with self._connect() as conn:
+                    conn.execute("DELETE FROM failures WHERE rowid IN "
+                                 "(SELECT rowid FROM failures WHERE key = ? AND at = ? LIMIT 1)", (key, at))
+
+        self._retrying(delete)
 
     def window(self, key: str, since: float) -> tuple[int, float | None]:
         """(how many failures of ``key`` are at or after ``since``, the earliest of them)."""

@@ -2,7 +2,8 @@
 
 Passwords are stored only as werkzeug scrypt hashes (``scrypt:32768:8:1$salt$hash``). The file is
 re-read when it changes on disk, so ``workbench user …`` takes effect on a running server: a
-removed account or a changed password ends that user's sessions at their next request.
+removed account or a changed password ends that user's sessions at their next request, and so
+does a logout (:meth:`UserStore.end_sessions` raises the account's ``sessions`` generation).
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ class UserStore:
         return users
 
     def _user(self, name: str, record: dict[str, Any]) -> User:
-        digest = hashlib.sha256(str(record.get("password", "")).encode("utf-8")).hexdigest()[:16]
+        # The stamp a session carries: it changes with the password and with the account's
+        # session generation (raised by end_sessions, i.e. logout), so either ends old sessions.
+        seed = f"{record.get('password', '')}\n{record.get('sessions', 0)}"
+        digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()[:16]
         return User(name, str(record.get("role", "viewer")), str(record.get("created", "")), digest)
 
     def list(self) -> list[User]:
@@ -164,6 +168,19 @@ class UserStore:
             if name not in users:
                 raise AccountError(f"user {name!r} does not exist")
             users[name] = {**users[name], "role": role}
+
+        self._change(change)
+
+    def end_sessions(self, name: str) -> None:
+        """End every session of ``name`` on every browser (log out): raises the account's session
+        generation, which changes its stamp. Raises AccountError for an unknown user."""
+
+        def change(users: dict[str, dict[str, Any]]) -> None:
+            if name not in users:
+                raise AccountError(f"user {name!r} does not exist")
+            record = users[name]
+            generation = record.get("sessions", 0)
+            users[name] = {**record, "sessions": (generation if isinstance(generation, int) else 0) + 1}
 
         self._change(change)
 

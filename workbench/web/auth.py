@@ -43,7 +43,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from workbench.domain.accounts import can_write
+from workbench.domain.accounts import AccountError, can_write
 from workbench.storage.audit import reset_actor, set_actor
 from workbench.storage.login_limits import MemoryFailureLog, SqliteFailureLog
 from workbench.storage.users import User, UserStore
@@ -125,14 +125,27 @@ class LoginLimiter:
                 wait = max(wait, self.window_s - (now - earliest))
         return int(wait) + 1 if wait > 0 else 0
 
+    def reserve(self, name: str, address: str, now: float | None = None) -> tuple[int, float]:
+        """Count and check an attempt in one step, before its password is checked: (seconds to
+        wait, 0 when allowed; the attempt's time). An allowed attempt is counted as a failure at
+        once — so parallel attempts cannot all pass the check before any failure is recorded —
+        and :meth:`succeeded` with its time takes that back."""
+        now = time.time() if now is None else now
+        wait = self.log.reserve(self._keys(name, address), now, self.window_s)
+        return (int(wait) + 1 if wait > 0 else 0), now
+
     def failed(self, name: str, address: str, now: float | None = None) -> None:
         """Count a failed attempt."""
         now = time.time() if now is None else now
         self.log.add([key for key, _ in self._keys(name, address)], now, self.window_s)
 
-    def succeeded(self, name: str, address: str) -> None:
-        """Forget the failures of this name from this address."""
-        self.log.clear(self._keys(name, address)[0][0])
+    def succeeded(self, name: str, address: str, reserved_at: float | None = None) -> None:
+        """Forget the failures of this name from this address (and the address's count of the
+        attempt reserved at ``reserved_at``)."""
+        user_key, address_key = self._keys(name, address)
+        self.log.clear(user_key[0])
+        if reserved_at is not None:
+            self.log.release(address_key[0], reserved_at)
 
 
 # ------------------------------------------------------------------ sessions
@@ -184,6 +197,27 @@ def _load_user() -> User | None:
     if user is None or session.get(SESSION_STAMP) != user.stamp:
         session.pop(SESSION_USER, None)
         session.pop(SESSION_STAMP, None)
+        return None
+    return user
+
+
+def user_of_cookie(app: Flask, cookie_header: str) -> User | None:
+    """The account whose valid session a raw ``Cookie`` header carries, or None — checked as
+    :func:`gate` checks it (signature, age, account, stamp), without a request. The server uses it
+    to refuse a stranger's request body before reading it (:mod:`workbench.cli.server_limits`)."""
+    from werkzeug.http import parse_cookie
+
+    value = parse_cookie(cookie_header or "").get(app.config.get("SESSION_COOKIE_NAME") or "session")
+    if not value:
+        return None
+    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+    try:
+        data = serializer.loads(value, max_age=int(app.permanent_session_lifetime.total_seconds()))
+    except Exception:  # noqa: BLE001 - a bad signature, an expired or garbled cookie: no session
+        return None
+    name = data.get(SESSION_USER) if isinstance(data, dict) else None
+    user = app.extensions["workbench.users"].get(name) if isinstance(name, str) else None
+    if user is None or data.get(SESSION_STAMP) != user.stamp:
         return None
     return user
 
@@ -279,7 +313,7 @@ def login() -> Any:
     password = request.form.get("password", "")
     address = request.remote_addr or "?"
     limiter: LoginLimiter = current_app.extensions["workbench.login_limiter"]
-    wait = limiter.retry_after(name, address)
+    wait, attempt = limiter.reserve(name, address)  # counted and checked in one transaction
     if wait:
         AUTH_LOGGER.warning("login refused (rate limit) for %r from %s", name, address,
                             extra={"auth": {"event": "login_limited", "user": name, "address": address}})
@@ -287,14 +321,13 @@ def login() -> Any:
                                error=f"Too many failed logins. Try again in {wait} seconds.")
         return Response(page, status=429, headers={"Retry-After": str(wait)})
     user = users().verify(name, password)
-    if user is None:
-        limiter.failed(name, address)
+    if user is None:  # reserve() has counted the failure already
         AUTH_LOGGER.warning("login failed for %r from %s", name, address,
                             extra={"auth": {"event": "login_failed", "user": name, "address": address}})
         page = render_template("auth/login.html", next_url=next_url, name=name,
                                error="Wrong user name or password.")
         return Response(page, status=401)
-    limiter.succeeded(name, address)
+    limiter.succeeded(name, address, attempt)
     AUTH_LOGGER.info("login %s (%s) from %s", user.name, user.role, address,
                      extra={"auth": {"event": "login", "user": user.name, "role": user.role, "address": address}})
     # A fresh session (and CSRF token) on login: nothing set before it carries over.
@@ -308,10 +341,16 @@ def login() -> Any:
 
 @bp.post("/logout")
 def logout() -> WerkzeugResponse:
-    """End the session and go back to the login page."""
-    name = session.get(SESSION_USER)
-    if name:
-        AUTH_LOGGER.info("logout %s", name, extra={"auth": {"event": "logout", "user": name}})
+    """End the session — on the server too: every cookie of this account stops working, on every
+    browser (its session generation is raised) — and go back to the login page."""
+    user = current_user()
+    if user is not None:
+        AUTH_LOGGER.info("logout %s", user.name, extra={"auth": {"event": "logout", "user": user.name}})
+        try:
+            users().end_sessions(user.name)
+        except (AccountError, OSError) as exc:  # the cookie is still cleared below; say why the rest failed
+            AUTH_LOGGER.error("logout %s: could not end the sessions on the server: %s", user.name, exc,
+                              extra={"auth": {"event": "logout_failed", "user": user.name}})
     session.clear()
     if current_app.config.get("TEAM_MODE"):
         return redirect(url_for("auth.login"))

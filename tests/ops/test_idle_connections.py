@@ -1,0 +1,136 @@
+"""Idle and half-open connections must not stop a real server (issue 13, item 1).
+
+An attacker opens many sockets, sends a partial request header on each and one more header line
+every 10 s, and opens a new socket whenever the server closes one. Waitress's defaults (100
+connections, 120 s idle timeout) let about 100 such sockets stop the server answering anyone.
+Held for 30 s with 200 sockets, ``/healthz`` must answer every probe in under 1 s and a real
+client must be served, in local mode and in team mode.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.security.helpers import add_users, copy_data, http, running_server
+
+SOCKETS = 200
+HOLD_S = 30.0
+LINE_EVERY_S = 10.0
+PROBE_EVERY_S = 0.5
+LIMIT_S = 1.0
+PARTIAL = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
+
+
+class SlowClients:
+    """``count`` sockets that each keep a request header open: one more line every ``every_s``,
+    and a fresh socket (with the partial header again) whenever the server closes one."""
+
+    def __init__(self, url: str, count: int, every_s: float) -> None:
+        parts = urlsplit(url)
+        self.address = (parts.hostname, parts.port)
+        self.count = count
+        self.every_s = every_s
+        self.stop = threading.Event()
+        self.sockets: list[socket.socket | None] = [None] * count
+        self.reconnects = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _open(self) -> socket.socket | None:
+        try:
+            sock = socket.create_connection(self.address, timeout=2)
+            sock.sendall(PARTIAL)
+            sock.setblocking(False)
+            return sock
+        except OSError:
+            return None
+
+    @staticmethod
+    def _closed_by_server(sock: socket.socket) -> bool:
+        try:
+            return sock.recv(4096) == b""  # an answer (408, 400) followed by a close also ends it
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+
+    def _run(self) -> None:
+        for i in range(self.count):
+            self.sockets[i] = self._open()
+        next_line = time.monotonic() + self.every_s
+        while not self.stop.is_set():
+            for i, sock in enumerate(self.sockets):
+                if sock is None or self._closed_by_server(sock):
+                    if sock is not None:
+                        sock.close()
+                    self.sockets[i] = self._open()
+                    self.reconnects += 1
+            if time.monotonic() >= next_line:
+                next_line += self.every_s
+                for sock in self.sockets:
+                    if sock is not None:
+                        try:
+                            sock.send(b"X-Slow: 1\r\n")
+                        except OSError:
+                            pass
+            self.stop.wait(0.2)
+
+    def __enter__(self) -> SlowClients:
+        self.thread.start()
+        time.sleep(2.0)  # every socket is open before the probes start
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+        for sock in self.sockets:
+            if sock is not None:
+                sock.close()
+
+
+def _probe_while_attacked(url: str, real_client: str) -> list[float]:
+    """Probe /healthz every PROBE_EVERY_S for HOLD_S under the attack; each probe's seconds
+    (a refused or timed-out probe counts as 99 s). The real client is served at the end."""
+    latencies = []
+    with SlowClients(url, SOCKETS, LINE_EVERY_S) as attack:
+        open_sockets = sum(s is not None for s in attack.sockets)
+        assert open_sockets >= SOCKETS * 0.9, f"only {open_sockets} attack sockets could connect"
+        deadline = time.monotonic() + HOLD_S
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            try:
+                status, _, body = http(url, path="/healthz", timeout=5)
+                ok = status == 200
+            except OSError:
+                ok = False
+            latencies.append(time.monotonic() - started if ok else 99.0)
+            time.sleep(max(0.0, PROBE_EVERY_S - (time.monotonic() - started)))
+        started = time.monotonic()
+        status, _, _ = http(url, path=real_client, timeout=5)
+        assert status == 200, f"a real client got {status} during the attack"
+        assert time.monotonic() - started < 5
+    return latencies
+
+
+@pytest.mark.slow
+def test_local_server_answers_while_200_sockets_hold_partial_headers(tmp_path):
+    data = copy_data(tmp_path / "card_data")
+    with running_server(data, tmp_path / "instance") as server:
+        latencies = _probe_while_attacked(server.url, "/games/seth/cards")
+    slow = [round(t, 2) for t in latencies if t >= LIMIT_S]
+    assert not slow, f"{len(slow)} of {len(latencies)} probes took 1 s or more: {slow[:10]}"
+
+
+@pytest.mark.slow
+def test_team_server_answers_while_200_sockets_hold_partial_headers(tmp_path):
+    data = copy_data(tmp_path / "card_data")
+    instance = tmp_path / "instance"
+    add_users(instance)
+    with running_server(data, instance, "--team") as server:
+        latencies = _probe_while_attacked(server.url, "/login")
+    slow = [round(t, 2) for t in latencies if t >= LIMIT_S]
+    assert not slow, f"{len(slow)} of {len(latencies)} probes took 1 s or more: {slow[:10]}"
