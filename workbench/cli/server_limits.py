@@ -38,8 +38,8 @@ CONNECTION_LIMIT = 1000  # per server process; waitress's default is 100
 HEADER_TIMEOUT_S = 10.0  # from a request's first byte to the end of its header
 CHANNEL_TIMEOUT_S = 30.0  # a connection with no request under way and no byte for this long closes
 CLEANUP_INTERVAL_S = 2.0  # how often both timeouts are checked (waitress's default is 30 s)
-# A pasted deck list travels in the goldfish page's query string: 20,000 characters, up to 9
-# bytes each once percent-encoded, so the header cap stays at waitress's 256 KiB.
+# A link may prefill a pasted deck list in a query string (the goldfish page's ?text=): 20,000
+# characters, up to 9 bytes each once percent-encoded, so the header cap stays at 256 KiB.
 MAX_HEADER_BYTES = 256 * 1024
 LOGIN_BODY_BYTES = 16 * 1024  # the login form: a name, a password (≤ 1,024), a token, next
 BALANCED_LOOP_TIMEOUT_S = 0.1  # event-loop wake-up with several processes (see cmd_serve)
