@@ -105,8 +105,17 @@ def export_lock(folder: Path, lock_dir: Path) -> Iterator[None]:
 
     The lock file lives in ``lock_dir`` (the data folder's ``.locks/``), named after the folder's
     full path: nothing but the export itself is written into the output folder, which may be
-    Lackey's own ``plugins/`` folder."""
-    with file_lock(Path(lock_dir), f"export:{Path(folder).resolve()}"):
+    Lackey's own ``plugins/`` folder. A data folder that cannot take it (read-only) falls back to
+    a folder of the system's temporary directory."""
+    key = f"export:{Path(folder).resolve()}"
+    try:
+        Path(lock_dir).mkdir(parents=True, exist_ok=True)
+        probe = os.access(lock_dir, os.W_OK)
+    except OSError:
+        probe = False
+    if not probe:
+        lock_dir = Path(tempfile.gettempdir()) / f"card-workbench-locks-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    with file_lock(Path(lock_dir), key):
         yield
 
 

@@ -178,3 +178,16 @@ def test_an_export_leaves_no_lock_folder_in_the_output_folder(repo, tmp_path):
     default = export_run.run(repo, "seth", "csv", export_root=tmp_path / "exports", renderer=False)
     assert [p.name for p in default.folder.iterdir()] == ["seth-cards.csv"]
     assert not list((tmp_path / "exports").rglob(".locks"))
+
+
+def test_an_export_from_a_data_folder_without_room_for_locks_still_locks(tmp_path):
+    """Exports only read the data folder; when its .locks/ cannot be made the lock goes to the
+    system's temporary folder, never into the output folder."""
+    from workbench.storage import export_files
+
+    (tmp_path / "data").write_text("not a folder")  # so data/.locks can never be created
+    out = tmp_path / "out"
+    out.mkdir()
+    with export_files.export_lock(out, tmp_path / "data" / ".locks"):
+        pass
+    assert list(out.iterdir()) == []
