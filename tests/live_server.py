@@ -26,7 +26,8 @@ def free_port() -> int:
 
 def copy_data(target: Path) -> Path:
     """A private copy of the bundled data folder at ``target``."""
-    shutil.copytree(PROJECT_ROOT / "card_data", target, ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit"))
+    shutil.copytree(PROJECT_ROOT / "card_data", target,
+                    ignore=shutil.ignore_patterns(".locks", ".tmp-*", ".audit", ".history"))
     return target
 
 

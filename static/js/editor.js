@@ -461,6 +461,8 @@
         answer = await W.api("PUT", cardUrl(cardId), card, { "If-Match": '"' + version + '"' });
         if (answer.ok) {
           version = answer.body.version;
+          const undoCurrent = document.getElementById("undo-current");
+          if (undoCurrent) undoCurrent.value = version;  // "Undo last save" now undoes this save
           original = Object.assign({}, answer.body.card);
           dirty = false;
           renderProblems(answer.body.problems || []);

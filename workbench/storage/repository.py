@@ -25,7 +25,8 @@ from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import check_id, is_valid_id, slugify
 from workbench.domain.limits import check_copies, check_deck_counts, check_total, count_value
 from workbench.storage.atomic import atomic_write, file_lock, fsync_dir, sweep_temp_files
-from workbench.storage.audit import AuditLog
+from workbench.storage.audit import LOCAL_ACTOR, AuditLog, current_actor
+from workbench.storage.history import History
 from workbench.storage.yamlio import dump_yaml, parse_yaml
 
 DEFINITION_FILE = "game.yaml"
@@ -109,6 +110,7 @@ class Repository:
         self._snapshots: dict[tuple[str, str], tuple[tuple[Any, ...], Snapshot, dict[str, tuple[int, int, int]]]] = {}
         self._cache_lock = threading.Lock()
         self.audit = AuditLog(self.root)
+        self.history = History(self.root)
 
     # ------------------------------------------------------------ paths
 
@@ -360,6 +362,7 @@ class Repository:
         expected_version: str | None,
         create: bool,
         actor: str | None = None,
+        action: str | None = None,
     ) -> Stored:
         path = self._file(game_id, collection, item_id)
         ordered = self._ordered(game_id, collection, data)
@@ -395,6 +398,9 @@ class Repository:
             # Recorded under the lock, so the log's order is the order the file changed in.
             self.audit.record("create" if create else "update", game_id, collection, item_id,
                               None if create else current, new_version, actor)
+            if create or new_version != current:  # a save that changed nothing adds no version
+                self._keep_history(game_id, collection, item_id, action or ("create" if create else "update"),
+                                   previous, None if create else current, encoded, new_version, actor)
             return Stored(item_id, _plain(ordered), new_version)
 
     def _delete(self, game_id: str, collection: str, item_id: str, expected_version: str | None,
@@ -403,7 +409,8 @@ class Repository:
         with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
             if not path.exists():
                 raise NotFound(f"{collection[:-1]} {item_id!r} does not exist")
-            current = content_version(path.read_bytes())
+            old_bytes = path.read_bytes()
+            current = content_version(old_bytes)
             if expected_version != current:
                 raise Conflict(
                     f"{collection[:-1]} {item_id!r} was changed since version {expected_version}; "
@@ -413,8 +420,73 @@ class Repository:
             path.unlink()
             fsync_dir(path.parent)
             self.audit.record("delete", game_id, collection, item_id, current, None, actor)
+            self._keep_history(game_id, collection, item_id, "delete", old_bytes, current, None, None, actor)
         with self._cache_lock:
             self._cache.pop(path, None)
+
+    def _keep_history(self, game_id: str, collection: str, item_id: str, action: str, old_bytes: bytes | None,
+                      old_version: str | None, new_bytes: bytes | None, new_version: str | None,
+                      actor: str | None) -> None:
+        """Keep both versions of a change (storage/history.py). The change itself is saved
+        already, so a history that cannot be written (a full disk) is logged, not raised."""
+        try:
+            self.history.record(game_id, collection, item_id, action, old_bytes, old_version, new_bytes,
+                                new_version, actor or current_actor() or LOCAL_ACTOR)
+        except (OSError, DataError):
+            import logging
+
+            logging.getLogger("workbench.changes").exception("could not keep the history of %s/%s/%s",
+                                                             game_id, collection, item_id)
+
+    # ------------------------------------------------------------ history
+
+    def versions(self, game_id: str, collection: str, item_id: str) -> list[dict[str, Any]]:
+        """The item's saved versions, newest first: ``{"version", "time", "actor", "action", "data"}``
+        (``data`` None when the version's bytes were not kept). Raises InvalidId for a bad id."""
+        changes = self.history.changes(game_id, collection, item_id)
+        entries = [(c.new_version or c.old_version, c.time, c.actor, c.action, c.old_version) for c in changes]
+        if changes and changes[0].old_version and changes[0].action != "create":
+            # The file existed before history was kept: its first recorded change kept those bytes too.
+            entries.insert(0, (changes[0].old_version, "", "", "original", None))
+        out = []
+        for version, time, actor, action, previous in reversed(entries):
+            if not version:
+                continue
+            try:
+                data: Any = parse_yaml(self.history.version_bytes(game_id, collection, item_id, version),
+                                       COLLECTIONS[collection])
+            except (NotFound, DataError):
+                data = None
+            out.append({"version": version, "time": time, "actor": actor, "action": action,
+                        "data": data, "previous": previous})
+        return out
+
+    def restore_version(self, game_id: str, collection: str, item_id: str, version: str,
+                        expected_version: str | None, actor: str | None = None) -> Stored:
+        """Save ``version`` of an item again as a new save (so nothing is lost): over the current
+        file when it exists (``expected_version`` must be current), or as the item again after a
+        delete. Raises NotFound (unknown version), Conflict (stale), DataError (unreadable)."""
+        data = parse_yaml(self.history.version_bytes(game_id, collection, item_id, version), COLLECTIONS[collection])
+        if not isinstance(data, Mapping):
+            raise DataError(f"version {version} of {item_id!r} is not a mapping of fields")
+        exists = self._file(game_id, collection, item_id).exists()
+        return self._write(game_id, collection, item_id, data, expected_version, create=not exists,
+                           actor=actor, action="restore")
+
+    def deleted_items(self, game_id: str, collection: str) -> list[dict[str, Any]]:
+        """Items deleted and not created again, the most recent first, with their last data."""
+        out = []
+        for item in self.history.deleted(game_id, collection):
+            if self._file(game_id, collection, item.item_id).exists():
+                continue
+            try:
+                data = parse_yaml(self.history.version_bytes(game_id, collection, item.item_id, item.version),
+                                  COLLECTIONS[collection])
+            except (NotFound, DataError):
+                data = None
+            out.append({"id": item.item_id, "time": item.time, "actor": item.actor, "version": item.version,
+                        "name": str(data.get("name", item.item_id)) if isinstance(data, Mapping) else item.item_id})
+        return out
 
     def _ordered(self, game_id: str, collection: str, data: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(data, Mapping):

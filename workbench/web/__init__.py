@@ -79,6 +79,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(_blueprint("transfer_views"))
     app.register_blueprint(_blueprint("playtest_views"))
     app.register_blueprint(_blueprint("set_views"))
+    app.register_blueprint(_blueprint("history_views"))
     from workbench.web.help_views import init_help
 
     init_help(app, Path(app.config.get("DOCS_DIR") or PROJECT_ROOT / "docs"), PROJECT_ROOT / "README.md")

@@ -62,6 +62,8 @@ VIEWER_WRITE_ALLOWLIST: tuple[str, ...] = (
     "*.preview",
     "*.preview_*",
     "*.deck_stats",
+    "*.deck_import",
+    "render*.print_preview",
     "render*.pdf",
     "render*.pdf_*",
     "render*.print_pdf*",

@@ -44,6 +44,8 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "playtest.goldfish_page": ("playtests", "gauntlet-goldfish-variants"),
     "auth.login": ("team-server", ""),
     "overview.overview": ("web-ui", "set-overview"),
+    "history.history": ("web-ui", "history-undo-and-restore"),
+    "history.deleted": ("web-ui", "history-undo-and-restore"),
 }
 
 
