@@ -12,11 +12,10 @@ sampler here. Three pieces build on it:
   numbers) with a rollout policy and an :class:`Evaluator` at the horizon.
 * :class:`SearchAgent` is single-observer ISMCTS with the tree cut at the root: every iteration
   re-deals a world, picks a root action by UCB1, plays it out with the game's heuristic for a
-  horizon of decisions and scores the end with the game's evaluator. For simultaneous steps
-  (seth) the root is decoupled: each acting player keeps its own regret-matching table over its
-  own actions (simultaneous-move MCTS, Lanctot et al. 2013), and the decision is drawn from the
-  searching player's average strategy, so it mixes like a Nash player rather than being
-  exploitable by a fixed reply.
+  horizon of decisions and scores the end with the game's evaluator. At a simultaneous step
+  (seth) both players' candidates span a payoff matrix estimated by playouts in re-dealt worlds;
+  regret matching solves it and the decision is drawn from the searching player's equilibrium
+  strategy, so it mixes like a Nash player instead of being exploitable by a fixed reply.
 
 A decision with one legal action is never searched.
 """
@@ -125,20 +124,25 @@ def flat_monte_carlo(state: State, player: int, candidates: Sequence[Action], po
     return candidates[best]
 
 
+PolicyFactory = Callable[[int], Agent]
+"""Makes the rollout player from a seed (a fresh one per playout: heuristics keep per-game
+memos keyed by the state's identity, which a new clone may reuse)."""
+
+
 class SearchAgent:
-    """Root-level ISMCTS (see the module docstring) over ``candidates(state, player)``.
+    """Root-level ISMCTS (see the module docstring) over ``candidates(state, player, legal)``.
 
     ``budget``: iterations (re-dealt worlds played out) per decision. ``horizon``: decisions
-    played by ``policy`` after the root action before ``evaluate`` scores the position.
-    ``searches(state, player)`` says which decisions are worth searching (others are the
-    policy's). Seeded: the same seed and position give the same decision.
+    played by the ``policy`` after the root action before ``evaluate`` scores the position.
+    ``searches(state, player)`` says which decisions are worth searching (the others are the
+    policy's, in a re-dealt world). Seeded: the same seed and view give the same decision.
     """
 
-    def __init__(self, seed: int, policy: Agent, evaluate: Evaluator,
+    def __init__(self, seed: int, policy: PolicyFactory, evaluate: Evaluator,
                  candidates: Callable[[State, int, list[Action]], list[Action]] | None = None,
                  searches: Callable[[State, int], bool] | None = None,
-                 budget: int = 32, horizon: int = 40, exploration: float = 0.7,
-                 simultaneous_policy: Agent | None = None) -> None:
+                 budget: int = 32, horizon: int = 40, exploration: float = 0.5) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
         self.policy = policy
         self.evaluate = evaluate
@@ -147,23 +151,32 @@ class SearchAgent:
         self.budget = max(1, int(budget))
         self.horizon = horizon
         self.exploration = exploration
-        self.simultaneous_policy = simultaneous_policy or policy
-        self.searched = 0  # decisions searched (for benchmarks)
+        self.searched = 0  # decisions searched (benchmarks/agents.py prints it)
 
     def choose(self, state: State, player: int) -> Action:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
         if self.searches is not None and not self.searches(state, player):
-            return Honest(self.policy, self.rng.getrandbits(32)).choose(state, player)
-        self.searched += 1
+            return Honest(self.policy(self.rng.getrandbits(32)),
+                          self.rng.getrandbits(32)).choose(state, player)
         acting = state.to_act()
         if len(acting) > 1:
             return self._simultaneous(state, player, acts, acting)
-        cands = self.candidates(state, player, acts) if self.candidates else acts
+        cands = self._candidates(state, player, acts)
         if len(cands) == 1:
             return cands[0]
+        self.searched += 1
         return self._ucb(state, player, acts, cands)
+
+    def _candidates(self, state: State, player: int, acts: list[Action]) -> list[Action]:
+        if self.candidates is None:
+            return acts
+        return self.candidates(state, player, acts)
+
+    def _rollout(self, world: State, player: int) -> float:
+        return rollout(world, player, self.policy(self.rng.getrandbits(32)), self.horizon,
+                       self.evaluate)
 
     # ------------------------------------------------------------------ one player decides
 
@@ -183,7 +196,7 @@ class SearchAgent:
                         + c * math.sqrt(log_t / visits[j]))
             world = state.determinize(player, rng)
             world.apply(world.legal_actions(player)[places[k]])
-            totals[k] += rollout(world, player, self.policy, self.horizon, self.evaluate)
+            totals[k] += self._rollout(world, player)
             visits[k] += 1
         # the most visited; ties: the better mean, then the policy's order
         best = max(range(n), key=lambda j: (visits[j], totals[j] / visits[j], -j))
@@ -193,46 +206,61 @@ class SearchAgent:
 
     def _simultaneous(self, state: State, player: int, acts: list[Action],
                       acting: tuple[int, ...]) -> Action:
-        """Decoupled regret matching at the root: each acting player has its own table."""
+        """Both players choose together: estimate the payoff matrix of the two players'
+        candidates with playouts in re-dealt worlds, solve it by regret matching, and draw the
+        decision from the searching player's equilibrium strategy."""
+        other = next(p for p in acting if p != player)
+        width = max(2, int(math.sqrt(self.budget)))
+        mine = self._candidates(state, player, acts)[:width]
+        theirs = self._candidates(state, other, state.legal_actions(other))[:width]
+        if len(mine) == 1:
+            return mine[0]
+        self.searched += 1
+        n, m = len(mine), len(theirs)
+        totals = [[0.0] * m for _ in range(n)]
+        visits = [[0] * m for _ in range(n)]
         rng = self.rng
-        cands: dict[int, list[Action]] = {}
-        for p in acting:
-            legal = state.legal_actions(p)
-            cands[p] = self.candidates(state, p, legal) if self.candidates else legal
-        regrets = {p: [0.0] * len(cands[p]) for p in acting}
-        average = {p: [0.0] * len(cands[p]) for p in acting}
-        for _ in range(self.budget):
+        for it in range(max(self.budget, n * m)):
+            i, j = divmod(it % (n * m), m)
             world = state.determinize(player, rng)
-            strategy = {p: _regret_matching(regrets[p]) for p in acting}
-            picks = {p: _draw(strategy[p], rng) for p in acting}
-            joint = {}
-            for p in acting:
-                legal = world.legal_actions(p)
-                joint[p] = legal[same_action(legal, cands[p][picks[p]])]
-            # one playout, then each player's counterfactual row is estimated by swapping its
-            # own action only (outcome sampling with one extra playout per alternative would
-            # cost n times more; this is the cheap estimate used by decoupled SM-MCTS)
-            base = world.clone()
-            base.apply_joint(joint)
-            values = {p: rollout(base.clone() if len(acting) > 1 else base, p,
-                                 self.simultaneous_policy, self.horizon, self.evaluate)
-                      for p in acting}
-            for p in acting:
-                s = strategy[p]
-                for k, prob in enumerate(s):
-                    average[p][k] += prob
-                # an unbiased regret estimate: importance-weighted value of the sampled action
-                v = values[p]
-                est = [0.0] * len(s)
-                est[picks[p]] = v / max(s[picks[p]], 1e-3)
-                mean = sum(prob * e for prob, e in zip(s, est))
-                row = regrets[p]
-                for k in range(len(s)):
-                    row[k] += est[k] - mean
-        mine = average[player]
-        total = sum(mine)
-        k = _draw([x / total for x in mine], rng) if total > 0 else 0
-        return acts[same_action(acts, cands[player][k])]
+            world.apply_joint({player: _listed(world, player, mine[i]),
+                               other: _listed(world, other, theirs[j])})
+            totals[i][j] += self._rollout(world, player)
+            visits[i][j] += 1
+        payoff = [[totals[i][j] / visits[i][j] for j in range(m)] for i in range(n)]
+        strategy = solve_zero_sum(payoff)
+        return mine[_draw(strategy, rng)]
+
+
+def _listed(world: State, player: int, action: Action) -> Action:
+    """``action`` as listed in ``world`` (by place), or itself when it is not listed."""
+    legal = world.legal_actions(player)
+    try:
+        return legal[same_action(legal, action)]
+    except ValueError:
+        return action
+
+
+def solve_zero_sum(payoff: list[list[float]], iterations: int = 400) -> list[float]:
+    """The row player's average strategy after regret matching by both players on ``payoff``
+    (row player's values; the column player gets 1 - value). Converges to a Nash equilibrium
+    of the zero-sum matrix game (Hart and Mas-Colell 2000)."""
+    n, m = len(payoff), len(payoff[0])
+    r_row, r_col = [0.0] * n, [0.0] * m
+    avg = [0.0] * n
+    for _ in range(iterations):
+        x = _regret_matching(r_row)
+        y = _regret_matching(r_col)
+        row_vals = [sum(payoff[i][j] * y[j] for j in range(m)) for i in range(n)]
+        col_vals = [sum(payoff[i][j] * x[i] for i in range(n)) for j in range(m)]
+        v = sum(x[i] * row_vals[i] for i in range(n))
+        for i in range(n):
+            r_row[i] += row_vals[i] - v
+            avg[i] += x[i]
+        for j in range(m):
+            r_col[j] += v - col_vals[j]  # the column player minimises the row value
+    total = sum(avg)
+    return [a / total for a in avg]
 
 
 def _regret_matching(regrets: list[float]) -> list[float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from workbench.domain.engines.base import Engine, RandomAgent
 from workbench.domain.engines.fusion.adapter import CAPABILITIES
-from workbench.domain.engines.fusion.agents import HeuristicAgent, MonteCarloAgent
+from workbench.domain.engines.fusion.agents import HeuristicAgent, MonteCarloAgent, search_agent
 from workbench.domain.engines.fusion.cards import ACTIONS
 from workbench.domain.engines.fusion.setup import from_setup, new_game, snapshot
 from workbench.domain.engines.fusion.state import FusionState
@@ -17,7 +17,8 @@ from workbench.domain.engines.fusion.state import FusionState
 ENGINE = Engine(
     game="fusion",
     new_game=new_game,
-    agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent},
+    agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent,
+            "search": search_agent},
     supported_actions=ACTIONS,
     capabilities=CAPABILITIES,
     from_setup=from_setup,

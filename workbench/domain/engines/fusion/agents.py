@@ -15,10 +15,11 @@ only taps the attacker). None of this changes a decision: the same seeds play th
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
-from workbench.domain.engines.base import Action, State
+from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
@@ -113,6 +114,24 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
     return total
 
 
+def _guess(s: FusionState, q: int) -> tuple[int, int]:
+    """The (ATK, DEF) player ``q``'s face-down creature is expected to have: the mean of the
+    creatures it could be (``q``'s unseen settable creatures: hand, deck and face-down ones)."""
+    cards, down = s.cards, s.down
+    max_stars = s.opts.set_max_stars
+    n = ta = td = 0
+    for zone in (s.hand[q], s.deck[q], s.crea[q]):
+        for i in zone:
+            c = cards[i]
+            if c.kind == "creature" and c.stars <= max_stars and (zone is not s.crea[q] or i in down):
+                n += 1
+                ta += c.atk
+                td += c.dfn
+    if not n:
+        return (0, 1)
+    return (round(ta / n), round(td / n))
+
+
 def _in_fight(s: FusionState, i: int) -> bool:
     for a in s.attacks:
         if a[0] == i or a[1] == i or i in a[2]:
@@ -138,8 +157,38 @@ class HeuristicAgent:
         return self._rng
 
     def choose(self, state: State, player: int) -> Action:
-        """Pick the best-scoring legal action for ``player``."""
+        """Pick the best-scoring legal action for ``player``.
+
+        The opponent's face-down creatures are unknown (RULES.md §3.4.2): while the decision is
+        scored, their stats read as the average of the creatures they could be (see _guess).
+        """
         assert isinstance(state, FusionState)
+        down = state.down
+        if down:
+            hidden = [i for i in state.crea[1 - player] if i in down]
+            if hidden:
+                return self._masked(state, player, hidden)
+        return self._choose(state, player)
+
+    def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
+        """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
+        depends only on what ``player`` sees (restored afterwards: the cache is the state's)."""
+        guess = _guess(state, 1 - player)
+        cards = state.cards
+        saved = []
+        for i in hidden:
+            a, d = state.atk_dfn(i)  # base plus public changes (modifiers, continuous bonuses)
+            card = cards[i]
+            saved.append(i)
+            state._sc[i] = (guess[0] + a - card.atk, guess[1] + d - card.dfn)
+        try:
+            return self._choose(state, player)
+        finally:
+            sc = state._sc
+            for i in saved:
+                sc.pop(i, None)  # recomputed from the real card on the next read
+
+    def _choose(self, state: FusionState, player: int) -> Action:
         if state.actor == player and not state.over:
             # what legal_actions returns, without its call layer (the list is kept for apply)
             acts = state._legal
@@ -550,7 +599,9 @@ class HeuristicAgent:
 
 
 class MonteCarloAgent:
-    """Flat Monte Carlo: tries each action on clones and plays out with heuristic players.
+    """Flat Monte Carlo: tries each action in re-dealt worlds (``State.determinize``: the
+    opponent's hand and face-down cards and both deck orders resampled from this player's
+    view) and plays out with heuristic players.
 
     Only used where there is a real choice; ``rollouts`` playouts per action, each cut off after
     ``horizon`` decisions and scored by life difference when unfinished.
@@ -568,14 +619,13 @@ class MonteCarloAgent:
         if len(acts) == 1:
             return acts[0]
         best, best_score = acts[0], float("-inf")
-        for a in acts[:12]:
+        worlds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
+        for k, a in enumerate(acts[:12]):
             total = 0.0
-            for _ in range(self.rollouts):
-                sim = state.clone()
+            for world in worlds:  # the same re-dealt worlds for every action
+                sim = state.determinize(player, random.Random(world))
                 assert isinstance(sim, FusionState)
-                sim.logging = False
-                sim.rng.seed(self.rng.random())
-                sim.apply(a)
+                sim.apply(sim.legal_actions(player)[k])
                 total += self._playout(sim, player)
             if total > best_score:
                 best, best_score = a, total
@@ -592,3 +642,41 @@ class MonteCarloAgent:
             sim.apply(policy.choose(sim, p))
         diff = sim.life[player] - sim.life[1 - player]
         return max(-0.9, min(0.9, diff / 20.0))
+
+
+# ---------------------------------------------------------------------- the search player
+
+SEARCH_BUDGET = 16
+"""Default iterations per searched decision of ``search`` (benchmarks/agents.py measures it)."""
+SEARCH_HORIZON = 40
+SEARCH_WIDTH = 6
+
+
+def position_value(s: FusionState, player: int) -> float:
+    """A 0-1 estimate of ``player``'s chances: life, creatures on the field (ATK + DEF) and
+    cards in hand on each side, squashed by a logistic curve."""
+    score = 0.0
+    for q, sign in ((player, 1.0), (1 - player, -1.0)):
+        material = 0.0
+        for i in s.crea[q]:
+            a, d = s.atk_dfn(i)
+            material += a + d + 1.0
+        score += sign * (1.0 * s.life[q] + 0.6 * material + 1.0 * len(s.hand[q]))
+    return 1.0 / (1.0 + math.exp(-score / 8.0))
+
+
+def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Action]:
+    """The heuristic's choice first, then the other listed actions (``SEARCH_WIDTH`` in all)."""
+    first = HeuristicAgent(0).choose(state, player)
+    return [first] + [a for a in acts if a is not first][: SEARCH_WIDTH - 1]
+
+
+def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
+                 horizon: int = SEARCH_HORIZON) -> Agent:
+    """The strong fusion player: root ISMCTS (engines/search.py) in re-dealt worlds, the
+    heuristic's choice and the next listed actions as candidates, heuristic playouts of
+    ``horizon`` decisions, then :func:`position_value`."""
+    from workbench.domain.engines.search import SearchAgent
+
+    return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
+                       budget=budget, horizon=horizon)

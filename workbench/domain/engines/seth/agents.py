@@ -8,10 +8,11 @@ valuable enemy monsters as possible, putting the rest on the most dangerous surv
 
 from __future__ import annotations
 
+import math
 import random
 from operator import itemgetter
 
-from workbench.domain.engines.base import Action, State
+from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.seth import combat
 from workbench.domain.engines.seth.cards import Effect
 from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Monster, SethState
@@ -270,20 +271,21 @@ class MonteCarloAgent:
             return default
         if len(actions) > 16:
             actions = self.rng.sample(actions, 16)
-        best, best_score = default, self._score(state, player, default) + self.margin
+        worlds = [self.rng.getrandbits(32) for _ in range(self.samples)]
+        best, best_score = default, self._score(state, player, default, worlds) + self.margin
         for action in actions:
             if action.kind == default.kind and action.args == default.args:
                 continue
-            score = self._score(state, player, action)
+            score = self._score(state, player, action, worlds)
             if score > best_score:
                 best, best_score = action, score
         return best
 
-    def _score(self, state: SethState, player: int, action: Action) -> float:
+    def _score(self, state: SethState, player: int, action: Action, worlds: list[int]) -> float:
         total = 0.0
-        for _ in range(self.samples):
-            trial = state.clone()
-            trial.logging = False
+        for world in worlds:
+            # the opponent's hidden ability picks re-picked (State.determinize), not read
+            trial = state.determinize(player, random.Random(world))
             joint = {p: action if p == player else self._opponent(trial, p) for p in trial.to_act()}
             trial.apply_joint(joint)
             total += self._playout(trial, player)
@@ -306,4 +308,42 @@ class MonteCarloAgent:
         return 1.0 if trial.winner == player else 0.0
 
 
-__all__ = ["HeuristicAgent", "MonteCarloAgent", "DONE"]
+# ---------------------------------------------------------------------- the search player
+
+SEARCH_BUDGET = 25
+"""Default playouts per searched decision of ``search`` (benchmarks/agents.py measures it)."""
+SEARCH_HORIZON = 400  # decisions: seth games are short, playouts go to the end
+
+
+def position_value(state: SethState, player: int) -> float:
+    """A 0-1 estimate of ``player``'s chances: each side's monsters in play weighted by what
+    they deal and the health they have left, squashed by a logistic curve."""
+    score = 0.0
+    for p, sign in ((player, 1.0), (1 - player, -1.0)):
+        for m in state.teams[p]:
+            if m.alive:
+                score += sign * (m.damage * 2 + max(0, m.remaining - m.poison) + 2)
+    return 1.0 / (1.0 + math.exp(-score / 10.0))
+
+
+def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Action]:
+    """The heuristic's choice first, then the listed actions, assignments of more monsters
+    first (the list starts with the empty one)."""
+    assert isinstance(state, SethState)
+    first = HeuristicAgent(0, jitter=0.0).choose(state, player)
+    ordered = acts[::-1] if state.step == ASSIGN else acts
+    return [first] + [a for a in ordered if a.kind != first.kind or a.args != first.args]
+
+
+def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
+                 horizon: int = SEARCH_HORIZON) -> Agent:
+    """The strong seth player: at simultaneous steps a payoff matrix of both players' best
+    candidates estimated by heuristic playouts and solved by regret matching (the decision is
+    drawn from the equilibrium strategy); at one-player steps root ISMCTS (engines/search.py)."""
+    from workbench.domain.engines.search import SearchAgent
+
+    return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
+                       budget=budget, horizon=horizon)
+
+
+__all__ = ["HeuristicAgent", "MonteCarloAgent", "DONE", "search_agent"]

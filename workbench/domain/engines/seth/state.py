@@ -601,6 +601,15 @@ class SethState(Observe, State):
         if not (self.queued[0] or self.queued[1]):
             self._begin_split()
             return
+        # §2.7.2: every ability is computed against the state as resolution began, then all
+        # results are applied at once (no seat gains from resolving first). Each one runs on
+        # the starting values; its changes are noted and undone before the next one runs.
+        monsters = self.everyone
+        start = [_mutable(m) for m in monsters]
+        flight_start = self.flight_used
+        flight_after = set(flight_start)
+        deltas: dict[int, list[int]] = {}
+        destroyed: set[int] = set()
         any_effect = False
         for p in (0, 1):
             for m, effect, target, activation in self.queued[p]:
@@ -611,10 +620,32 @@ class SethState(Observe, State):
                         self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}{on}")
                     else:
                         self.say(f"{self.where()} — P{p + 1}'s {m.label} on play: {effect.describe()}{on}")
+                self.flight_used = set(flight_start)
                 if activation and m.poison:
                     self._hurt(m, m.poison, None, "", poison=True)
                 self.run_effect(m, effect, target)
+                flight_after |= self.flight_used
+                for k, x in enumerate(monsters):
+                    now = _mutable(x)
+                    was = start[k]
+                    if now != was:
+                        d = deltas.setdefault(k, [0] * len(was))
+                        for f in range(len(was)):
+                            d[f] += now[f] - was[f]
+                        if effect.action == "destroy" and now[0] > was[0]:
+                            destroyed.add(k)
+                        _restore(x, was)
             self.queued[p] = []
+        self.flight_used = flight_after
+        for k, d in deltas.items():
+            x = monsters[k]
+            _restore(x, [v + dv for v, dv in zip(start[k], d)])
+            if x.damage_taken < 0:
+                x.damage_taken = 0  # two heals of the same damage heal it once
+            if k in destroyed:
+                x.damage_taken = max(x.damage_taken, x.health)
+            if x.damage_taken >= x.health:
+                self.settled = False
         if any_effect and not self.settled:  # settled: nothing can have been removed
             self._remove_dead()
             if self._check_end():
@@ -838,6 +869,17 @@ class SethState(Observe, State):
                 return
         if not self._next_phase():
             self._begin_phase()
+
+
+def _mutable(m: Monster) -> tuple[int, int, int, int, int, int]:
+    """What an ability can change on a monster (§2.7.2 sums these changes)."""
+    return (m.damage_taken, m.poison, m.round_damage, m.round_health, m.perm_damage, m.perm_health)
+
+
+def _restore(m: Monster, values: tuple[int, ...] | list[int]) -> None:
+    (m.damage_taken, m.poison, m.round_damage, m.round_health, m.perm_damage,
+     m.perm_health) = values
+    m.recalc()
 
 
 def _remap(lists: list[list[Monster]], to: dict[Monster, Monster]) -> list[list[Monster]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from workbench.domain.engines.base import Engine, RandomAgent
 from workbench.domain.engines.warzone.adapter import CAPABILITIES
-from workbench.domain.engines.warzone.agents import HeuristicAgent, MonteCarloAgent
+from workbench.domain.engines.warzone.agents import HeuristicAgent, MonteCarloAgent, search_agent
 from workbench.domain.engines.warzone.cards import SUPPORTED_ACTIONS
 from workbench.domain.engines.warzone.rules import DEFAULT_OPTIONS
 from workbench.domain.engines.warzone.setup import from_setup, new_game, snapshot
@@ -22,7 +22,8 @@ from workbench.domain.engines.warzone.state import WarzoneState
 ENGINE = Engine(
     game="warzone",
     new_game=new_game,
-    agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent},
+    agents={"random": RandomAgent, "heuristic": HeuristicAgent, "montecarlo": MonteCarloAgent,
+            "search": search_agent},
     supported_actions=SUPPORTED_ACTIONS,
     capabilities=CAPABILITIES,
     from_setup=from_setup,

@@ -11,7 +11,7 @@ import math
 import random
 from itertools import accumulate
 
-from workbench.domain.engines.base import Action
+from workbench.domain.engines.base import Action, Agent
 from workbench.domain.engines.warzone.cards import (
     ALL_CREATURES,
     BATTLING,
@@ -754,8 +754,7 @@ class MonteCarloAgent:
         for act in candidates:
             total = 0.0
             for world in worlds:
-                sim = state.clone(quiet=True)
-                _determinize(sim, player, random.Random(world))
+                sim = state.determinize(player, random.Random(world))
                 sim.apply(act)
                 total += _playout(sim, player, self.heuristic, self.horizon)
             score = total / self.playouts
@@ -794,19 +793,41 @@ def position_value(state: WarzoneState, player: int) -> float:
     return 1.0 / (1.0 + math.exp(-score / 1500.0))
 
 
-def _determinize(state: WarzoneState, player: int, rng: random.Random) -> None:
-    """Forget what ``player`` cannot see: reshuffle its deck and the opponent's hand and deck."""
-    rng.shuffle(state.p[player].deck)
-    foe = state.p[1 - player]
-    hidden = foe.hand + foe.deck
-    rng.shuffle(hidden)
-    foe.hand = hidden[: len(foe.hand)]
-    foe.deck = hidden[len(foe.hand):]
-    state._legal = None
-
-
 def _find(cards: list[Card], iid: str) -> Card:
     for card in reversed(cards):  # the newest cards are usually the ones played
         if card.iid == iid:
             return card
     raise KeyError(iid)
+
+
+# ---------------------------------------------------------------------- the search player
+
+SEARCH_BUDGET = 24
+"""Default iterations per searched decision of ``search`` (benchmarks/agents.py measures it)."""
+SEARCH_HORIZON = 30
+SEARCH_WIDTH = 5
+
+
+def _search_candidates(state: WarzoneState, player: int, acts: list[Action]) -> list[Action]:
+    """The heuristic's choice, then its next best-scored actions (``SEARCH_WIDTH`` in all)."""
+    h = HeuristicAgent(0)
+    first = h.choose(state, player)
+    plan: dict = {}
+    ranked = sorted(acts, key=lambda a: -h.score(state, player, a, plan))
+    return [first] + [a for a in ranked if a is not first][: SEARCH_WIDTH - 1]
+
+
+def _battle_decision(state: WarzoneState, player: int) -> bool:
+    """War-phase and answer-window decisions are searched; Recruitment/Return are the
+    heuristic's (its recruit planning is already exact about the limit)."""
+    return state.pending is not None or state.phase == "war"
+
+
+def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
+                 horizon: int = SEARCH_HORIZON) -> Agent:
+    """The strong warzone player: root ISMCTS (engines/search.py) over the heuristic's best
+    few battle decisions, heuristic playouts of ``horizon`` decisions, then position_value."""
+    from workbench.domain.engines.search import SearchAgent
+
+    return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
+                       _battle_decision, budget=budget, horizon=horizon)

@@ -1,0 +1,139 @@
+"""Strength and speed of the AI players of every game (issue 15).
+
+Each matchup plays seat-swapped pairs: game 2k and 2k+1 use the same seed and the same deck on
+both sides (a mirror match); the player under test sits first in one and second in the other, so
+neither the deck nor the first-player effect biases the result. A draw counts half. Results print
+with a 95 % Wilson interval, and the games/s and decisions/s of the run (CPU time of the worker
+processes, and the wall time with ``--jobs`` processes).
+
+Usage:
+    python benchmarks/agents.py [--game G] [--games N] [--budget B] [--jobs J]
+        [--matchups search-heuristic,heuristic-random,search-search]
+    python benchmarks/agents.py --seat-games N     # search mirror: win rate by seat
+
+``search-search`` is the speed figure of issue 15 (1,000 games on 2 cores in ≤ 5 minutes): it
+prints the wall time extrapolated to 1,000 games with the given ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from workbench.domain.engines import load_engine  # noqa: E402
+from workbench.domain.engines.base import play_game  # noqa: E402
+from workbench.domain.stats import wilson_interval  # noqa: E402
+
+GAMES = ("warzone", "fusion", "seth")
+
+
+def bundled(game: str):
+    from workbench.storage.repository import Repository
+    from workbench.storage.scenario_files import game_option_defaults
+
+    repo = Repository(ROOT / "card_data")
+    decks = sorted(d.id for d in repo.list_decks(game))
+    _, defaults = game_option_defaults(ROOT / "card_data", game)
+    return {d: repo.deck_cards(game, d) for d in decks}, dict(defaults, _log=False)
+
+
+class Counting:
+    def __init__(self, agent) -> None:
+        self.agent = agent
+        self.calls = 0
+
+    def choose(self, state, player):
+        self.calls += 1
+        return self.agent.choose(state, player)
+
+
+def make(engine, name: str, seed: int, budget: int | None):
+    factory = engine.agents[name]
+    if name == "search" and budget is not None:
+        return factory(seed, budget=budget)
+    return factory(seed)
+
+
+def play_pair(task):
+    """Two games of one seed: ``a`` first, then ``a`` second. Returns (points of a, decisions,
+    points of the first seat, CPU seconds)."""
+    game, deck, a, b, seed, budget = task
+    engine = load_engine(game)
+    decks, options = bundled(game)
+    cards = decks[deck]
+    points = first = 0.0
+    decisions = 0
+    start = time.process_time()
+    for seat in (0, 1):
+        players = [Counting(make(engine, a, seed * 2 + seat, budget)),
+                   Counting(make(engine, b, seed * 2 + seat + 7, budget))]
+        if seat:
+            players.reverse()
+        result = play_game(engine.new_game(cards, cards, options, seed), players)
+        decisions += sum(p.calls for p in players)
+        if result.winner is None:
+            points += 0.5
+            first += 0.5
+        else:
+            points += result.winner == seat
+            first += result.winner == 0
+    return points, decisions, first, time.process_time() - start
+
+
+def matchup(game: str, deck: str, a: str, b: str, games: int, budget: int | None,
+            jobs: int) -> dict:
+    pairs = max(1, games // 2)
+    tasks = [(game, deck, a, b, seed, budget) for seed in range(pairs)]
+    wall = time.perf_counter()
+    if jobs > 1:
+        with mp.get_context("fork").Pool(jobs) as pool:
+            out = pool.map(play_pair, tasks, chunksize=1)
+    else:
+        out = [play_pair(t) for t in tasks]
+    wall = time.perf_counter() - wall
+    n = 2 * pairs
+    points = sum(o[0] for o in out)
+    decisions = sum(o[1] for o in out)
+    first = sum(o[2] for o in out)
+    cpu = sum(o[3] for o in out)
+    low, high = wilson_interval(points, n)
+    return {"n": n, "rate": points / n, "low": low, "high": high, "first": first / n,
+            "games_s": n / cpu, "decisions_s": decisions / cpu, "wall": wall, "cpu": cpu}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=GAMES, action="append")
+    parser.add_argument("--games", type=int, default=200, help="games per matchup and deck")
+    parser.add_argument("--budget", type=int, help="search iterations per decision "
+                        "(default: each game's own)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--matchups", default="search-heuristic,heuristic-random,search-search")
+    args = parser.parse_args()
+    for game in args.game or GAMES:
+        decks, _ = bundled(game)
+        print(f"{game}: {args.games} games per line in seat-swapped mirror pairs, "
+              f"{args.jobs} processes, search budget {args.budget or 'default'}")
+        for pair in args.matchups.split(","):
+            a, b = pair.split("-")
+            for deck in decks:
+                r = matchup(game, deck, a, b, args.games, args.budget, args.jobs)
+                per_1000 = r["wall"] * 1000 / r["n"]
+                if a == b:
+                    what = (f"first seat wins {r['first']:.1%}; 1,000 games ≈ {per_1000:.0f} s "
+                            f"wall on {args.jobs} processes")
+                else:
+                    what = f"{a} wins {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]"
+                print(f"  {a:>9} vs {b:<9} {deck:<18} {what}; {r['games_s']:8.1f} games/s "
+                      f"{r['decisions_s']:9.0f} decisions/s (per core)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
