@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import pytest
 
-from tests.domain.engines.test_engine_contract import apply, bundled
+from tests.domain.engines.test_engine_contract import SETH_PICKS, apply, bundled
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import Action, State
 from workbench.domain.engines.search import same_action
@@ -39,6 +39,17 @@ def sample_positions(game: str, games: int = 6, every: int = 4) -> tuple[State, 
                 out.append(state.clone())
             apply(state, {p: players[p].choose(state, p) for p in acting})
             n += 1
+    if game == "seth":
+        # the bundled line-ups rarely leave a pick hidden: add positions where each player has
+        # picked one ability and the other's pick waits unseen
+        for first in ("b-hexer", "b-mender"):
+            state = engine.from_setup(SETH_PICKS, options, 0)
+            state.apply_joint({0: Action("assign", ("a-hexer", "a-mender")),
+                               1: Action("assign", ("b-hexer", "b-mender"))})
+            target = "a-hexer" if first == "b-hexer" else "b-hexer"
+            state.apply_joint({0: Action("activate", ("a-hexer", 0, "b-hexer")),
+                               1: Action("activate", (first, 0, target))})
+            out.extend(state.clone() for _ in range(4))
     return tuple(out)
 
 

@@ -182,7 +182,7 @@ class SearchAgent:
 
     def _ucb(self, state: State, player: int, acts: list[Action],
              cands: list[Action]) -> Action:
-        places = [same_action(acts, c) for c in cands]
+        places = [_place(acts, c) for c in cands]
         n = len(cands)
         visits = [0] * n
         totals = [0.0] * n
@@ -195,7 +195,7 @@ class SearchAgent:
                 k = max(range(n), key=lambda j: totals[j] / visits[j]
                         + c * math.sqrt(log_t / visits[j]))
             world = state.determinize(player, rng)
-            world.apply(world.legal_actions(player)[places[k]])
+            world.apply(_in_world(world, player, places[k], cands[k]))
             totals[k] += self._rollout(world, player)
             visits[k] += 1
         # the most visited; ties: the better mean, then the policy's order
@@ -217,14 +217,17 @@ class SearchAgent:
             return mine[0]
         self.searched += 1
         n, m = len(mine), len(theirs)
+        my_places = [_place(acts, a) for a in mine]
+        their_legal = state.legal_actions(other)
+        their_places = [_place(their_legal, a) for a in theirs]
         totals = [[0.0] * m for _ in range(n)]
         visits = [[0] * m for _ in range(n)]
         rng = self.rng
         for it in range(max(self.budget, n * m)):
             i, j = divmod(it % (n * m), m)
             world = state.determinize(player, rng)
-            world.apply_joint({player: _listed(world, player, mine[i]),
-                               other: _listed(world, other, theirs[j])})
+            world.apply_joint({player: _in_world(world, player, my_places[i], mine[i]),
+                               other: _in_world(world, other, their_places[j], theirs[j])})
             totals[i][j] += self._rollout(world, player)
             visits[i][j] += 1
         payoff = [[totals[i][j] / visits[i][j] for j in range(m)] for i in range(n)]
@@ -232,13 +235,18 @@ class SearchAgent:
         return mine[_draw(strategy, rng)]
 
 
-def _listed(world: State, player: int, action: Action) -> Action:
-    """``action`` as listed in ``world`` (by place), or itself when it is not listed."""
-    legal = world.legal_actions(player)
+def _place(legal: Sequence[Action], action: Action) -> int | None:
+    """Where ``action`` is listed, or None for an unlisted legal choice (seth's free splits)."""
     try:
-        return legal[same_action(legal, action)]
+        return same_action(legal, action)
     except ValueError:
-        return action
+        return None
+
+
+def _in_world(world: State, player: int, place: int | None, action: Action) -> Action:
+    """The action at ``place`` of ``world``'s list (the same decision in the re-dealt world,
+    whose hidden cards may have other names), or ``action`` itself when it is unlisted."""
+    return action if place is None else world.legal_actions(player)[place]
 
 
 def solve_zero_sum(payoff: list[list[float]], iterations: int = 400) -> list[float]:
