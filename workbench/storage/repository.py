@@ -29,6 +29,8 @@ from workbench.storage.audit import LOCAL_ACTOR, AuditLog, current_actor
 from workbench.storage.history import History
 from workbench.storage.yamlio import dump_yaml, parse_yaml
 
+MAX_ID_PICKS = 1000  # a create without an id picks again this often when others take its id first
+
 DEFINITION_FILE = "game.yaml"
 MAX_CARD_BYTES = 256 * 1024
 MAX_DECK_BYTES = 512 * 1024
@@ -514,6 +516,21 @@ class Repository:
             candidate = f"{base}-{n}"
         return candidate
 
+    def _create_named(self, game_id: str, collection: str, data: Mapping[str, Any], fallback: str,
+                      actor: str | None) -> Stored:
+        """Create under a free id made from the name. The free-id look-up and the create are not
+        one step, so two requests may pick the same id; the create itself is atomic (checked
+        under the id's lock), so the loser picks again instead of failing: 50 parallel creates
+        of one name get 50 ids (``name``, ``name-2`` …, in no fixed order)."""
+        for _ in range(MAX_ID_PICKS):
+            item_id = self.new_id(game_id, collection, str(data.get("name", fallback)))
+            try:
+                return self._write(game_id, collection, item_id, data, None, create=True, actor=actor)
+            except AlreadyExists:
+                continue  # taken between the look-up and the write: pick again
+        raise AlreadyExists(f"no free {collection[:-1]} id for {str(data.get('name', fallback))[:60]!r} "
+                            f"after {MAX_ID_PICKS} tries; give the {collection[:-1]} an id")
+
     # ------------------------------------------------------------ cards
 
     def list_cards(self, game_id: str) -> list[Stored]:
@@ -532,7 +549,7 @@ class Repository:
                     actor: str | None = None) -> Stored:
         """Save a new card; without an id, one is made from its name. ``actor`` names who (for the audit log)."""
         if card_id is None:
-            card_id = self.new_id(game_id, "cards", str(data.get("name", "card")))
+            return self._create_named(game_id, "cards", data, "card", actor)
         return self._write(game_id, "cards", card_id, data, None, create=True, actor=actor)
 
     def update_card(self, game_id: str, card_id: str, data: Mapping[str, Any], expected_version: str | None,
@@ -568,7 +585,7 @@ class Repository:
                     actor: str | None = None) -> Stored:
         """Save a new deck; without an id, one is made from its name. ``actor`` names who (for the audit log)."""
         if deck_id is None:
-            deck_id = self.new_id(game_id, "decks", str(data.get("name", "deck")))
+            return self._create_named(game_id, "decks", data, "deck", actor)
         return self._write(game_id, "decks", deck_id, data, None, create=True, actor=actor)
 
     def update_deck(self, game_id: str, deck_id: str, data: Mapping[str, Any], expected_version: str | None,
