@@ -173,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         bar = stack.enter_context(progress_bar(show, f"{matchup.label_a} vs {matchup.label_b}"))
         report = run_matchup(matchup, args.games, backend=backend, stop_rule=rule, progress=bar)
     report["decks"] = facts["decks"]
+    report["unplayed_zones"] = facts["unplayed_zones"]
     if args.save:
         from workbench.services.playtest.jobs import build_run
         from workbench.storage.playtest_runs import RunStore
@@ -194,12 +195,36 @@ def _rate(r: dict[str, Any]) -> str:
     return f"{_pct(r['value'])} (95% interval {_pct(low)}–{_pct(high)})"
 
 
+def _ci(r: dict[str, Any] | None) -> str:
+    if not r or r.get("value") is None:
+        return "—"
+    low, high = r["ci95"]
+    return f"{_pct(r['value'])} ({_pct(low)}–{_pct(high)}, {r['n']} games)"
+
+
 def _print_report(report: dict[str, Any]) -> None:
     print(f"{report['deck_a']} vs {report['deck_b']} — {report['game']}, {report['games']} games, seed {report['seed']}, "
           f"agents {'/'.join(report['agents'])}")
+    not_played = report.get("unsimulated") or []
+    unplayed = report.get("unplayed_zones") or []
+    if not_played or unplayed:
+        print("  NOT PLAYED AS WRITTEN (the figures are about the decks as the engine played them):")
+        for u in not_played:
+            print(f"    {u['name']}: effects approximated or skipped — in {u['games']} of {report['games']} games, "
+                  f"drawn in {u['drawn_games']}")
+        for z in unplayed:
+            print(f"    {z['name']} ×{z['copies']} in deck {z['deck'].upper()}'s {z['zone']} zone: never used by the engine "
+                  f"(all {report['games']} games)")
     print(f"  deck A wins {report['wins_a']}, loses {report['wins_b']}, draws {report['draws']}")
-    print(f"  deck A win rate      {_rate(report['win_rate_a'])}")
+    pairs = report.get("pairs") or {}
+    print(f"  deck A win rate      {_rate(report['win_rate_a'])} over {pairs.get('n', '?')} seed pairs")
+    if pairs:
+        print("  pairs (A's points)   " + ", ".join(f"{o}: {c}" for o, c in zip(pairs["outcomes"], pairs["counts"], strict=True)))
     print(f"  first player wins    {_rate(report['first_player_win_rate'])}")
+    if (report.get("first_player") or {}).get("favoured"):
+        print(f"  ! {report['first_player']['message']}")
+    print(f"  deck A going first   {_ci(report.get('win_rate_a_going_first'))}")
+    print(f"  deck A going second  {_ci(report.get('win_rate_a_going_second'))}")
     turns = report["turns"]
     print(f"  game length          mean {turns['mean']:.1f}, median {turns['median']} turns" if turns["mean"] is not None else "")
     for reason, count in report["end_reasons"].items():
@@ -207,16 +232,20 @@ def _print_report(report: dict[str, Any]) -> None:
     stop = report.get("early_stop")
     if stop:
         print(f"  early stop: {stop['verdict'] or 'no verdict'} after {stop['games']} games — {stop['reason']}")
-    impact = sorted((c for c in report["cards"] if c["impact"] is not None), key=lambda c: -c["impact"])
-    if impact:
-        print("  cards with the most impact (win rate when drawn − when not drawn):")
-        for card in impact[:8]:
-            print(f"    {card['deck'].upper()} {card['name']:<28} {card['impact'] * 100:+.1f} pts, drawn in {_pct(card['drawn_rate'])}")
+    check = report.get("agent_check")
+    if check:
+        print(f"  with {'/'.join(check['agents'])} players ({check['games']} games): deck A {_ci(check['win_rate_a'])} — {check['message']}")
+    rows = sorted((c for c in report["cards"] if c.get("impact") is not None), key=lambda c: -c["impact"])
+    if rows:
+        print("  cards (improvement when drawn = win rate drawn − not drawn; association, not cause):")
+        for card in rows[:8]:
+            iwd = card["improvement_when_drawn"]
+            print(f"    {card['deck'].upper()} {card['name']:<28} {card['impact'] * 100:+.1f} pts "
+                  f"({iwd['ci95'][0] * 100:+.1f} to {iwd['ci95'][1] * 100:+.1f}), drawn in {card['drawn']} games, "
+                  f"opening hand {_ci(card.get('win_rate_opening'))}")
     never = report.get("never_played") or []
     if never:
         print("  never played: " + ", ".join(f"{c['deck'].upper()} {c['name']}" for c in never))
-    if report["unsimulated_cards"]:
-        print("  effects not simulated: " + ", ".join(report["unsimulated_cards"]))
     print(f"  {report['elapsed_s']:.1f} s, {report['games_per_s']} games/s on {report['workers']} worker(s)"
           + (f"; saved as run {report['run_id']}" if report.get("run_id") else ""))
 

@@ -76,6 +76,82 @@ def hypergeom_at_least(k: int, population: int, successes: int, draws: int) -> f
     return sum(hypergeom_pmf(i, population, successes, draws) for i in range(k, min(successes, draws) + 1))
 
 
+# ---------------------------------------------------------------- pairs (pentanomial)
+
+PAIR_OUTCOMES = ("lost both", "lost one, drew one", "one each (or two draws)", "won one, drew one", "won both")
+"""What the five pair counts mean, from the deck's point of view: its points over the two games
+of a seed pair are 0, ½, 1, 1½ or 2 (Fishtest's pentanomial model)."""
+
+
+def pair_index(points: float) -> int:
+    """The pentanomial slot (0–4) of a pair in which a deck scored ``points`` (0 … 2 in halves)."""
+    slot = round(points * 2)
+    if not 0 <= slot <= 4 or abs(slot - points * 2) > 1e-9:
+        raise StatsError(f"a seed pair is worth 0 to 2 points in halves, not {points}")
+    return slot
+
+
+def pair_moments(counts: Sequence[float]) -> tuple[int, float, float]:
+    """``(pairs, mean, variance)`` of the per-game score of the pairs (0, ¼, ½, ¾ or 1 per pair).
+
+    The variance is the population variance over the pairs; zero when every pair scored alike.
+    """
+    n = sum(counts)
+    if n <= 0:
+        return 0, 0.5, 0.0
+    mean = sum(c * i / 4 for i, c in enumerate(counts)) / n
+    var = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(counts)) / n
+    return int(round(n)), mean, var
+
+
+def pair_interval(counts: Sequence[int], z: float = Z95) -> tuple[float, float]:
+    """A 95 % interval for a deck's win rate with the seed pair as the independent unit.
+
+    The Wilson interval over the *effective* number of games: ``n_eff = pairs · p(1 − p) / v``,
+    where ``v`` is the variance of the pairs' scores — two independent games per pair give
+    ``n_eff = 2 · pairs`` (the plain Wilson interval over games); pairs whose halves agree (a
+    mirror) give fewer, pairs that split more often give more. ``v`` mixes in one pseudo-pair
+    (half "lost both", half "won both") so a handful of identical pairs do not claim certainty.
+    When every pair scored 0 or every pair 2, it is the Wilson interval over the games.
+    """
+    pairs, p, var = pair_moments(counts)
+    if pairs == 0:
+        return (0.0, 1.0)
+    if p * (1 - p) == 0:
+        return wilson_interval(p * 2 * pairs, 2 * pairs, z)
+    reg = (var * pairs + 0.5 * p * p + 0.5 * (1 - p) ** 2) / (pairs + 1)
+    n_eff = pairs * p * (1 - p) / reg
+    return _wilson_float(p, n_eff, z)
+
+
+def _wilson_float(p: float, n: float, z: float) -> tuple[float, float]:
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def pair_rate(counts: Sequence[int]) -> dict[str, Any]:
+    """``{"value", "ci95", "n" (games), "pairs", "counts", "unit": "pair"}`` for pentanomial counts."""
+    pairs, p, _ = pair_moments(counts)
+    low, high = pair_interval(counts)
+    return {"value": p if pairs else None, "ci95": [low, high], "n": 2 * pairs, "pairs": pairs,
+            "counts": [int(c) for c in counts], "unit": "pair"}
+
+
+def difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str, Any]:
+    """``second − first`` of two independent rates with Wilson intervals, with Newcombe's 95 %
+    interval (method 10), or value None when either has no games."""
+    p1, p2 = first.get("value"), second.get("value")
+    if p1 is None or p2 is None:
+        return {"value": None, "ci95": None}
+    (l1, u1), (l2, u2) = first["ci95"], second["ci95"]
+    d = p2 - p1
+    return {"value": d, "ci95": [d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2),
+                                 d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)]}
+
+
 # ---------------------------------------------------------------- early stop
 
 
@@ -90,21 +166,24 @@ class StopDecision:
 
 @dataclass(frozen=True)
 class IntervalRule:
-    """Stop once the 95 % interval of deck A's win rate excludes 50 % ± ``margin``.
+    """Stop once the pair interval (:func:`pair_interval`) of deck A's win rate settles it.
 
     "better": the whole interval lies above 0.5 + margin; "worse": below 0.5 − margin;
     "equal": the whole interval lies within 0.5 ± margin (no difference of that size).
-    ``min_games`` guards against stopping on a lucky first few pairs.
+    ``min_games`` guards against stopping on a lucky first few pairs. Looking after every pair
+    makes its error rates larger than a single 95 % interval's; docs/playtests.md gives the
+    measured rates. Prefer :class:`SPRT`, whose error rates hold however often it looks.
     """
 
     margin: float = 0.03
     min_games: int = 100
 
-    def check(self, points: float, games: int) -> StopDecision | None:
-        """The verdict after ``games`` games worth ``points`` for A, or None to keep going."""
+    def check(self, counts: Sequence[int]) -> StopDecision | None:
+        """The verdict after the pairs with pentanomial ``counts`` (deck A's), or None."""
+        games = 2 * sum(counts)
         if games < self.min_games:
             return None
-        low, high = wilson_interval(points, games)
+        low, high = pair_interval(counts)
         if low > 0.5 + self.margin:
             return StopDecision("better", games, f"95% interval {low:.3f}–{high:.3f} lies above {0.5 + self.margin:.3f}")
         if high < 0.5 - self.margin:
@@ -116,42 +195,82 @@ class IntervalRule:
         return None
 
 
+def _regularized(counts: Sequence[int]) -> list[float]:
+    # Fishtest's regularisation (LLRcalc.regularize): an empty slot gets 0.001 of a pair.
+    return [c if c else 1e-3 for c in counts]
+
+
 @dataclass(frozen=True)
 class SPRT:
-    """Wald's sequential probability ratio test of "A is worse by ``margin``" against "better by it".
+    """A three-way generalised SPRT on seed pairs, as Fishtest runs it, twice (one per side).
 
-    H0: p = 0.5 − margin, H1: p = 0.5 + margin; error rates ``alpha`` (wrongly "better") and
-    ``beta`` (wrongly "worse"). A draw counts as half a win and half a loss.
+    Two one-sided tests on deck A's per-game score ``s`` (pair points / 2), each Fishtest's
+    normal approximation of the GSPRT on pentanomial counts (``LLR_alt2``: ``N (s1 − s0)(2 ŝ −
+    s0 − s1) / (2 v̂)`` with the pairs' mean ``ŝ`` and variance ``v̂``):
+
+    * up: ``s = 0.5`` against ``s = 0.5 + margin``; down: ``s = 0.5`` against ``s = 0.5 − margin``.
+    * **better** when up's ratio reaches ``A = ln((1 − beta) / alpha)``; **worse** when down's does;
+      **equal** (no difference as large as the margin) when both are at or below
+      ``B = ln(beta / (1 − alpha))`` at once.
+
+    Error rates (Ville's inequality, which holds however long the test runs): equal decks end
+    "better" with probability ≤ alpha / (1 − beta) and "worse" with the same bound (≈ 2.6 % each,
+    5.3 % in all with the defaults); a deck better by the full margin ends "equal" or "worse" with
+    probability ≤ beta / (1 − alpha) (≈ 5.1 %). The normal approximation makes them approximate;
+    the tests measure them by simulation. ``min_games`` guards against a handful of pairs.
     """
 
     margin: float = 0.03
-    alpha: float = 0.05
+    alpha: float = 0.025
     beta: float = 0.05
-    min_games: int = 20
+    min_games: int = 100
 
     def __post_init__(self) -> None:
         if not 0 < self.margin < 0.5:
             raise StatsError(f"SPRT margin must lie between 0 and 0.5, not {self.margin}")
-        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
-            raise StatsError("SPRT error rates must lie between 0 and 1")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise StatsError("SPRT error rates must lie between 0 and 0.5")
 
-    def llr(self, points: float, games: int) -> float:
-        """The log-likelihood ratio of H1 over H0 after ``games`` games worth ``points``."""
-        p0, p1 = 0.5 - self.margin, 0.5 + self.margin
-        return points * math.log(p1 / p0) + (games - points) * math.log((1 - p1) / (1 - p0))
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """``(A, B)``: stop for the alternative at A, for the null at B."""
+        return math.log((1 - self.beta) / self.alpha), math.log(self.beta / (1 - self.alpha))
 
-    def check(self, points: float, games: int) -> StopDecision | None:
-        """The verdict once the ratio crosses a bound, else None."""
+    def llr(self, counts: Sequence[int]) -> tuple[float, float]:
+        """The log-likelihood ratios ``(up, down)`` after the pairs with pentanomial ``counts``."""
+        c0, c1, c2, c3, c4 = _regularized(counts)  # written out: the runner asks after every pair
+        n = c0 + c1 + c2 + c3 + c4
+        s = (0.25 * c1 + 0.5 * c2 + 0.75 * c3 + c4) / n
+        var = (0.0625 * c1 + 0.25 * c2 + 0.5625 * c3 + c4) / n - s * s
+        if var <= 1e-12:
+            return (0.0, 0.0)
+        m = self.margin
+        up = n * m * (2 * s - 1 - m) / (2 * var)
+        down = n * m * (1 - m - 2 * s) / (2 * var)
+        return up, down
+
+    def check(self, counts: Sequence[int]) -> StopDecision | None:
+        """The verdict once a ratio crosses a bound, else None."""
+        games = 2 * sum(counts)
         if games < self.min_games:
             return None
-        upper = math.log((1 - self.beta) / self.alpha)
-        lower = math.log(self.beta / (1 - self.alpha))
-        value = self.llr(points, games)
-        if value >= upper:
-            return StopDecision("better", games, f"SPRT log-likelihood ratio {value:.2f} ≥ {upper:.2f}")
-        if value <= lower:
-            return StopDecision("worse", games, f"SPRT log-likelihood ratio {value:.2f} ≤ {lower:.2f}")
+        upper, lower = self.bounds
+        up, down = self.llr(counts)
+        if up >= upper:
+            return StopDecision("better", games, f"GSPRT on pairs: log-likelihood ratio for +{self.margin:.3f} "
+                                                 f"is {up:.2f} ≥ {upper:.2f}")
+        if down >= upper:
+            return StopDecision("worse", games, f"GSPRT on pairs: log-likelihood ratio for −{self.margin:.3f} "
+                                                f"is {down:.2f} ≥ {upper:.2f}")
+        if up <= lower and down <= lower:
+            return StopDecision("equal", games, f"GSPRT on pairs: both log-likelihood ratios ({up:.2f}, "
+                                                f"{down:.2f}) ≤ {lower:.2f}: no difference of ±{self.margin:.3f}")
         return None
+
+    def error_rates(self) -> dict[str, float]:
+        """The stated bounds: false "better" (and false "worse") on equal decks, missed margin."""
+        return {"false_better": self.alpha / (1 - self.beta), "false_worse": self.alpha / (1 - self.beta),
+                "missed_margin": self.beta / (1 - self.alpha)}
 
 
 def make_stop_rule(kind: str | None, margin: float = 0.03, min_games: int = 100) -> IntervalRule | SPRT | None:
@@ -166,25 +285,27 @@ def make_stop_rule(kind: str | None, margin: float = 0.03, min_games: int = 100)
     if kind == "interval":
         return IntervalRule(margin=margin, min_games=min_games)
     if kind == "sprt":
-        return SPRT(margin=margin, min_games=min(min_games, 20))
+        return SPRT(margin=margin, min_games=min_games)
     raise StatsError(f"unknown early-stop rule {kind!r}; use interval or sprt")
 
 
-def first_stop(records: Iterable[Mapping[str, Any]], rule: IntervalRule | SPRT, step: int = 2) -> StopDecision | None:
-    """Walk records in game order and return the first verdict, checked every ``step`` games.
+def first_stop(records: Iterable[Mapping[str, Any]], rule: IntervalRule | SPRT) -> StopDecision | None:
+    """Walk records in game order and return the first verdict, checked at the end of each pair.
 
     Checking only at the end of each seed pair keeps the stop point independent of how games were
     spread over workers. Records must be sorted by ``index``.
     """
-    points = 0.0
-    games = 0
+    counts = [0, 0, 0, 0, 0]
+    half: float | None = None
     for record in records:
-        games += 1
-        points += a_points(record)
-        if games % step == 0:
-            decision = rule.check(points, games)
-            if decision is not None:
-                return decision
+        if half is None:
+            half = a_points(record)
+            continue
+        counts[pair_index(half + a_points(record))] += 1
+        half = None
+        decision = rule.check(counts)
+        if decision is not None:
+            return decision
     return None
 
 
@@ -235,101 +356,13 @@ def histogram(values: Sequence[int], max_bins: int = 30) -> list[dict[str, int]]
     return bins
 
 
-def card_table(records: Sequence[Mapping[str, Any]], deck_cards: Mapping[str, Sequence[str]] | None = None,
-               names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """Per card and deck: games drawn, games played, A-or-B win rate when drawn and when not drawn.
-
-    ``deck_cards`` ({"a": [card ids], "b": [...]}) lists every card in the decks, so cards that were
-    never drawn or played show up too. ``impact`` is the win rate when drawn minus when not drawn
-    (None when either side has no games). Win rates are from the owning deck's point of view.
-    """
-    names = names or {}
-    total = len(records)
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def row(side: str, card: str) -> dict[str, Any]:
-        key = (side, card)
-        if key not in rows:
-            rows[key] = {"deck": side, "card": card, "name": names.get(card, card),
-                         "drawn": 0, "played": 0, "points_drawn": 0.0}
-        return rows[key]
-
-    for side, cards in (deck_cards or {}).items():
-        for card in cards:
-            row(side, card)
-    side_points = {"a": 0.0, "b": 0.0}
-    for record in records:
-        pa = a_points(record)
-        points = {"a": pa, "b": 1.0 - pa}
-        side_points["a"] += pa
-        side_points["b"] += 1.0 - pa
-        for side in ("a", "b"):
-            seen = record.get("cards", {}).get(side, {})
-            for card in seen.get("drawn", ()):
-                r = row(side, card)
-                r["drawn"] += 1
-                r["points_drawn"] += points[side]
-            for card in seen.get("played", ()):
-                row(side, card)["played"] += 1
-    table = []
-    for (side, card), r in sorted(rows.items()):
-        not_drawn = total - r["drawn"]
-        when_drawn = r["points_drawn"] / r["drawn"] if r["drawn"] else None
-        when_not = (side_points[side] - r["points_drawn"]) / not_drawn if not_drawn else None
-        table.append({
-            "deck": side,
-            "card": card,
-            "name": r["name"],
-            "drawn": r["drawn"],
-            "played": r["played"],
-            "drawn_rate": r["drawn"] / total if total else None,
-            "win_rate_drawn": when_drawn,
-            "win_rate_not_drawn": when_not,
-            "impact": (when_drawn - when_not) if when_drawn is not None and when_not is not None else None,
-            "never_played": r["played"] == 0,
-        })
-    return table
-
-
 def aggregate(records: Sequence[Mapping[str, Any]], deck_cards: Mapping[str, Sequence[str]] | None = None,
               names: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The statistics of a batch of game records (see :func:`game_record_keys`).
+    """The statistics of a batch of game records (see :func:`game_record_keys`), in game order.
 
-    Returns wins/losses/draws, A's win rate and the first player's win rate with 95 % Wilson
-    intervals, game length (mean, median, histogram), end reasons, the per-card table, the cards
-    never played and the cards whose effects were not simulated.
+    The same as counting the records with :class:`workbench.domain.tally.Tally` (the one
+    implementation; a run's workers send tallies). See docs/playtests.md for every figure.
     """
-    games = len(records)
-    wins_a = sum(1 for r in records if r.get("winner") == "a")
-    wins_b = sum(1 for r in records if r.get("winner") == "b")
-    draws = games - wins_a - wins_b
-    decided_first = [r for r in records if r.get("first_won") is not None]
-    first_points = sum(1.0 if r["first_won"] else 0.0 for r in decided_first) + 0.5 * (games - len(decided_first))
-    turns = [int(r.get("turns") or 0) for r in records]
-    reasons = Counter(reason_key(str(r.get("reason", ""))) for r in records)
-    per_seat: dict[str, dict[str, Any]] = {}
-    for seat in (0, 1):
-        subset = [r for r in records if r.get("a_seat") == seat]
-        per_seat[f"a_seat_{seat}"] = rate(sum(a_points(r) for r in subset), len(subset))
-    unsimulated = sorted({c for r in records for c in r.get("unsimulated", ())})
-    cards = card_table(records, deck_cards, names)
-    return {
-        "games": games,
-        "wins_a": wins_a,
-        "wins_b": wins_b,
-        "draws": draws,
-        "win_rate_a": rate(sum(a_points(r) for r in records), games),
-        "first_player_win_rate": rate(first_points, games),
-        "win_rate_a_by_seat": per_seat,
-        "turns": {
-            "mean": statistics.fmean(turns) if turns else None,
-            "median": statistics.median(turns) if turns else None,
-            "min": min(turns) if turns else None,
-            "max": max(turns) if turns else None,
-            "histogram": histogram(turns),
-        },
-        "end_reasons": dict(reasons.most_common()),
-        "cards": cards,
-        "never_played": [{"deck": c["deck"], "card": c["card"], "name": c["name"]} for c in cards if c["never_played"]],
-        "unsimulated_cards": unsimulated,
-    }
+    from workbench.domain.tally import tally_of
+
+    return tally_of(records).report(deck_cards, names)

@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from workbench.domain import stats
 from workbench.domain.engines import load_engine
 from workbench.domain.errors import WorkbenchError
+from workbench.domain.tally import upgrade_report
 from workbench.services.playtest import service
 from workbench.services.playtest.jobs import JobRegistry
 from workbench.services.playtest.runner import play_one
@@ -326,10 +327,11 @@ def report(game: str, run_id: str) -> Any:
     if run.get("kind") == "gauntlet":
         return render_template("playtest/gauntlet.html", game=definition, game_id=game, run=run, report=run["report"])
     previous = store.previous(game, run_id)
+    report = upgrade_report(run["report"])  # a report saved by an earlier version opens with a note
     return render_template(
-        "playtest/report.html", game=definition, game_id=game, run=run, report=run["report"],
+        "playtest/report.html", game=definition, game_id=game, run=run, report=report,
         previous=previous, changes=changes_between(previous, run) if previous else None,
-        charts=_charts(run["report"]),
+        charts=_charts(report),
     )
 
 

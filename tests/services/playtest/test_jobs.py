@@ -78,7 +78,8 @@ def test_an_interrupted_run_shows_what_it_kept_and_resuming_gives_the_uninterrup
     assert job.status == "done", job.error
     resumed = RunStore(repo).get("seth", run_id)
     assert without_timing(resumed["report"]) == without_timing(run_matchup(m, 400, 1))
-    assert LiveRuns(repo).state("seth", run_id) is None and jobs.unfinished("seth") == []
+    # The live files go a moment after the job's own status changes.
+    wait_for(lambda: LiveRuns(repo).state("seth", run_id) is None and jobs.unfinished("seth") == [])
     with pytest.raises(PlaytestError, match="no unfinished"):
         jobs.resume("seth", run_id)
 
@@ -109,7 +110,8 @@ def test_another_process_sees_the_progress_cancels_and_resumes_the_run(repo):
     gate.set()
     wait_for(lambda: job.status != "running")
     assert job.status == "cancelled"
-    stopped = other.progress("seth", job.id)
+    # The writer thread writes the final state a moment after the job's own status changes.
+    stopped = wait_for(lambda: (p := other.progress("seth", job.id)) and p["status"] != "running" and p)
     assert stopped["status"] == "cancelled" and stopped["resumable"] and 200 <= stopped["done"] < 600
     assert stopped["done"] == LiveRuns(repo).partial("seth", job.id)["done"] == job.done  # every game played is kept
 

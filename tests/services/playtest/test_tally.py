@@ -22,7 +22,11 @@ record_strategy = st.fixed_dictionaries({
     "reason": st.sampled_from(["P1 has 0 life (§3.1.4)", "P2 has -40 life (§3.1.4)", "deck out", "turn limit 30"]),
     "cards": st.fixed_dictionaries({
         side: st.fixed_dictionaries({"drawn": st.lists(st.sampled_from(CARDS), unique=True),
-                                     "played": st.lists(st.sampled_from(CARDS), unique=True)})
+                                     "played": st.lists(st.sampled_from(CARDS), unique=True),
+                                     "opening": st.lists(st.sampled_from(CARDS), unique=True, max_size=2),
+                                     "facts": st.dictionaries(st.sampled_from(["survived", "removed_first"]),
+                                                              st.lists(st.sampled_from(CARDS), unique=True),
+                                                              max_size=2)})
         for side in ("a", "b")
     }),
     "unsimulated": st.lists(st.sampled_from(CARDS), unique=True, max_size=2),
@@ -32,6 +36,7 @@ record_strategy = st.fixed_dictionaries({
 @settings(max_examples=60, deadline=None)
 @given(st.lists(record_strategy, max_size=40), st.integers(0, 40))
 def test_tallies_merged_in_game_order_equal_the_aggregate_of_the_records(records, cut):
+    records = [dict(r, index=i) for i, r in enumerate(records)]  # a cut may fall inside a pair
     deck_cards = {"a": ["c1", "c9"], "b": ["c2"]}
     names = {"c1": "One", "c9": "Nine"}
     expected = stats.aggregate(records, deck_cards, names)
@@ -41,6 +46,7 @@ def test_tallies_merged_in_game_order_equal_the_aggregate_of_the_records(records
     # JSON and back (how an interrupted web run keeps its progress) loses nothing.
     again = Tally.from_data(json.loads(json.dumps(merged.to_data())))
     assert again.report(deck_cards, names) == expected
+    assert sum(expected["pairs"]["counts"]) == len(records) // 2
 
 
 def test_a_real_run_reports_what_aggregating_every_full_record_reports():

@@ -133,6 +133,12 @@ def agent_seed(seed: int, side: str, seat: int) -> int:
     return derive_seed(seed, "agent", side, seat)
 
 
+def first_seat(state: State) -> int:
+    """The seat that moved first: the state's ``first`` (fusion), else seat 0 (warzone's first
+    turn; seth's simultaneous phases, where P1's triggers resolve first)."""
+    return int(getattr(state, "first", 0) or 0)
+
+
 def a_seat(index: int) -> int:
     """Deck A's seat in game ``index``: 0 (first player) in even games, 1 in odd ones."""
     return index % 2
@@ -202,7 +208,7 @@ def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | N
     state, agents = new_state(matchup, index, log, engine, seed)
     result = play_game(state, agents, matchup.max_steps)
     seat = a_seat(index)
-    first = int(getattr(state, "first", 0) or 0)
+    first = first_seat(state)
     if result.winner is None:
         winner, first_won = None, None
     else:
@@ -210,14 +216,18 @@ def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | N
         first_won = result.winner == first
     game_stats = state.stats
     side_of_seat = {seat: "a", 1 - seat: "b"}
-    cards = {
-        side_of_seat[p]: {"drawn": sorted(game_stats.drawn[p]), "played": sorted(game_stats.played[p])}
-        for p in (0, 1)
-    }
+    cards = {}
+    for p in (0, 1):
+        seen: dict[str, Any] = {"drawn": sorted(game_stats.drawn[p]), "played": sorted(game_stats.played[p]),
+                                "opening": sorted(game_stats.opening[p])}
+        if game_stats.facts[p]:
+            seen["facts"] = {fact: sorted(ids) for fact, ids in sorted(game_stats.facts[p].items())}
+        cards[side_of_seat[p]] = seen
     record = {
         "index": index,
         "seed": seed,
         "a_seat": seat,
+        "a_first": first == seat,
         "winner": winner,
         "first_won": first_won,
         "turns": int(result.turns),
@@ -451,15 +461,17 @@ class _OrderedFold:
     def _check_stop(self, chunk: ChunkResult) -> int:
         """Walk the chunk's games; at the end of each seed pair ask the rule. Return the games kept."""
         assert self.rule is not None
-        points = self.partial.tally.points_a
-        games = self.partial.tally.games
+        counts = list(self.partial.tally.pairs)
+        half = 0.0
         for i, (winner, _, _) in enumerate(chunk.games):
-            points += 1.0 if winner == "a" else 0.0 if winner == "b" else 0.5
-            games += 1
-            if games % 2 == 0:
-                self.stop = self.rule.check(points, games)
-                if self.stop is not None:
-                    return i + 1
+            points = 1.0 if winner == "a" else 0.0 if winner == "b" else 0.5
+            if i % 2 == 0:  # chunks start at even games
+                half = points
+                continue
+            counts[stats.pair_index(half + points)] += 1
+            self.stop = self.rule.check(counts)
+            if self.stop is not None:
+                return i + 1
         return len(chunk.games)
 
 
@@ -532,6 +544,7 @@ def run_matchup(
         "early_stop": None if stop_rule is None else {
             "rule": type(stop_rule).__name__,
             "margin": stop_rule.margin,
+            "error_rates": stop_rule.error_rates() if isinstance(stop_rule, stats.SPRT) else None,
             "stopped": fold.stop is not None,
             "verdict": fold.stop.verdict if fold.stop else None,
             "games": played,

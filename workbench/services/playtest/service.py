@@ -47,6 +47,26 @@ def play_zones(definition: GameDefinition) -> list[str]:
     return marked or list(definition.zones)
 
 
+def unplayed_zones(play: Sequence[str], decks: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]
+                   ) -> list[dict[str, Any]]:
+    """Cards in zones the engine never plays from (e.g. fusion's extra deck), one row per deck,
+    zone and card: ``{deck, zone, card, name, copies}``."""
+    rows = []
+    for side, deck in sorted(decks.items()):
+        for zone, cards in deck.items():
+            if zone in play:
+                continue
+            copies: dict[str, int] = {}
+            names: dict[str, str] = {}
+            for card in cards:
+                cid = str(card["id"])
+                copies[cid] = copies.get(cid, 0) + 1
+                names[cid] = str(card.get("name", cid))
+            rows.extend({"deck": side, "zone": str(zone), "card": cid, "name": names[cid], "copies": n}
+                        for cid, n in sorted(copies.items()))
+    return rows
+
+
 def load_deck(repo: Repository, game: str, ref: DeckRef) -> LoadedDeck:
     """Resolve a deck reference. Raises NotFound, InvalidId, DeckListError."""
     if isinstance(ref, Mapping):
@@ -112,6 +132,7 @@ def prepare(
     )
     facts = {
         "decks": {"a": a.describe(), "b": b.describe()},
+        "unplayed_zones": unplayed_zones(zones, {"a": a.cards, "b": b.cards}),
         "deck_lists": {"a": a.data.get("zones", {}), "b": b.data.get("zones", {})},
         "card_versions": card_versions(repo, game, (a, b)),
         # The cards as they were, so any game of the run replays exactly after later edits.
