@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.domain.effects import ACTIONS, DURATIONS, TARGETS, TRIGGERS, vocabulary
+from workbench.domain.effects.vocabulary import CONDITIONS, FILTER_STATES, PICKS, SIDES, ZONES
 from workbench.domain.validation import validate_card
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "effects.md"
@@ -30,6 +31,12 @@ def test_the_docs_list_exactly_the_vocabulary():
     assert triggers == set(TRIGGERS)
     assert actions == set(ACTIONS)
     assert targets == set(TARGETS)
+    for title, header, table in (("## Zones", "| zone |", ZONES), ("## Zones", "| side |", SIDES),
+                                 ("## Zones", "| pick |", PICKS), ("## Filters", "| state |", FILTER_STATES),
+                                 ("## Conditions", "| condition |", CONDITIONS)):
+        section = text.split(title)[1].split("\n## ")[0]
+        rows = section.split(header)[1].split("\n\n")[0]
+        assert set(re.findall(r"^\| `(\w+)` \|", rows, re.M)) == set(table), header
 
 
 def test_a_well_formed_effect_list_has_no_problems(definitions):

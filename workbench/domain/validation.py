@@ -214,7 +214,7 @@ def validate_card(
     for fdef in fields.values():
         if fdef.type == "effects" and card.get(fdef.name) is not None:
             check_effects(card[fdef.name], stat_names(definition), fdef.name, add,
-                          x_cost=card.get("cost") == "X")
+                          x_cost=card.get("cost") == "X", filter_keys=filter_keys(definition))
     for name in card:
         if name not in fields and name != "kind":
             known = name in definition.field_names()
@@ -223,6 +223,17 @@ def validate_card(
             add("warning", "card.unknown_field", message, field=name)
     problems.extend(check_budget(definition, card, card_id, opts))
     return problems
+
+
+_NOT_FILTERS = frozenset({"art", "flavor", "text", "text_en", "effects", "number"})
+
+
+def filter_keys(definition: GameDefinition) -> frozenset[str]:
+    """The names an effect ``filter`` may use: the game's card fields (not pictures or texts)
+    and the states of a card in play (docs/effects.md)."""
+    from workbench.domain.effects.vocabulary import FILTER_STATES
+
+    return frozenset(definition.field_names() - _NOT_FILTERS) | frozenset(FILTER_STATES)
 
 
 def stat_names(definition: GameDefinition) -> frozenset[str]:

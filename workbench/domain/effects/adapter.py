@@ -43,6 +43,23 @@ class EffectAdapter(Protocol):
     def negate(self, s: State, e: EffectSpec, src: Source, chosen: Any) -> None: ...
     def say(self, s: State, line: str) -> None: ...
     """A log line; a no-op while the game log is off."""
+    # reach: filters, conditions and zone moves
+    def value(self, s: State, item: Any, key: str) -> Any: ...
+    """A filter key of a unit or a zone card: its current stat, printed field or state."""
+    def rng(self, s: State) -> Any: ...
+    """The state's random generator (``random.Random``): random targets and picks."""
+    def zone(self, s: State, player: int, name: str) -> list[Any]: ...
+    """The player's cards in zone ``name`` (the live list; the top of a deck is its end)."""
+    def move_card(self, s: State, player: int, card: Any, frm: str, to: str, src: Source) -> bool: ...
+    """Move ``card`` from ``player``'s zone ``frm`` to its owner's zone ``to``; False if it cannot."""
+    def leave(self, s: State, u: Unit, to: str, src: Source) -> bool: ...
+    """A unit leaves the field for zone ``to`` (not destroyed: no on_destroyed effects)."""
+    def shuffle(self, s: State, player: int) -> None: ...
+    def worth(self, s: State, card: Any) -> float: ...
+    """How much a card is worth (the engine's pick for the controller: the highest)."""
+    def life(self, s: State, player: int) -> int: ...
+    def turn(self, s: State) -> int: ...
+    def summoned_this_turn(self, s: State, u: Unit) -> bool: ...
     def settle(self, s: State) -> bool: ...
     """State-based checks after an effect; True when the game is over."""
 
@@ -87,6 +104,33 @@ class BaseAdapter:
 
     def say(self, s: State, line: str) -> None:
         return None
+
+    def rng(self, s: State) -> Any:
+        return s.rng
+
+    def zone(self, s: State, player: int, name: str) -> list[Any]:
+        raise NotImplementedError(f"{self.capabilities.game} has no {name} zone")
+
+    def move_card(self, s: State, player: int, card: Any, frm: str, to: str, src: Source) -> bool:
+        raise NotImplementedError(f"{self.capabilities.game} does not move cards")
+
+    def leave(self, s: State, u: Unit, to: str, src: Source) -> bool:
+        raise NotImplementedError(f"{self.capabilities.game} does not move creatures to {to}")
+
+    def shuffle(self, s: State, player: int) -> None:
+        self.rng(s).shuffle(self.zone(s, player, "deck"))
+
+    def worth(self, s: State, card: Any) -> float:
+        return 0.0
+
+    def life(self, s: State, player: int) -> int:
+        raise NotImplementedError(f"{self.capabilities.game} has no life")
+
+    def turn(self, s: State) -> int:
+        return int(s.turn)
+
+    def summoned_this_turn(self, s: State, u: Unit) -> bool:
+        raise NotImplementedError(f"{self.capabilities.game} does not track summoning")
 
     def settle(self, s: State) -> bool:
         return False

@@ -32,6 +32,13 @@ class Capabilities:
     """Verbs for which ``target: self`` is the controller (else the card itself)."""
     x_amounts: bool = False
     keywords: frozenset[str] = frozenset()
+    filters: frozenset[str] = frozenset()
+    """Filter keys the engine evaluates (card fields, stats, states)."""
+    zones: frozenset[str] = frozenset()
+    """Zones ``move`` may name (from and to) and conditions may count."""
+    conditions: frozenset[str] = frozenset()
+    grouped: frozenset[str] = frozenset()
+    """Triggers whose entries resolve together, so ``if: {previous: true}`` can see the one before."""
     refuse: Callable[[str, EffectSpec], str | None] = no_refusal
     """A game rule the tables cannot say, e.g. warzone: negate only on traps."""
     spec_type: type[EffectSpec] = field(default=EffectSpec)

@@ -11,9 +11,58 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from workbench.domain.effects.adapter import EffectAdapter, State, Target
+from workbench.domain.effects.filters import Condition, Filter, norm
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 
-Verb = Callable[[EffectAdapter, State, EffectSpec, Source, Any], None]
+Verb = Callable[[EffectAdapter, State, EffectSpec, Source, Any], int]
+"""A verb carries out one effect and returns how many things it did."""
+
+
+def matches(f: Filter | None, item: Any, src: Source, s: State, a: EffectAdapter) -> bool:
+    """Whether a unit or a zone card passes filter ``f`` (None passes everything)."""
+    if f is None:
+        return True
+    for t in f.tests:
+        if t.key == "other":
+            if (item is not src.unit and item is not src.card) != t.flag:
+                return False
+            continue
+        value = a.value(s, item, t.key)
+        if t.flag is not None:
+            if bool(value) != t.flag:
+                return False
+        elif t.values is not None:
+            if isinstance(value, (list, tuple, frozenset, set)):
+                if not any(norm(v) in t.values for v in value):
+                    return False
+            elif value is None or norm(value) not in t.values:
+                return False
+        else:
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+            if (t.low is not None and value < t.low) or (t.high is not None and value > t.high):
+                return False
+    return True
+
+
+def _sides(side: str, c: int) -> tuple[int, ...]:
+    if side in ("controller", "own"):
+        return (c,)
+    if side == "opponent":
+        return (1 - c,)
+    return (c, 1 - c)
+
+
+def _pool(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[Any]:
+    """Every unit on the selector's side(s) that passes the filter, own side first."""
+    c = src.controller
+    sel = e.selector
+    units = a.units(s, c) if sel.side == "controller" else a.units(s, 1 - c) if sel.side == "opponent" \
+        else a.units(s, c) + a.units(s, 1 - c)
+    f = e.filter
+    if f is not None:
+        units = [u for u in units if matches(f, u, src, s, a)]
+    return units
 
 
 def legal_targets(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[Target]:
@@ -24,32 +73,36 @@ def legal_targets(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> lis
         return [PLAYERS[c], PLAYERS[1 - c]] if sel.choose else []
     if sel.what != "unit" or not sel.choose:
         return []
-    if sel.side == "controller":
-        return a.units(s, c)
-    if sel.side == "opponent":
-        return a.units(s, 1 - c)
-    return a.units(s, c) + a.units(s, 1 - c)
+    return _pool(e, src, s, a)
 
 
 def affected(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> list[Target]:
     """Whom the effect reaches: the chosen target, all that match, or the fixed one.
 
-    A chosen unit no longer in play, and a card that is gone, give no target: the effect fizzles.
+    A chosen unit no longer in play (or no longer matching), and a card that is gone, give no
+    target: the effect fizzles. ``random`` picks ``count`` (one by default) of the matches.
     """
     sel = e.selector
     what = sel.what
     c = src.controller
     if what == "unit":
         if sel.choose:
-            return [chosen] if chosen is not None and a.in_play(s, chosen) else []
-        if sel.side == "controller":
-            return a.units(s, c)
-        if sel.side == "opponent":
-            return a.units(s, 1 - c)
-        return a.units(s, c) + a.units(s, 1 - c)
+            if chosen is None or not a.in_play(s, chosen):
+                return []
+            return [chosen] if e.filter is None or matches(e.filter, chosen, src, s, a) else []
+        units = _pool(e, src, s, a)
+        if e.random:
+            n = e.count or 1
+            if len(units) > n:
+                units = a.rng(s).sample(units, n)
+        elif e.count and len(units) > e.count:
+            units = units[:e.count]
+        return units
     if what == "player":
         if sel.choose:
             return [chosen] if isinstance(chosen, PlayerRef) else []
+        if sel.side == "each":
+            return [PLAYERS[c], PLAYERS[1 - c]]
         return [PLAYERS[c if sel.side == "controller" else 1 - c]]
     if what == "this":
         return [src.unit] if src.unit is not None else []
@@ -58,8 +111,46 @@ def affected(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Eff
     return []
 
 
-def _amount(e: EffectSpec, src: Source) -> int:
-    return src.x if e.x else e.amount
+def count_matching(c: Condition, src: Source, s: State, a: EffectAdapter) -> int:
+    """How many cards of ``c.zone`` on ``c.side`` pass ``c.filter``."""
+    total = 0
+    for p in _sides(c.side, src.controller):
+        items = a.units(s, p) if c.zone == "field" else a.zone(s, p, c.zone)
+        if c.filter is None:
+            total += len(items)
+        else:
+            total += sum(1 for x in items if matches(c.filter, x, src, s, a))
+    return total
+
+
+def _within(value: int, c: Condition) -> bool:
+    return (c.low is None or value >= c.low) and (c.high is None or value <= c.high)
+
+
+def holds(c: Condition, src: Source, s: State, a: EffectAdapter) -> bool:
+    """Whether condition ``c`` (an ``if:``) holds now for the controller of ``src``."""
+    kind = c.kind
+    if kind == "count":
+        return _within(count_matching(c, src, s, a), c)
+    if kind == "previous":
+        return src.did > 0
+    if kind == "summoned_this_turn":
+        return src.unit is not None and a.summoned_this_turn(s, src.unit)
+    if kind == "turn":
+        return _within(a.turn(s), c)
+    players = _sides(c.side, src.controller)
+    if kind == "life":
+        return all(_within(a.life(s, p), c) for p in players)
+    if kind in ("hand", "damage_pile"):
+        return all(_within(len(a.zone(s, p, kind)), c) for p in players)
+    raise ValueError(f"unknown condition {kind}")
+
+
+def _amount(e: EffectSpec, src: Source, s: State | None = None, a: EffectAdapter | None = None) -> int:
+    n = src.x if e.x else e.amount
+    if e.per is not None and a is not None:
+        n *= count_matching(e.per, src, s, a)
+    return n
 
 
 def _units(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapter) -> list[Any]:
@@ -71,86 +162,146 @@ def _units(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapter) 
 
 
 def _each_unit(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapter,
-               act: Callable[[Any], None]) -> None:
+               act: Callable[[Any], object]) -> int:
     this = e.selector.what == "this"
+    done = 0
     for u in _units(e, src, chosen, s, a):
         if this or a.in_play(s, u):  # an earlier target's fate may have removed it
             act(u)
+            done += 1
+    return done
 
 
-def _draw(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    n = _amount(e, src)
-    for t in affected(e, src, chosen, s, a):
-        a.draw(s, t.index, n, src)
+def _players(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapter,
+             act: Callable[[int], object]) -> int:
+    targets = affected(e, src, chosen, s, a)
+    for t in targets:
+        act(t.index)
+    return len(targets)
 
 
-def _gain_life(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    n = _amount(e, src)
-    for t in affected(e, src, chosen, s, a):
-        a.gain_life(s, t.index, n, src)
+def _draw(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _players(e, src, chosen, s, a, lambda p: a.draw(s, p, n, src))
 
 
-def _damage(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    n = _amount(e, src)
+def _gain_life(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _players(e, src, chosen, s, a, lambda p: a.gain_life(s, p, n, src))
+
+
+def _damage(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
     if e.selector.what == "player":
-        for t in affected(e, src, chosen, s, a):
-            a.damage_player(s, t.index, n, src)
-        return
-    _each_unit(e, src, chosen, s, a, lambda u: a.damage_unit(s, u, n, src))
+        return _players(e, src, chosen, s, a, lambda p: a.damage_player(s, p, n, src))
+    return _each_unit(e, src, chosen, s, a, lambda u: a.damage_unit(s, u, n, src))
 
 
-def _heal(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    n = _amount(e, src)
-    _each_unit(e, src, chosen, s, a, lambda u: a.heal(s, u, n, src))
+def _heal(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _each_unit(e, src, chosen, s, a, lambda u: a.heal(s, u, n, src))
 
 
-def _modify(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
+def _modify(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
     targets = _units(e, src, chosen, s, a)
     if not targets:
-        return
+        return 0
     this = e.selector.what == "this"
+    done = 0
     for u in targets:
         if this or a.in_play(s, u):
             a.modify(s, u, e, src)
+            done += 1
     a.modified(s, e, src)
+    return done
 
 
-def _destroy(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    _each_unit(e, src, chosen, s, a, lambda u: a.destroy(s, u, src))
+def _destroy(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    return _each_unit(e, src, chosen, s, a, lambda u: a.destroy(s, u, src))
 
 
-def _bounce(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    _each_unit(e, src, chosen, s, a, lambda u: a.bounce(s, u, src))
+def _bounce(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    return _each_unit(e, src, chosen, s, a, lambda u: a.bounce(s, u, src))
 
 
-def _poison(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    n = _amount(e, src)
-    _each_unit(e, src, chosen, s, a, lambda u: a.add_counters(s, u, "poison", n, src))
+def _poison(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _each_unit(e, src, chosen, s, a, lambda u: a.add_counters(s, u, "poison", n, src))
 
 
-def _mana(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
-    n = _amount(e, src)
-    for t in affected(e, src, chosen, s, a):
-        a.add_mana(s, t.index, n, src)
+def _mana(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _players(e, src, chosen, s, a, lambda p: a.add_mana(s, p, n, src))
 
 
-def _negate(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> None:
+def _negate(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
     a.negate(s, e, src, chosen)
+    return 1
+
+
+def _picked(e: EffectSpec, pool: list[Any], s: State, a: EffectAdapter) -> list[Any]:
+    """``count`` (default 1) cards of ``pool`` (zone order, top/latest first) by ``e.pick``."""
+    n = e.count or 1
+    if len(pool) <= n:
+        return pool
+    if e.pick == "random":
+        return a.rng(s).sample(pool, n)
+    if e.pick == "first":
+        return pool[:n]
+    ranked = sorted(range(len(pool)), key=lambda i: (-a.worth(s, pool[i]), i))  # stable: top first
+    return [pool[i] for i in ranked[:n]]
+
+
+def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    """Zone moves: the target creatures leave the field, or cards of a zone go to another."""
+    to = e.to_zone
+    if e.from_zone == "field":
+        return _each_unit(e, src, chosen, s, a, lambda u: a.leave(s, u, to, src))
+    moved = 0
+    for p in _sides(e.selector.side, src.controller):
+        zone = a.zone(s, p, "deck" if e.from_zone == "deck_top" else e.from_zone)
+        seen = zone[::-1]  # top of the deck / the latest card first
+        if e.look:
+            seen = seen[:e.look]
+        pool = [x for x in seen if matches(e.filter, x, src, s, a)] if e.filter is not None else seen
+        if e.from_zone == "deck_top" and not e.look:
+            pool = seen[:e.count or 1] if e.filter is None else pool[:e.count or 1]
+        for card in _picked(e, pool, s, a):
+            if a.move_card(s, p, card, e.from_zone, to, src):
+                moved += 1
+        if e.look:
+            rest = [x for x in seen if x in zone]
+            for card in rest:  # the ones looked at and left go under the deck, in order
+                zone.remove(card)
+                zone.insert(0, card)
+        if e.from_zone == "deck":
+            a.shuffle(s, p)  # a searched deck is shuffled
+    if not moved:
+        a.say(s, f"{src.name}: no card to move from {e.from_zone}")
+    return moved
 
 
 VERBS: dict[str, Verb] = {
     "draw": _draw, "damage": _damage, "heal": _heal, "gain_life": _gain_life, "modify_stats": _modify,
     "destroy": _destroy, "return_to_hand": _bounce, "add_poison": _poison, "add_mana": _mana,
-    "negate": _negate,
+    "negate": _negate, "move": _move,
 }
 
 
-def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> None:
+def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
     """Carry out one effect; ``chosen`` is the decoded target of a single-target one.
 
-    The caller settles (state-based checks) when it is done; ``resolve_all`` does so itself.
+    Returns how many things it did (targets reached, cards moved); an unmet ``if`` does
+    nothing. ``src.did`` keeps it for an ``if: {previous: true}`` after it. The caller settles
+    (state-based checks) when it is done; ``resolve_all`` does so itself.
     """
-    VERBS[e.action](a, s, e, src, chosen)
+    if e.condition is not None and not holds(e.condition, src, s, a):
+        a.say(s, f"{src.name}: the condition of {e.action} does not hold")
+        done = 0
+    else:
+        done = VERBS[e.action](a, s, e, src, chosen)
+    src.did = done
+    return done
 
 
 def resolve_all(effects: Sequence[EffectSpec], src: Source, chosen: Sequence[Any], s: State,
@@ -164,7 +315,7 @@ def resolve_all(effects: Sequence[EffectSpec], src: Source, chosen: Sequence[Any
             raw = chosen[i] if i < len(chosen) else None
             i += 1
             target = a.decode(s, e, raw) if raw is not None else None
-        VERBS[e.action](a, s, e, src, target)
+        resolve(e, src, target, s, a)
         if a.settle(s):
             return True
     return False

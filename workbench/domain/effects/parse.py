@@ -13,8 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.domain.effects.capabilities import Capabilities
-from workbench.domain.effects.spec import CONTROLLER, NOTHING, SELECTORS, EffectSpec
-from workbench.domain.effects.vocabulary import ACTIONS, DEFAULT_TARGET, SPEED_RANGE, TRIGGERS
+from workbench.domain.effects.filters import Condition, read_condition, read_filter, read_zone_count
+from workbench.domain.effects.spec import CONTROLLER, NOTHING, SELECTORS, EffectSpec, Selector
+from workbench.domain.effects.vocabulary import (
+    ACTIONS,
+    DEFAULT_TARGET,
+    PICKS,
+    SIDES,
+    SPEED_RANGE,
+    TRIGGERS,
+    ZONES,
+)
 
 INVALID = "effect.invalid"
 """A skipped entry that breaks the vocabulary (the card validator reports it as an error)."""
@@ -110,8 +119,23 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         allowed = ", ".join(sorted(caps.kind_triggers(kind))) or "none"
         return unsimulated(f"{game} {kind} cards do not run {trigger} effects (they run: {allowed})")
     # the target: as written, or the one default; "self" decided here, once
+    from_zone, to_zone, side = "", "", "own"
+    if action == "move":
+        from_zone, to_zone = entry.get("from", "field"), entry.get("to")
+        side = entry.get("side", "own")
+        for zone in (from_zone, to_zone):
+            if not isinstance(zone, str) or zone not in ZONES:
+                return invalid(f"move zone {zone!r} is not a zone")
+            if zone not in caps.zones:
+                have = ", ".join(sorted(caps.zones)) or "none"
+                return unsimulated(f"{game} has no {zone} zone for move (zones: {have})")
+        if from_zone == to_zone == "field" or side not in SIDES:
+            return invalid("move needs two different zones and a known side")
     if action == "negate":
         target, selector = "", NOTHING
+    elif action == "move" and from_zone != "field":
+        target = ""
+        selector = Selector({"own": "controller", "opponent": "opponent", "each": "each"}[str(side)], "zone", False)
     else:
         raw_target = entry.get("target")
         target = raw_target if isinstance(raw_target, str) else DEFAULT_TARGET.get(action, "")
@@ -123,6 +147,51 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
             selector = CONTROLLER if action in caps.self_is_player else SELECTORS["this"]
         else:
             selector = SELECTORS[target]
+    # which ones: filter, random, count
+    flt = None
+    if "filter" in entry:
+        flt, problems = read_filter(entry["filter"], None)
+        if problems:
+            return invalid(problems[0][1])
+        assert flt is not None
+        missing = flt.keys() - caps.filters
+        if missing:
+            return unsimulated(f"the {game} engine does not filter by {', '.join(sorted(missing))} "
+                               f"(it filters by: {', '.join(sorted(caps.filters)) or 'nothing'})")
+        if selector.what not in ("unit", "zone"):
+            return invalid("a filter applies to creatures or zone cards, not to players or this card")
+    rand = entry.get("random", False)
+    count = entry.get("count", 0)
+    if not isinstance(rand, bool) or not _whole(count) or count < 0:
+        return invalid("random must be true or false and count a whole number")
+    if rand:
+        if selector.what != "unit":
+            return invalid("random picks among creatures")
+        selector = Selector(selector.side, "unit", False)
+    elif count and selector.choose:
+        return invalid("count on a chosen target needs random: true")
+    pick = entry.get("pick", "random" if rand else "best")
+    look = entry.get("look", 0)
+    if pick not in PICKS or not _whole(look) or look < 0 or (look and from_zone != "deck_top"):
+        return invalid("pick must be best, random or first, and look a whole number with from: deck_top")
+    # when: if, and how much: per
+    condition = per = None
+    if "if" in entry:
+        condition, problems = read_condition(entry["if"], None)
+        if problems:
+            return invalid(problems[0][1])
+        assert condition is not None
+        unsupported = _condition_gap(condition, trigger, index, caps)
+        if unsupported:
+            return unsimulated(unsupported)
+    if "per" in entry:
+        per, problems = read_zone_count("per", entry["per"], None, bounded=False)
+        if problems:
+            return invalid(problems[0][1])
+        assert per is not None
+        unsupported = _condition_gap(per, trigger, index, caps)
+        if unsupported:
+            return unsimulated(unsupported)
     if trigger == "continuous" and (action != "modify_stats" or selector.choose
                                     or selector.what not in ("unit", "this")):
         return unsimulated("a continuous effect is a standing stat change (modify_stats) on this card "
@@ -181,15 +250,38 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     once = entry.get("once_per_turn", True)
     if not isinstance(once, bool):
         return invalid(f"once_per_turn {once!r} is not true or false")
-    harmful = action in _HARMFUL or (action == "modify_stats" and sum(v for _, v in stats) < 0)
+    harmful = (action in _HARMFUL or (action == "modify_stats" and sum(v for _, v in stats) < 0)
+               or (action == "move" and from_zone == "field"))
     spec = caps.spec_type(
         index=index, trigger=trigger, action=action, target=target, selector=selector, amount=amount,
         x=x, stats=stats, duration=str(duration), cost_mana=0 if cost_x else int(mana), cost_x=cost_x,
-        cost_tap=tap, speed=int(raw_speed), once_per_turn=once, chooses=selector.choose, harmful=harmful)
+        cost_tap=tap, speed=int(raw_speed), once_per_turn=once, chooses=selector.choose, harmful=harmful,
+        filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
+        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look))
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)
     return spec
+
+
+def _condition_gap(c: Condition, trigger: str, index: int, caps: Capabilities) -> str | None:
+    """Why the engine cannot evaluate condition ``c`` here, or None."""
+    game = caps.game
+    if c.kind != "count" and c.kind not in caps.conditions:
+        return (f"the {game} engine has no {c.kind} condition "
+                f"(it has: {', '.join(sorted(caps.conditions)) or 'none'})")
+    if c.kind == "count":
+        if "count" not in caps.conditions:
+            return f"the {game} engine does not count cards for a condition or per"
+        if c.zone not in caps.zones:
+            return f"{game} has no {c.zone} zone to count (zones: {', '.join(sorted(caps.zones))})"
+        missing = c.filter.keys() - caps.filters if c.filter else frozenset()
+        if missing:
+            return f"the {game} engine does not filter by {', '.join(sorted(missing))}"
+    if c.kind == "previous" and (index == 0 or trigger not in caps.grouped):
+        return (f"if previous needs an entry before it that resolves together with it (in {game}: "
+                f"{', '.join(sorted(caps.grouped)) or 'none'} effects)")
+    return None
 
 
 def simulated(card: Mapping[str, Any], parsed: ParsedEffects, caps: Capabilities) -> bool:

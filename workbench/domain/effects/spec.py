@@ -11,13 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.domain.effects.filters import Condition, Filter
+
 
 @dataclass(frozen=True, slots=True)
 class Selector:
     side: str
-    """``controller``, ``opponent`` or ``either``."""
+    """``controller``, ``opponent``, ``either`` (one of both) or ``each`` (both)."""
     what: str
-    """``player``, ``unit`` (a creature or monster in play), ``this``, ``attacker`` or ``none``."""
+    """``player``, ``unit`` (a creature or monster in play), ``this``, ``attacker``, ``zone``
+    (cards of a zone, for move) or ``none``."""
     choose: bool
     """True: the controller picks one; False: every match (or the one fixed thing)."""
 
@@ -32,6 +35,7 @@ SELECTORS: Mapping[str, Selector] = {
     "enemy_creatures": Selector("opponent", "unit", False),
     "this": Selector("controller", "this", False),
     "attacker": Selector("opponent", "attacker", False),
+    "each_player": Selector("each", "player", False),
 }
 CONTROLLER = Selector("controller", "player", False)
 """``self`` for a verb aimed at players."""
@@ -77,6 +81,19 @@ class EffectSpec:
     """The controller picks one target for it (one unit or either player)."""
     harmful: bool = False
     """It hurts its target (AI players aim it at the enemy; seth's automatic targets)."""
+    filter: Filter | None = None
+    """Which units (or zone cards) it may reach."""
+    random: bool = False
+    """The target(s) are picked at random among the matching ones, nobody is asked."""
+    count: int = 0
+    """How many: cards a move takes, targets picked at random (0: one, or every match)."""
+    condition: Condition | None = None
+    per: Condition | None = None
+    from_zone: str = ""
+    to_zone: str = ""
+    side: str = "own"
+    pick: str = "best"
+    look: int = 0
 
     @property
     def permanent(self) -> bool:
@@ -104,3 +121,5 @@ class Source:
     unit: Any = None
     attacker: Any = None
     x: int = 0
+    did: int = -1
+    """How many things the entry resolved last did (-1: none resolved yet): ``if: {previous: true}``."""

@@ -45,6 +45,8 @@ ACTIONS: dict[str, ActionSpec] = {
     "negate": ActionSpec("negate the activation or attack it answers", takes_target=False),
     "add_poison": ActionSpec("put poison counters on the target monster", needs_amount=True),
     "add_mana": ActionSpec("the controller gains mana this turn, ignoring the cap", needs_amount=True),
+    "move": ActionSpec("move cards from a zone to a zone: search the deck, return from the graveyard, "
+                       "exile, mill, discard, shuffle into the deck, put onto the field"),
 }
 
 TARGETS: dict[str, str] = {
@@ -58,6 +60,7 @@ TARGETS: dict[str, str] = {
     "own_creatures": "all of the controller's creatures",
     "enemy_creatures": "all of the opponent's creatures",
     "attacker": "the attacking creature (answers to an attack)",
+    "each_player": "both players, the controller first",
 }
 
 DEFAULT_TARGET: dict[str, str] = {
@@ -70,12 +73,55 @@ DEFAULT_TARGET: dict[str, str] = {
     "destroy": "enemy_creature",
     "return_to_hand": "enemy_creature",
     "add_poison": "enemy_creature",
+    "move": "enemy_creature",
 }
 """The target of an entry that names none (``negate`` takes no target)."""
 
 DURATIONS: dict[str, str] = {
     "end_of_turn": "until the end of the turn (seth: of the round)",
     "permanent": "for as long as the card stays in play",
+}
+
+ZONES: dict[str, str] = {
+    "hand": "the player's hand",
+    "deck": "the whole deck: a card is searched for, then the deck is shuffled (to: deck shuffles in)",
+    "deck_top": "the top of the deck (from: the top cards in order; to: on top)",
+    "deck_bottom": "the bottom of the deck (to: under it)",
+    "graveyard": "the graveyard / Discard Pile",
+    "exile": "removed from the game",
+    "field": "in play (from: the target creatures; to: put onto the field ignoring the cost)",
+    "damage_pile": "warzone's damage pile (Damage Cards, §1.10)",
+}
+
+SIDES: dict[str, str] = {
+    "own": "the controller's",
+    "opponent": "the opponent's",
+    "each": "both players', the controller's first",
+}
+
+PICKS: dict[str, str] = {
+    "best": "the engine picks for the controller: the card worth most (cost and stats; docs/effects.md)",
+    "random": "at random",
+    "first": "in zone order: the top of the deck first, else the latest card first",
+}
+
+FILTER_STATES: dict[str, str] = {
+    "other": "true: not the card itself (\"other than this\")",
+    "position": "warzone: battling or guarding",
+    "tapped": "fusion: true or false",
+    "face_down": "fusion: true or false",
+    "summoned_this_turn": "true or false: it came onto the field this turn",
+}
+"""Filter keys about a card in play, beside the game's own card fields and stats."""
+
+CONDITIONS: dict[str, str] = {
+    "count": "{zone: field, side: own, filter: {...}, min: N, max: N}: how many matching cards are there",
+    "life": "{side: own, min: N, max: N}: the player's life (Life Points)",
+    "damage_pile": "{side: own, min: N, max: N}: warzone: cards in the damage pile",
+    "hand": "{side: own, min: N, max: N}: cards in the hand",
+    "turn": "{min: N, max: N}: the game's turn (seth: round) number",
+    "summoned_this_turn": "true: the card itself came onto the field this turn",
+    "previous": "true: the entry before this one did something (\"if you do\")",
 }
 
 KEYS: dict[str, str] = {
@@ -88,6 +134,16 @@ KEYS: dict[str, str] = {
     "cost": "activated: {mana: N or X, tap: true}",
     "speed": "fusion chain speed 1-3",
     "once_per_turn": "fusion: usable once per turn per card name (default true)",
+    "filter": "which cards count: card fields, stats and states, e.g. {class: 2, strength: {min: 500}}",
+    "random": "true: one target (or count targets) at random instead of a choice",
+    "count": "how many: cards moved, or targets picked at random (a whole number 1 or more)",
+    "from": "move: the zone the cards come from (default field: the target creatures)",
+    "to": "move: the zone the cards go to",
+    "side": "move from a zone: whose zone, own (default), opponent or each",
+    "pick": "move from a zone: best (default), random or first",
+    "look": "move from deck_top: look at the top N, move count of the matching ones, the rest go under",
+    "if": "a condition checked when the effect resolves; unmet, the entry does nothing",
+    "per": "{zone, side, filter}: the amount is multiplied by the number of matching cards",
 }
 
 SPEED_RANGE = (1, 3)
@@ -105,6 +161,11 @@ def vocabulary() -> dict[str, Any]:
         "targets": dict(TARGETS),
         "default_targets": dict(DEFAULT_TARGET),
         "durations": dict(DURATIONS),
+        "zones": dict(ZONES),
+        "sides": dict(SIDES),
+        "picks": dict(PICKS),
+        "filter_states": dict(FILTER_STATES),
+        "conditions": dict(CONDITIONS),
         "keys": dict(KEYS),
         "speed": list(SPEED_RANGE),
     }
@@ -119,12 +180,13 @@ def _one_of(names: Iterable[str]) -> str:
 
 
 def check_effects(effects: object, stat_names: Iterable[str], field: str, add: AddProblem,
-                  x_cost: bool = False) -> None:
+                  x_cost: bool = False, filter_keys: Iterable[str] | None = None) -> None:
     """Report every entry of ``effects`` that breaks the vocabulary through ``add``.
 
     ``add(severity, code, message, rule, field=…, actual=…, limit=…)`` is the card validator's
     collector; ``stat_names`` are the game's numeric stats (``modify_stats`` keys); ``x_cost``: the
-    card itself costs X, so ``amount: X`` needs no X cost of its own. Unknown names
+    card itself costs X, so ``amount: X`` needs no X cost of its own; ``filter_keys`` the names a
+    ``filter`` may use (the game's card fields and stats, and ``FILTER_STATES``). Unknown names
     are errors (a typo would silently never run); unknown keys are warnings (kept, not used).
     Never raises.
     """
@@ -165,6 +227,7 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
         _check_amount(entry, spec, bad, x_cost)
         _check_stats(entry, spec, action, stats_allowed, bad)
         _check_cost_and_speed(entry, bad)
+        _check_reach(entry, action, bad, None if filter_keys is None else sorted(filter_keys))
 
 
 def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None],
@@ -227,3 +290,63 @@ def _check_cost_and_speed(entry: Mapping[str, Any], bad: Callable[..., None]) ->
     once = entry.get("once_per_turn")
     if once is not None and not isinstance(once, bool):
         bad("effect.bad_once_per_turn", f"once_per_turn is {once!r}; true or false", once)
+
+
+_CHOSEN_TARGETS = ("own_creature", "enemy_creature", "any_creature", "any_player")
+
+
+def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., None],
+                 filter_keys: list[str] | None) -> None:
+    """The version-2 keys: filter, random, count, if, per and the zone keys of move."""
+    from workbench.domain.effects.filters import read_condition, read_filter, read_zone_count
+
+    def report(problems: list[tuple[str, str, Any, Any]]) -> None:
+        for code, message, actual, limit in problems:
+            bad(code, message, actual, limit)
+
+    if "filter" in entry:
+        report(read_filter(entry["filter"], filter_keys)[1])
+    if "if" in entry:
+        report(read_condition(entry["if"], filter_keys)[1])
+    if "per" in entry:
+        report(read_zone_count("per", entry["per"], filter_keys, bounded=False)[1])
+    rand = entry.get("random")
+    if rand is not None and not isinstance(rand, bool):
+        bad("effect.bad_random", f"random is {rand!r}; true or false", rand)
+    count = entry.get("count")
+    if count is not None and not (_is_int(count) and count >= 1):
+        bad("effect.bad_count", f"count is {count!r}; a whole number 1 or more", count, 1)
+    zone_keys = [k for k in ("from", "to", "side", "pick", "look") if k in entry]
+    if action != "move":
+        if zone_keys:
+            bad("effect.unused_key", f"{', '.join(zone_keys)} only apply to move, not {action}",
+                severity="warning")
+        if count is not None and entry.get("target") in _CHOSEN_TARGETS and rand is not True:
+            bad("effect.bad_count", f"count on a chosen target needs random: true (players are asked "
+                f"for one {entry.get('target')})", count)
+        return
+    src, dst = entry.get("from", "field"), entry.get("to")
+    if dst is None:
+        bad("effect.missing_zone", f"move needs to: one of {_one_of(ZONES)}", None, list(ZONES))
+    for name, zone in (("from", src), ("to", dst)):
+        if zone is not None and zone not in ZONES:
+            bad("effect.unknown_zone", f"{name} is {zone!r}; allowed: {_one_of(ZONES)}", zone, list(ZONES))
+    if src == dst == "field":
+        bad("effect.bad_zone", "move from field to field does nothing; name another zone")
+    if src in ("deck_bottom",):
+        bad("effect.bad_zone", "from deck_bottom is not a zone to take from; use deck_top or deck", src)
+    side = entry.get("side")
+    if side is not None and side not in SIDES:
+        bad("effect.unknown_side", f"side is {side!r}; allowed: {_one_of(SIDES)}", side, list(SIDES))
+    pick = entry.get("pick")
+    if pick is not None and pick not in PICKS:
+        bad("effect.unknown_pick", f"pick is {pick!r}; allowed: {_one_of(PICKS)}", pick, list(PICKS))
+    look = entry.get("look")
+    if look is not None and (not (_is_int(look) and look >= 1) or src != "deck_top"):
+        bad("effect.bad_look", f"look is {look!r}; a whole number 1 or more, with from: deck_top", look)
+    if src != "field" and "target" in entry:
+        bad("effect.unused_key", f"target only applies to move from field, not from {src}",
+            severity="warning")
+    if src == "field" and (side is not None or pick is not None):
+        bad("effect.unused_key", "side and pick apply to move from a zone; from field takes a target",
+            severity="warning")

@@ -18,7 +18,7 @@ from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
 if TYPE_CHECKING:
     from workbench.domain.engines.fusion.state import FusionState
 
-PLAYER_TARGETS = frozenset({"self", "opponent", "any_player"})
+PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player"})
 ONE_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
 ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from workbench.domain.engines.warzone.units import Unit
 
 PLAYER_NAMES = ("P1", "P2")
-PLAYER_TARGETS = frozenset({"self", "opponent", "any_player"})
+PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player"})
 CHOSEN_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
 ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
 _ON_CREATURES = CHOSEN_CREATURE | ALL_CREATURES | {"self", "this", "attacker"}
@@ -41,6 +41,9 @@ class Effect(EffectSpec):
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.trigger == "continuous" and (e.filter is not None or e.condition is not None or e.per is not None):
+        return ("warzone's standing stat changes reach whole rows (Areas) or all creatures; a "
+                "filter, if or per on a continuous effect is not run")
     if e.action == "negate" and kind != "trap":
         return "only a trap negates (a spell, or an attack it answers)"
     if e.target == "attacker" and kind != "trap":
@@ -59,14 +62,20 @@ CAPABILITIES = Capabilities(
               "trap": frozenset({"on_play"}),
               "area": frozenset({"continuous", "start_of_turn", "end_of_turn"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate"}),
+                     "negate", "move"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS,
              "damage": PLAYER_TARGETS | _ON_CREATURES,
              "heal": _ON_CREATURES, "modify_stats": _ON_CREATURES, "destroy": _ON_CREATURES,
-             "return_to_hand": _ON_CREATURES},
+             "return_to_hand": _ON_CREATURES, "move": _ON_CREATURES},
     stats=frozenset({"strength", "resilience"}),
     costs=frozenset({"tap"}),
     self_is_player=frozenset({"draw", "gain_life", "damage"}),
+    filters=frozenset({"kind", "class", "degree", "name", "keywords", "class_master", "strength",
+                       "resilience", "position", "other"}),
+    zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field",
+                     "damage_pile"}),
+    conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous"}),
+    grouped=frozenset({"on_play", "activated"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -144,6 +153,92 @@ class WarzoneEffects(BaseAdapter):
 
     def negate(self, s: WarzoneState, e: EffectSpec, src: Source, chosen: Any) -> None:
         return None  # the response window reads the trap's negate and ends what it answers
+
+    # reach: filters, conditions, zone moves
+
+    def value(self, s: WarzoneState, item: Any, key: str) -> Any:
+        unit = item if hasattr(item, "iid") and hasattr(item, "pos") else None
+        card = unit.card if unit is not None else item
+        if key == "strength":
+            return s.strength(unit) if unit is not None else card.strength
+        if key == "resilience":
+            return s.resilience(unit) if unit is not None else card.resilience
+        if key == "position":
+            return unit.pos if unit is not None else None
+        if key == "class":
+            return card.cls
+        if key == "degree":
+            return card.degree
+        if key == "kind":
+            return card.kind
+        if key == "name":
+            return card.name
+        if key == "class_master":
+            return card.master
+        return card.data.get(key)
+
+    def zone(self, s: WarzoneState, player: int, name: str) -> list[Any]:
+        me = s.p[player]
+        return {"hand": me.hand, "deck": me.deck, "graveyard": me.discard, "exile": me.exiled,
+                "damage_pile": me.pile}[name]
+
+    def _put(self, s: WarzoneState, card: Any, to: str) -> None:
+        owner = s.p[card.owner]
+        if to in ("deck", "deck_top"):
+            owner.deck.append(card)
+            if to == "deck":
+                self.shuffle(s, card.owner)
+        elif to == "deck_bottom":
+            owner.deck.insert(0, card)
+        else:
+            self.zone(s, card.owner, to).append(card)
+
+    def move_card(self, s: WarzoneState, player: int, card: Any, frm: str, to: str, src: Source) -> bool:
+        if to == "field" and card.kind != "creature":
+            return False  # only a creature can be put onto the field
+        self.zone(s, player, "deck" if frm == "deck_top" else frm).remove(card)
+        if s.cfg.log:
+            where = {"field": "onto the field (Guarding)", "graveyard": "into the Discard Pile"}.get(
+                to, f"to the {to.replace('_', ' ')}")
+            s.say(f"{src.name}: {PLAYER_NAMES[card.owner]}'s {card.name} goes from the "
+                  f"{frm.replace('_', ' ')} {where}")
+        if to != "field":
+            self._put(s, card, to)
+            return True
+        from workbench.domain.engines.warzone.cards import GUARDING
+        from workbench.domain.engines.warzone.units import Unit
+
+        me = s.p[card.owner]
+        me.field.append(Unit(card, GUARDING))  # put onto the field: no cost, no recruit limit, no on_play
+        me.field_changed()
+        if card.continuous:
+            s._aura = None
+            s._sweep()
+        return True
+
+    def leave(self, s: WarzoneState, u: Unit, to: str, src: Source) -> bool:
+        if to == "hand":
+            s._bounce(u)
+            return True
+        held: list[Any] = []
+        verb = {"graveyard": "is put into the Discard Pile", "exile": "is exiled"}.get(
+            to, f"goes to the {to.replace('_', ' ')}")
+        if not s._leave_field(u, held, verb):
+            return False
+        for card in held:
+            self._put(s, card, to)
+        s._after_leaving(u)
+        return True
+
+    def shuffle(self, s: WarzoneState, player: int) -> None:
+        s.rng.shuffle(s.p[player].deck)
+
+    def worth(self, s: WarzoneState, card: Any) -> float:
+        card = getattr(card, "card", card)
+        return float(card.value + 100 * card.degree)
+
+    def life(self, s: WarzoneState, player: int) -> int:
+        return int(s.p[player].life)
 
     def say(self, s: WarzoneState, line: str) -> None:
         if s.cfg.log:

@@ -76,7 +76,7 @@ class Effects:
     def _run_trigger(self) -> None:
         c, card, e, src = self.queue.pop(0)
         if e.chooses:
-            choices = self._choices(c, e)
+            choices = self._choices(c, e, src)
             if not choices:
                 return
             if len(choices) > 1:

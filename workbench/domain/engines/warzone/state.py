@@ -25,7 +25,10 @@ import random
 from collections.abc import Sequence
 from itertools import product
 
+from workbench.domain.effects.interpreter import legal_targets
+from workbench.domain.effects.spec import Source
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Effect
 from workbench.domain.engines.warzone.combat import Combat
 from workbench.domain.engines.warzone.effects import Effects
@@ -281,11 +284,14 @@ class WarzoneState(Combat, Effects, Observe, State):
             return acts
         c, card, e = pend[1], pend[2], pend[3]
         return [_act("target", (t,), card.name, self._target_name(t))
-                for t in self._choices(c, e)]
+                for t in self._choices(c, e, pend[4])]
 
-    def _choices(self, c: int, e: Effect) -> list[str]:
-        """Legal chosen targets of effect ``e`` controlled by player ``c``."""
+    def _choices(self, c: int, e: Effect, src: str | None = None) -> list[str]:
+        """Legal chosen targets of effect ``e`` controlled by player ``c`` (``src``: its creature)."""
         t = e.target
+        if e.filter is not None:  # a filtered choice: the interpreter's matching units
+            source = Source(c, "", None, self.unit(src) if src else None)
+            return [u.iid for u in legal_targets(e, source, self, ADAPTER)]
         if t == "enemy_creature":
             return [u.iid for u in self.p[1 - c].field]
         if t == "own_creature":
@@ -296,9 +302,9 @@ class WarzoneState(Combat, Effects, Observe, State):
             return ["P1", "P2"]
         return []
 
-    def _combos(self, c: int, effects: Sequence[Effect]) -> list[tuple[str, ...]]:
+    def _combos(self, c: int, effects: Sequence[Effect], src: str | None = None) -> list[tuple[str, ...]]:
         """Every way to choose the targets of ``effects``; empty when one has no target."""
-        lists = [self._choices(c, e) for e in effects if e.chooses]
+        lists = [self._choices(c, e, src) for e in effects if e.chooses]
         if not lists:
             return [()]
         if len(lists) == 1:
@@ -347,7 +353,7 @@ class WarzoneState(Combat, Effects, Observe, State):
             if activated and not u.used:
                 if u.attacked and any(e.tap for e in activated):
                     continue
-                for targets in self._combos(p, activated):
+                for targets in self._combos(p, activated, u.iid):
                     acts.append(_act("activate", (u.iid,) + targets, u.card.name))
         acts.append(END_PHASE if self.phase == "recruit" else END_TURN)
         return acts
