@@ -115,3 +115,67 @@ def test_amount_x_reads_the_cards_own_x_cost(definitions):
              "effects": [{"trigger": "on_play", "action": "damage", "target": "opponent", "amount": "X"}]}
     assert "effect.amount_x" not in _codes(validate_card(definitions["fusion"], blast, "b"))
     assert "effect.amount_x" in _codes(validate_card(definitions["fusion"], dict(blast, cost=2), "b"))
+
+
+@pytest.mark.parametrize(("entry", "code", "named"), [
+    ({"trigger": "on_play", "action": "move", "from": "deck", "to": "pocket"}, "effect.unknown_zone", "graveyard"),
+    ({"trigger": "on_play", "action": "move", "from": "deck"}, "effect.missing_zone", "exile"),
+    ({"trigger": "on_play", "action": "move", "from": "hand", "to": "graveyard", "side": "mine"},
+     "effect.unknown_side", "opponent"),
+    ({"trigger": "on_play", "action": "move", "from": "hand", "to": "graveyard", "pick": "worst"},
+     "effect.unknown_pick", "random"),
+    ({"trigger": "on_play", "action": "move", "from": "hand", "to": "graveyard", "look": 3},
+     "effect.bad_look", "deck_top"),
+    ({"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "filter": {"colour": "red"}},
+     "effect.unknown_filter", "position"),
+    ({"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "filter": {"strength": {"over": 3}}},
+     "effect.bad_filter", "min: N"),
+    ({"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "if": {"mood": "good"}},
+     "effect.unknown_condition", "previous"),
+    ({"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "if": {"life": {"side": "own"}}},
+     "effect.bad_condition", "min"),
+    ({"trigger": "on_play", "action": "draw", "target": "self", "amount": 1,
+      "if": {"count": {"zone": "moon", "min": 1}}}, "effect.unknown_zone", "field"),
+    ({"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "count": 2}, "effect.bad_count",
+     "random: true"),
+    ({"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "random": "yes"}, "effect.bad_random",
+     "true or false"),
+])
+def test_each_broken_version_2_key_is_an_error_naming_what_is_allowed(definitions, entry, code, named):
+    problems = _codes(validate_card(definitions["warzone"], _warzone_creature([entry]), "t"))
+    assert code in problems, problems
+    assert named in problems[code].message and problems[code].severity == "error"
+
+
+def test_version_2_entries_that_validate_clean(definitions):
+    effects = [
+        {"trigger": "on_play", "action": "move", "from": "deck", "to": "hand", "filter": {"kind": "creature", "class": 2}},
+        {"trigger": "on_play", "action": "move", "target": "enemy_creature", "to": "exile"},
+        {"trigger": "on_play", "action": "move", "from": "deck_top", "look": 3, "to": "hand"},
+        {"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "if": {"count": {"zone": "field", "min": 3}}},
+        {"trigger": "on_play", "action": "damage", "target": "opponent", "amount": 100, "per": {"zone": "field"}},
+        {"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "random": True,
+         "filter": {"position": "battling", "other": True}},
+        {"trigger": "on_play", "action": "draw", "target": "each_player", "amount": 1, "if": {"previous": True}},
+    ]
+    assert _codes(validate_card(definitions["warzone"], _warzone_creature(effects), "t")) == {}
+
+
+def test_what_an_engine_cannot_run_is_skipped_with_its_reason():
+    from workbench.domain.effects import parse_effects
+    from workbench.domain.engines.fusion.adapter import CAPABILITIES as FUSION
+    from workbench.domain.engines.seth.adapter import CAPABILITIES as SETH
+    from workbench.domain.engines.warzone.adapter import CAPABILITIES as WARZONE
+
+    move = {"trigger": "on_play", "action": "move", "from": "graveyard", "to": "hand"}
+    assert "seth engine does not run move" in parse_effects("monster", [move], SETH).skipped[0].reason
+    pile = dict(move, **{"from": "damage_pile"})
+    assert "fusion has no damage_pile zone" in parse_effects("magic", [pile], FUSION).skipped[0].reason
+    assert parse_effects("spell", [pile], WARZONE).runnable
+    tapped = {"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "filter": {"tapped": True}}
+    assert "does not filter by tapped" in parse_effects("spell", [tapped], WARZONE).skipped[0].reason
+    first = {"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "if": {"previous": True}}
+    assert "needs an entry before it" in parse_effects("spell", [first], WARZONE).skipped[0].reason
+    aura = {"trigger": "continuous", "action": "modify_stats", "target": "own_creatures", "stats": {"strength": 100},
+            "filter": {"class": 2}}
+    assert "reach whole rows" in parse_effects("area", [aura], WARZONE).skipped[0].reason

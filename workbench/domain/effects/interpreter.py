@@ -104,8 +104,9 @@ def affected(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Eff
         if sel.side == "each":
             return [PLAYERS[c], PLAYERS[1 - c]]
         return [PLAYERS[c if sel.side == "controller" else 1 - c]]
-    if what == "this":
-        return [src.unit] if src.unit is not None else []
+    if what == "this":  # the card itself while in play; seth: also in its own on_destroyed effects
+        u = src.unit
+        return [u] if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)) else []
     if what == "attacker":
         return [src.attacker] if src.attacker is not None and a.in_play(s, src.attacker) else []
     return []

@@ -50,6 +50,9 @@ class Effect(EffectSpec):
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.trigger == "continuous" and (e.filter is not None or e.condition is not None or e.per is not None):
+        return ("fusion's standing stat changes reach all own or enemy creatures or the card itself; "
+                "a filter, if or per on a continuous effect is not run")
     if e.action == "negate" and e.trigger not in ("on_play", "activated"):
         return "negate answers a chain link, so it is played (on_play) or activated"
     return None
@@ -62,16 +65,22 @@ CAPABILITIES = Capabilities(
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
                               "end_of_turn"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "add_mana"}),
+                     "negate", "add_mana", "move"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
              "damage": PLAYER_TARGETS | _ON_CREATURES | {"this"},
              "heal": _ON_CREATURES | {"self", "this"}, "modify_stats": _ON_CREATURES | {"self", "this"},
-             "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"}},
+             "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"},
+             "move": _ON_CREATURES | {"this"}},
     stats=frozenset({"atk", "def"}),
     costs=frozenset({"mana", "tap"}),
     self_is_player=frozenset({"draw", "gain_life", "damage", "add_mana"}),
     x_amounts=True,
     keywords=frozenset({"taunt"}),
+    filters=frozenset({"kind", "subtype", "attribute", "stars", "cost", "name", "keywords", "atk", "def",
+                       "tapped", "face_down", "summoned_this_turn", "other"}),
+    zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field"}),
+    conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous"}),
+    grouped=frozenset({"on_play", "activated"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -86,7 +95,7 @@ class FusionEffects(BaseAdapter):
     def source(s: FusionState, p: int, src: int, x: int) -> Source:
         """The source of an effect of card ``src`` controlled by ``p``; itself a target while it
         is a creature on the field."""
-        unit = src if s.cards[src].is_creature and s.on_field(src) else None
+        unit = src if s.cards[src].is_creature else None
         return Source(p, s.cards[src].name, src, unit, None, x)
 
     def units(self, s: FusionState, player: int) -> list[int]:
@@ -152,6 +161,91 @@ class FusionEffects(BaseAdapter):
     def negate(self, s: FusionState, e: EffectSpec, src: Source, chosen: Any) -> None:
         if chosen is not None and 0 <= chosen < len(s.chain):
             s.chain[chosen][7] = True  # the link it answers resolves as negated
+
+    # reach: filters, conditions, zone moves
+
+    def value(self, s: FusionState, i: int, key: str) -> Any:
+        card = s.cards[i]
+        if key == "atk":
+            return s.atk(i) if s.on_field(i) else card.atk
+        if key == "def":
+            return s.dfn(i) if s.on_field(i) else card.dfn
+        if key == "tapped":
+            return i in s.tapped
+        if key == "face_down":
+            return i in s.down
+        if key == "summoned_this_turn":
+            return i in s.sick
+        if key == "kind":
+            return card.kind
+        if key == "subtype":
+            return card.subtype
+        if key == "stars":
+            return card.stars
+        if key == "cost":
+            return card.cost
+        if key == "name":
+            return card.name
+        return card.raw.get(key)
+
+    def zone(self, s: FusionState, player: int, name: str) -> list[Any]:
+        return {"hand": s.hand, "deck": s.deck, "graveyard": s.grave, "exile": s.exile}[name][player]
+
+    def _put(self, s: FusionState, i: int, to: str) -> None:
+        owner = s.owner[i]
+        if to in ("deck", "deck_top"):
+            s.deck[owner].append(i)
+            if to == "deck":
+                self.shuffle(s, owner)
+        elif to == "deck_bottom":
+            s.deck[owner].insert(0, i)
+        else:
+            self.zone(s, owner, to).append(i)
+
+    def move_card(self, s: FusionState, player: int, i: int, frm: str, to: str, src: Source) -> bool:
+        owner = s.owner[i]
+        if to == "field" and (not s.cards[i].is_creature or len(s.crea[owner]) >= s.opts.max_creatures):
+            return False  # only a creature, and only within the creature limit (§3.4.5)
+        self.zone(s, player, "deck" if frm == "deck_top" else frm).remove(i)
+        if s.logging:
+            s._say(f"{src.name}: {s._cname(i)} goes from the {frm.replace('_', ' ')} to the "
+                   f"{to.replace('_', ' ')}")
+        if to != "field":
+            self._put(s, i, to)
+            return True
+        s.crea[owner].append(i)  # put onto the field face up, ignoring the cost, without on_play
+        s.sick.add(i)
+        if i in s.cont_set:
+            s._cb = None
+            s._sc = {}
+        return True
+
+    def leave(self, s: FusionState, u: int, to: str, src: Source) -> bool:
+        if to == "hand":
+            s._bounce(u)
+            return True
+        p = s.owner[u]
+        if u not in s.crea[p]:
+            return False
+        s.crea[p].remove(u)
+        s._leave_field(u)
+        self._put(s, u, to)
+        if s.logging:
+            s._say(f"{s._cname(u)} of P{p + 1} goes to the {to.replace('_', ' ')}")
+        return True
+
+    def shuffle(self, s: FusionState, player: int) -> None:
+        s.rng.shuffle(s.deck[player])
+
+    def worth(self, s: FusionState, i: int) -> float:
+        card = s.cards[i]
+        return float((0 if card.x_cost else int(card.cost)) + card.stars + card.atk + card.dfn)
+
+    def life(self, s: FusionState, player: int) -> int:
+        return int(s.life[player])
+
+    def summoned_this_turn(self, s: FusionState, u: int) -> bool:
+        return u in s.sick
 
     def say(self, s: FusionState, line: str) -> None:
         if s.logging:

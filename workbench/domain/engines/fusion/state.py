@@ -34,7 +34,8 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
-from workbench.domain.effects.interpreter import resolve
+from workbench.domain.effects.interpreter import legal_targets, resolve
+from workbench.domain.effects.spec import Source
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import CardDef, Effect
 from workbench.domain.engines.fusion.observe import Observe
@@ -900,8 +901,9 @@ class FusionState(Observe, State):
                 self._card_to_grave(src)
                 return
             self.attached[src] = host
+        source = ADAPTER.source(self, p, src, x)
         for e, t in zip(effects, targets):
-            self._resolve_effect(p, src, e, t, x)
+            self._resolve_effect(p, src, e, t, x, source)
         if kind == "card":
             self._settle_card(src)
         self._after_resolution()
@@ -935,11 +937,13 @@ class FusionState(Observe, State):
                     self.grave[p].append(old)
                 self.field[p] = [i]
 
-    def _resolve_effect(self, p: int, src: int, e: Effect, t: int | None, x: int) -> None:
+    def _resolve_effect(self, p: int, src: int, e: Effect, t: int | None, x: int,
+                        source: Source | None = None) -> None:
         """Carry out one effect of ``src`` controlled by ``p`` on target ``t`` (chosen or None):
-        the effect interpreter with fusion's adapter. ``t`` of ``negate`` is the chain link."""
+        the effect interpreter with fusion's adapter. ``t`` of ``negate`` is the chain link.
+        ``source``: shared by the effects of one chain link (``if: {previous: true}``)."""
         chosen = t if e.action == "negate" else ADAPTER.decode(self, e, t)
-        resolve(e, ADAPTER.source(self, p, src, x), chosen, self, ADAPTER)
+        resolve(e, source or ADAPTER.source(self, p, src, x), chosen, self, ADAPTER)
 
     def _effect_targets(self, e: Effect, p: int, src: int, t: int | None) -> list[int]:
         tgt = e.target
@@ -959,9 +963,11 @@ class FusionState(Observe, State):
             return list(self.crea[1 - p])
         return []
 
-    def _target_view(self, e: Effect, p: int) -> Any:
+    def _target_view(self, e: Effect, p: int, src: int = -1) -> Any:
         """The choices of ``_targets`` for reading only: the zone itself where possible, no copy."""
         tgt = e.target
+        if e.filter is not None:
+            return self._targets(e, p, src)
         if tgt == "enemy_creature":
             return self.crea[1 - p]
         if tgt == "own_creature":
@@ -975,6 +981,8 @@ class FusionState(Observe, State):
     def _targets(self, e: Effect, p: int, src: int) -> list[int]:
         """The legal choices for a single-target effect (creature indices or player tokens)."""
         tgt = e.target
+        if e.filter is not None:  # a filtered choice: the interpreter's matching creatures
+            return legal_targets(e, ADAPTER.source(self, p, src, 0) if src >= 0 else Source(p, ""), self, ADAPTER)
         if tgt == "enemy_creature":
             return list(self.crea[1 - p])
         if tgt == "own_creature":
@@ -1145,7 +1153,9 @@ class FusionState(Observe, State):
             if cache is None:
                 cache = tables[i] = [None] * self.n_slots
             tgt = e.target  # the choices of _targets, read in place
-            if tgt == "enemy_creature":
+            if e.filter is not None:
+                options = self._target_view(e, p, i)
+            elif tgt == "enemy_creature":
                 options: Any = self.crea[1 - p]
             elif tgt == "own_creature":
                 options = self.crea[p]
@@ -1219,7 +1229,7 @@ class FusionState(Observe, State):
                     action = cache[_NO_TARGET] = self._act("activate", (self.names[i], e.index))
                 acts.append(action)
                 continue
-            for t in self._target_view(e, p):
+            for t in self._target_view(e, p, i):
                 action = cache[t]
                 if action is None:
                     action = cache[t] = self._act("activate", (self.names[i], e.index, self._targ_arg(t)))

@@ -46,6 +46,12 @@ class Effect(EffectSpec):
         return f"{self.action.replace('_', ' ')} {self.amount}"
 
 
+def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.trigger == "continuous" and e.filter is not None and e.filter.keys() & {"damage", "health"}:
+        return "a standing stat change cannot depend on the stats it changes (filter by race, element …)"
+    return None
+
+
 _VERBS = frozenset({"damage", "heal", "add_poison", "modify_stats", "destroy"})
 
 CAPABILITIES = Capabilities(
@@ -56,6 +62,11 @@ CAPABILITIES = Capabilities(
     targets={verb: MONSTER_TARGETS for verb in _VERBS},
     stats=frozenset({"damage", "health"}),
     keywords=frozenset({"flight"}),
+    filters=frozenset({"race", "element", "speed", "keywords", "name", "power", "damage", "health", "resist",
+                       "vulnerable", "other"}),
+    zones=frozenset({"field"}),
+    conditions=frozenset({"count", "turn"}),
+    refuse=_refuse,
     spec_type=Effect,
 )
 
@@ -116,6 +127,29 @@ class SethEffects(BaseAdapter):
         s.settled = False
         if s.logging:
             s.say(f"  {u.label} now deals {u.damage} and has {u.health} health")
+
+    def value(self, s: SethState, m: Monster, key: str) -> Any:
+        card = m.card
+        if key == "damage":
+            return m.damage
+        if key == "health":
+            return m.health
+        if key == "power":
+            return card.power
+        if key == "element":
+            return card.element
+        if key == "speed":
+            from workbench.domain.engines.seth.cards import PHASES
+
+            return [PHASES[i] for i in sorted(card.phases)]
+        if key in ("resist", "vulnerable"):
+            return sorted(getattr(card, key))
+        if key == "name":
+            return card.name
+        return card.data.get(key)
+
+    def turn(self, s: SethState) -> int:
+        return int(s.round)
 
     def say(self, s: SethState, line: str) -> None:
         if s.logging:

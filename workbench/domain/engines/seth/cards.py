@@ -58,6 +58,8 @@ class MonsterCard:
     """The latest phase (0-2) the monster can act in; derived from ``phases``."""
     abilities: tuple[Effect, ...] = field(init=False, default=())
     """The ``activated`` and ``on_play`` effects, in card order (step 2 of a phase offers them)."""
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The card mapping itself (effect filters read its other fields, e.g. race)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "last_phase", max(self.phases))
@@ -129,6 +131,7 @@ def _parse_card(card: Mapping[str, Any]) -> MonsterCard:
         effects=effects,  # type: ignore[arg-type]  # parsed with CAPABILITIES.spec_type = Effect
         simulated=simulated,
         triggered=parsed.by_trigger,  # type: ignore[arg-type]
+        data=card,
     )
 
 

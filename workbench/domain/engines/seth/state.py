@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.domain.effects.interpreter import resolve
+from workbench.domain.effects.interpreter import legal_targets, matches, resolve
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.seth import combat
 from workbench.domain.engines.seth.adapter import ADAPTER
@@ -524,6 +524,8 @@ class SethState(Observe, State):
     def _targets_for(self, m: Monster, effect: Effect) -> list[Monster]:
         """The monsters a single-target effect of ``m`` may pick: own, then enemy, in team order."""
         target = effect.target
+        if effect.filter is not None:  # a filtered choice: the interpreter's matching monsters
+            return legal_targets(effect, ADAPTER.source(m, effect), self, ADAPTER)
         if target == "enemy_creature":
             enemies = []
             for x in self.teams[1 - m.owner]:
@@ -538,6 +540,9 @@ class SethState(Observe, State):
     def _may_target(m: Monster, effect: Effect, target: Monster) -> bool:
         """Whether ``target`` is in ``_targets_for(m, effect)``, without building the list."""
         if not target.alive:
+            return False
+        if effect.filter is not None and not matches(effect.filter, target, ADAPTER.source(m, effect),
+                                                     None, ADAPTER):
             return False
         if effect.target == "enemy_creature":
             return target.owner != m.owner
@@ -705,6 +710,9 @@ class SethState(Observe, State):
                     targets = teams[m.owner]
                 else:
                     targets = teams[1 - m.owner]
+                if effect.filter is not None:  # e.g. "your Undead get +1 Damage"
+                    source = ADAPTER.source(m, effect)
+                    targets = [t for t in targets if matches(effect.filter, t, source, self, ADAPTER)]
                 for t in targets:
                     change = changes.get(t)
                     if change is None:
