@@ -253,7 +253,8 @@ def check_dvorak_lackey(data: bytes) -> list[str]:
 def check_dvorak_mush(data: bytes) -> list[str]:
     """``cleardeck`` then ``loadcard Title/T|A/Text`` lines; titles without ``/``; ``@@`` comments."""
     errors: list[str] = []
-    lines = [line for line in data.decode("utf-8").rstrip("\n").split("\n") if not line.startswith("@@ ")]
+    lines = [line for line in data.decode("utf-8").rstrip("\n").split("\n")
+             if not line.startswith("@@ ") and not UTF8_CHECK.fullmatch(line)]
     if lines[0] != "cleardeck":
         errors.append("the first line is not cleardeck")
     for n, line in enumerate(lines[1:], start=2):
@@ -304,8 +305,10 @@ def mush_unescape(value: str) -> list[str]:
     return fields + [current]
 
 
-FIND_OR_CREATE = re.compile(r"think \[switch\(locate\(me,([A-Za-z0-9 :'_-]+),Tin\),#-1,create\(\1,10\),"
-                            r"#-2,[^,\[\]]*,[^,\[\]]*\)\]")
+_OBJ = r"([A-Za-z0-9 :'_-]+)"
+FIND_OR_CREATE = re.compile(rf"think \[switch\(locate\(me,{_OBJ},Tin\),#-1,create\(\1,10\),#-2,[^,\[\]]*,"
+                            r"\[switch\(name\(locate\(me,\1,Tin\)\),\1,[^,\[\]]*,create\(\1,10\)\)\]\)\]")
+UTF8_CHECK = re.compile(r"think \[switch\(strlen\(\u00e9\),1,[^,\[\]]*,[^,\[\]]*\)\]")
 
 
 def check_mush(data: bytes) -> tuple[list[str], dict[str, str]]:
@@ -323,10 +326,13 @@ def check_mush(data: bytes) -> tuple[list[str], dict[str, str]]:
             errors.append(f"line {n} has a CR")
         if line.startswith("@@"):
             continue
+        if UTF8_CHECK.fullmatch(line) and obj is None:
+            continue
         if line.startswith("think "):
             found = FIND_OR_CREATE.fullmatch(line)
             if not found or obj is not None:
-                errors.append(f"line {n}: the only code allowed is one find-or-create line: {line[:60]!r}")
+                errors.append(f"line {n}: the only code allowed is the UTF-8 check and one find-or-create line:"
+                              f" {line[:60]!r}")
             else:
                 obj = found.group(1)
             continue

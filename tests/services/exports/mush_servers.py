@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -73,18 +74,31 @@ class Server:
         subprocess.run([str(TOOLS / "stop-mush"), self.workdir], capture_output=True, text=True, timeout=120)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
-    def session(self) -> Session:
-        return Session(self)
+    def session(self, login: str | None = None, utf8: bool = True) -> Session:
+        """A client logged in as the wizard (or with ``login``); on TinyMUX it negotiates UTF-8
+        unless ``utf8`` is false."""
+        return Session(self, login or self.login, utf8)
+
+    def new_player(self) -> str:
+        """Make a player without wizard powers, as a designer would be; its login line."""
+        name, password = f"Designer{uuid.uuid4().hex[:6]}", uuid.uuid4().hex[:10]
+        with self.session() as s:
+            reply = s.cmd(f"@pcreate {name}={password}")
+        if "created" not in reply:
+            raise RuntimeError(f"@pcreate failed: {reply}")
+        return f"connect {name} {password}"
 
 
 class Session:
     """A client for :class:`Server` that reconnects before the per-connection command quota."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Server, login: str, utf8: bool = True) -> None:
         if str(TOOLS) not in sys.path:
             sys.path.insert(0, str(TOOLS))
         self._client_class = importlib.import_module("mushclient").Mush
         self.server = server
+        self.login = login
+        self.charset = "UTF-8" if server.kind == "tinymux" and utf8 else None
         self.count = 0
         self.client: Any = None
         self._open()
@@ -92,8 +106,7 @@ class Session:
     def _open(self) -> None:
         if self.client is not None:
             self.client.close()
-        charset = "UTF-8" if self.server.kind == "tinymux" else None
-        self.client = self._client_class(self.server.port, login=self.server.login, charset=charset)
+        self.client = self._client_class(self.server.port, login=self.login, charset=self.charset)
         self.count = 0
 
     def _spend(self, commands: int) -> None:
@@ -105,7 +118,7 @@ class Session:
         self._spend(1)
         return str(self.client.cmd(line))
 
-    def paste(self, lines: Iterable[str]) -> list[Any]:
+    def paste(self, lines: Iterable[str | bytes]) -> list[Any]:
         """Paste lines one by one, as a client would; one PasteResult per line."""
         results = []
         for n, line in enumerate(lines, start=1):
@@ -147,7 +160,8 @@ _GOOD_REPLIES = [
     (re.compile(r"&\S+ .*"), re.compile(r"(.*/\S+ - )?(Set|Cleared)\.")),
     (re.compile(r"@set .*"), re.compile(r".*(set|Set|cleared)\.")),
     (re.compile(r"@wipe .*"), re.compile(r"(\d+ attributes|One attribute) wiped\.|Wiped\.")),
-    (re.compile(r"think \[switch\(locate.*"), re.compile(r"(Created: Object #\d+\.\n)?#\d+|Updating .* #\d+\.")),
+    (re.compile(r"think \[switch\(locate.*"), re.compile(r"(Created: Object #\d+\.\n)?#\d+|Updating .*\.")),
+    (re.compile(r"think \[switch\(strlen.*"), re.compile(r"Your client sends UTF-8: good\.")),
     (re.compile(r"@@.*|cleardeck|loadcard .*"), re.compile(r"")),
 ]
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.services.exports import checkers
 from workbench.domain.errors import DataError
-from workbench.services.exports import dvorak
+from workbench.services.exports import dvorak, mush
 
 
 def test_seth_dump_follows_the_wiki_format(bundled):
@@ -98,5 +98,6 @@ def test_pennmush_text_is_folded_and_named(hostile_definition, hostile_cards):
     assert any("Latin-1" in note and "card-04" in note for note in out.notes)
     tiny = dvorak.mush(hostile_definition, hostile_cards, server="tinymux")
     assert "漢字" in tiny.files[tiny.main].decode()
+    assert mush.UTF8_CHECK in tiny.files[tiny.main].decode().splitlines()[:5]
     with pytest.raises(DataError):
         dvorak.mush(hostile_definition, hostile_cards, server="tinymush")

@@ -110,9 +110,11 @@ def test_every_line_but_one_fixed_lookup_is_data(hostile_definition, hostile_car
     deck = dict(hostile_decks[0], name="[pemit(me,X)] % #$ pwn(1,2)")
     bundle = mush.export_deck_object(hostile_definition, hostile_cards, deck, server="tinymux")
     lines = bundle.files[bundle.main].decode().splitlines()
-    assert lines[1] == ("think [switch(locate(me,pemit me X pwn 1 2 Deck,Tin),#-1,create(pemit me X pwn 1 2 Deck,10),"
-                        "#-2,Several objects here are called pemit me X pwn 1 2 Deck: destroy all but one and paste"
-                        " again.,Updating pemit me X pwn 1 2 Deck #$.)]")
+    assert lines[1] == mush.UTF8_CHECK
+    obj = "pemit me X pwn 1 2 Deck"
+    assert lines[2] == (f"think [switch(locate(me,{obj},Tin),#-1,create({obj},10),#-2,Several objects here are"
+                        f" called {obj}: destroy all but one and paste again.,[switch(name(locate(me,{obj},Tin)),"
+                        f"{obj},Updating {obj}.,create({obj},10))])]")
     assert "@wipe pemit me X pwn 1 2 Deck/CARD_*" in lines and "@create" not in "".join(lines)
     errors, attrs = checkers.check_mush("\n".join(lines).encode())
     assert errors == []

@@ -110,9 +110,9 @@ def _game(bundled, stress, game):
 
 
 def _object_of(data: bytes) -> str:
-    match = checkers.FIND_OR_CREATE.fullmatch(data.decode().splitlines()[1])
-    assert match, "the second line must be the find-or-create line"
-    return match.group(1)
+    found = [m.group(1) for line in data.decode().splitlines() if (m := checkers.FIND_OR_CREATE.fullmatch(line))]
+    assert len(found) == 1, "one find-or-create line"
+    return found[0]
 
 
 def _check_deck_object(s, server, definition, chosen, data, title=None) -> str:
@@ -125,6 +125,8 @@ def _check_deck_object(s, server, definition, chosen, data, title=None) -> str:
     assert stored == set(attrs)
     assert s.eval(f"get({dbref}/CARD_COUNT)") == str(len(chosen))
     assert mush.parse_value(s.eval(f"get({dbref}/CARD_FIELDS)")) == mush.field_names(definition)
+    for key in [k for k in attrs if k.endswith("_PARTS")] + ["WORKBENCH_EXPORT"]:
+        assert s.eval(f"get({dbref}/{key})") == attrs[key], key
 
     def evaluated(key: str) -> str:
         parts = int(attrs.get(f"{key}_PARTS", "1"))
@@ -162,25 +164,51 @@ def test_mush_export_survives_the_server(session, server, bundled, stress, game)
     assert session.eval("get(me/PWNED)") == ""
 
 
-def test_a_second_paste_updates_the_first_object(session, server, stress):
-    """Pasting an edited export again must update the same object, not make a second one."""
+@pytest.mark.parametrize("who", ["wizard", "designer"])
+def test_a_second_paste_updates_the_first_object(server, stress, who):
+    """Pasting an edited export again must update the same object, not make a second one, also for
+    a player without wizard powers and after the object was dropped in the room; an object whose
+    name merely starts with the deck object's is left alone."""
     definition, cards = stress
-    deck = {"id": f"again-{uuid.uuid4().hex[:6]}", "name": DECK_NAME,
+    deck = {"id": f"again-{uuid.uuid4().hex[:6]}", "name": f"{DECK_NAME} {uuid.uuid4().hex[:6]}",
             "zones": {"main": {c["id"]: 1 + i % 2 for i, c in enumerate(cards[:12])}}}
     first = mush.export_deck_object(definition, cards, deck, server=server.kind)
-    assert reply_problems(session.paste(first.files[first.main].decode().splitlines())) == []
-    chosen = [c for c in cards[:12] for _ in range(1 + cards.index(c) % 2)]
-    dbref = _check_deck_object(session, server, definition, chosen, first.files[first.main], DECK_NAME)
+    obj = _object_of(first.files[first.main])
+    with server.session(server.new_player() if who == "designer" else None) as s:
+        assert reply_problems(s.paste([f"@create {obj} Extra"])) == []
+        decoy = s.eval(f"num({obj} Extra)")
+        assert reply_problems(s.paste(first.files[first.main].decode().splitlines())) == []
+        chosen = [c for c in cards[:12] for _ in range(1 + cards.index(c) % 2)]
+        dbref = _check_deck_object(s, server, definition, chosen, first.files[first.main], deck["name"])
+        assert dbref != decoy and s.eval(f"lattr({decoy})").upper().split() in ([], ["CREATED", "MODIFIED"])
+        assert reply_problems(s.paste([f"drop {obj}"])) == []
 
-    edited = [dict(c, text=f"edited {c['text']}") if c["id"] == "stress-01" else c for c in cards]
-    deck["zones"]["main"].pop("stress-02")
-    second = mush.export_deck_object(definition, edited, deck, server=server.kind)
-    results = session.paste(second.files[second.main].decode().splitlines())
-    assert reply_problems(results) == []
-    assert results[1].reply.startswith("Updating ")
-    chosen = [c for c in edited[:12] if c["id"] != "stress-02" for _ in range(1 + edited.index(c) % 2)]
-    assert _check_deck_object(session, server, definition, chosen, second.files[second.main], DECK_NAME) == dbref
-    assert session.eval("get(me/PWNED)") == ""
+        edited = [dict(c, text=f"edited {c['text']}") if c["id"] == "stress-01" else c for c in cards]
+        deck["zones"]["main"].pop("stress-02")
+        second = mush.export_deck_object(definition, edited, deck, server=server.kind)
+        results = s.paste(second.files[second.main].decode().splitlines())
+        assert reply_problems(results) == []
+        assert any(r.reply == f"Updating {obj}." for r in results)
+        chosen = [c for c in edited[:12] if c["id"] != "stress-02" for _ in range(1 + edited.index(c) % 2)]
+        assert _check_deck_object(s, server, definition, chosen, second.files[second.main], deck["name"]) == dbref
+        assert s.eval("get(me/PWNED)") == ""
+
+
+def test_a_client_that_does_not_send_utf8_is_told_at_once(server, stress):
+    """TinyMUX reads a client that did not negotiate UTF-8 as Latin-1 (mojibake): the file's first
+    command says so before anything is stored. (A PennMUSH file is pure ASCII, so there the
+    client's character set does not matter and the file has no such line.)"""
+    definition, cards = stress
+    bundle = mush.export_deck_object(definition, cards[:2], server=server.kind)
+    if server.kind == "pennmush":
+        bundle.files[bundle.main].decode("ascii")
+        assert mush.UTF8_CHECK not in bundle.files[bundle.main].decode()
+        return
+    first_command = bundle.files[bundle.main].split(b"\n")[1]
+    with server.session(utf8=False) as s:
+        assert "does not send UTF-8" in s.paste([first_command])[0].reply
+    with server.session() as s:
+        assert s.paste([first_command])[0].reply == "Your client sends UTF-8: good."
 
 
 @pytest.fixture(scope="module")

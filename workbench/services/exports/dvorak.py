@@ -171,7 +171,8 @@ def loadcard_text(definition: GameDefinition, card: Card, head_bytes: int = 0, a
 def mush(definition: GameDefinition, cards: Sequence[Card], title: str | None = None,
          server: str = "pennmush", ascii_only: bool = False) -> Bundle:
     """The Dvorak MUSH Engine output: ``cleardeck``, one ``loadcard`` per card, and an ``@emit``
-    of the escaped deck name (so a name such as ``pemit(me,X)`` is shown, never run).
+    of the escaped deck name (so a name such as ``pemit(me,X)`` is shown, never run). A TinyMUX file
+    starts with :data:`workbench.services.exports.mush.UTF8_CHECK`.
 
     PennMUSH stores only Latin-1, so for it the text is folded to ASCII (``ascii_only`` does the
     same for TinyMUX); for TinyMUX the characters it drops are left out. The notes name the cards
@@ -182,7 +183,8 @@ def mush(definition: GameDefinition, cards: Sequence[Card], title: str | None = 
     fold = ascii_only or server == "pennmush"
     name = one_line(title or definition.name)
     ordered = sort_cards(cards)
-    lines = [f"@@ Card Workbench export for the Dvorak MUSH Engine on {server}: paste line by line.", "cleardeck"]
+    lines = [f"@@ Card Workbench export for the Dvorak MUSH Engine on {server}: paste line by line.",
+             *([mushcode.UTF8_CHECK] if server == "tinymux" else []), "cleardeck"]
     folded, cut = [], []
     for card in ordered:
         line, was_cut = _loadcard(definition, card, fold, server)

@@ -2,7 +2,7 @@
 
 Output, one command per line (reference formats.md §2.3)::
 
-    think [switch(locate(me,Warzone Deck,Tin),#-1,create(Warzone Deck,10),…)]
+    think [switch(locate(me,Warzone Deck,Tin),#-1,create(Warzone Deck,10),#-2,…,[switch(name(…),…)])]
     @set Warzone Deck=NO_COMMAND
     &CARD_COUNT Warzone Deck=0
     &DECK_TITLE Warzone Deck=0
@@ -14,10 +14,11 @@ Output, one command per line (reference formats.md §2.3)::
     &CARD_COUNT Warzone Deck=61
     &CARD_001 Warzone Deck=Ironclad Sentry|creature|When recruited\\, draw a card.|…
 
-The first line finds the deck object (carried or in the room) or creates it, so pasting the file
-again updates the same object; the two ``@wipe`` lines then drop the cards of the earlier paste.
-Only the object name, which :func:`object_name` limits to letters, digits, spaces and ``: ' _ -``,
-is ever part of code the server evaluates; card and deck text never is.
+The find-or-create line finds the deck object (carried or in the room) or creates it, so pasting
+the file again updates the same object; the two ``@wipe`` lines then drop the cards of the earlier
+paste. The ``think`` lines are the only code the server evaluates, and the only thing from the data
+in them is the object name, which :func:`object_name` limits to letters, digits, spaces and
+``: ' _ -``; card and deck text never is.
 
 ``&attr obj=value`` typed or pasted from a client stores the value unevaluated; softcode shows it
 by evaluating it once. :func:`escape_field` makes that single evaluation give back exactly the
@@ -32,7 +33,9 @@ PennMUSH stores Latin-1 and turns every other character into ``?``, and what it 
 non-ASCII bytes depends on the client, so the PennMUSH file is pure ASCII: text is folded
 (:func:`fold_ascii`), and a card whose text changed keeps its exact original in
 ``CARD_001_UTF8`` (``_UTF8_2`` …, ``_UTF8_PARTS``): base64 of the UTF-8 of the escaped record,
-the same value a TinyMUX export writes. ``--ascii`` does the same for TinyMUX.
+the same value a TinyMUX export writes. ``--ascii`` does the same for TinyMUX. A TinyMUX file
+starts with :data:`UTF8_CHECK`, which tells the designer at once when the client does not send
+UTF-8 (TinyMUX then reads every byte as Latin-1).
 """
 
 from __future__ import annotations
@@ -282,12 +285,22 @@ def decode_utf8_value(encoded: str) -> str:
 def find_or_create(obj: str) -> str:
     """The line that finds the deck object ``obj`` (carried or here) or creates it.
 
+    ``locate()`` matches the way ``&ATTR obj=`` will: an exact name first, else a unique partial
+    one, so the name is compared too: an object merely starting with ``obj`` (``Warzone Deck 2``) is
+    not taken for it and a new one is made. When several objects have the name it says so and
+    creates nothing. ``name()`` runs only on a dbref (PennMUSH's ``name(#-1)`` prints an error).
     ``obj`` must come from :func:`object_name`: it is part of code the server evaluates.
     """
     if object_name(obj) != obj:
         raise DataError(f"object name {obj!r} is not safe to put into MUSH code")
+    here = f"locate(me,{obj},Tin)"
     several = f"Several objects here are called {obj}: destroy all but one and paste again."
-    return f"think [switch(locate(me,{obj},Tin),#-1,create({obj},10),#-2,{several},Updating {obj} #$.)]"
+    return (f"think [switch({here},#-1,create({obj},10),#-2,{several},"
+            f"[switch(name({here}),{obj},Updating {obj}.,create({obj},10))])]")
+
+
+UTF8_CHECK = ("think [switch(strlen(\u00e9),1,Your client sends UTF-8: good.,Your client does not send UTF-8:"
+              " stop and set its character set to UTF-8 then paste this file again.)]")
 
 
 def export_deck_object(
@@ -322,6 +335,7 @@ def export_deck_object(
     lines = [
         f"@@ Card Workbench export for {server}: {obj} ({len(chosen)} cards). Paste line by line;"
         " pasting again updates the same object.",
+        *([UTF8_CHECK] if server == "tinymux" else []),
         find_or_create(obj),
         f"@set {obj}=NO_COMMAND",
         f"&CARD_COUNT {obj}=0",
