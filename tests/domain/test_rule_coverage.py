@@ -1,0 +1,113 @@
+"""Every numbered rule of RULES.md is listed in docs/engines/<game>.md with the scenario files that
+cover it, or stands in that doc's visible *Not yet covered* list (issue 17 item 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench.domain import rule_coverage as rc
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES_MD = rc.find_rules_md(ROOT)
+
+
+def _doc(game: str) -> str:
+    return (ROOT / "docs" / "engines" / f"{game}.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", sorted(rc.GAME_NUMBERS))
+def test_every_rule_has_a_scenario_or_stands_in_the_not_yet_covered_list(game: str) -> None:
+    doc = _doc(game)
+    if RULES_MD is not None:
+        rules = rc.parse_rules(RULES_MD.read_text(encoding="utf-8"))[game]
+    else:  # a checkout without ../shared: the rule list the doc was generated from
+        rules = rc.rules_from_table(doc)
+    assert rules, f"no rules found for {game}"
+    cov = rc.coverage(game, rules, rc.scenario_rule_texts(ROOT / "card_data", game), doc)
+    assert not cov.problems, "\n".join(cov.problems)
+    assert rc.current_table(doc) == cov.table(), (
+        f"docs/engines/{game}.md: the rule table is stale; run "
+        "`python -m workbench.domain.rule_coverage --write`")
+
+
+def test_the_docs_table_lists_the_rules_of_rules_md() -> None:
+    if RULES_MD is None:
+        pytest.skip("RULES.md is not beside this checkout (../shared/docs/RULES.md); "
+                    "set WORKBENCH_RULES_MD to check the tables against it")
+    rules = rc.parse_rules(RULES_MD.read_text(encoding="utf-8"))
+    for game in rc.GAME_NUMBERS:
+        assert [r.number for r in rc.rules_from_table(_doc(game))] == \
+            [r.number for r in rules[game]]
+
+
+SAMPLE = """\
+## 1. `warzone` — test
+
+### 1.1 Fields
+- bullets only
+
+### 1.2 Deck
+1. first
+2. second,
+   continued
+3. third
+
+### 1.3 Turn
+1. Wake
+2. Night
+**Decision**: a trailing rule of the section
+
+---
+
+## 2. `seth` — test
+
+### 2.1 Only
+Text.
+"""
+
+
+def test_leaves_are_items_and_sections_without_items_or_with_trailing_text() -> None:
+    rules = rc.parse_rules(SAMPLE)
+    assert [r.number for r in rules["warzone"]] == \
+        ["1.1", "1.2.1", "1.2.2", "1.2.3", "1.3", "1.3.1", "1.3.2"]
+    assert [r.number for r in rules["seth"]] == ["2.1"]
+    assert rules["fusion"] == []
+
+
+def test_citations_name_exactly_the_rules_listed() -> None:
+    assert rc.cited_rules("§1.9.3 Decision") == ["1.9.3"]
+    assert rc.cited_rules("§2.3.3-4") == ["2.3.3", "2.3.4"]
+    assert rc.cited_rules("§1.11, §1.11.1-3, docs/effects.md") == \
+        ["1.11", "1.11.1", "1.11.2", "1.11.3"]
+    assert rc.cited_rules("docs/effects.md (warzone)") == []
+
+
+def _cov(scenarios, gaps=""):
+    doc = f"{rc.GAP_BEGIN}\n{gaps}\n{rc.GAP_END}"
+    return rc.coverage("warzone", rc.parse_rules(SAMPLE)["warzone"], scenarios, doc)
+
+
+def test_a_rule_without_scenario_fails_unless_listed_and_a_listed_rule_with_one_fails() -> None:
+    full = [("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1-2")]
+    assert _cov(full).problems == []
+    missing = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1")])
+    assert missing.problems == ["§1.3.2 (Night) has no scenario and is not in the "
+                                "not-yet-covered list"]
+    listed = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1")], "- §1.3.2 — not played yet")
+    assert listed.problems == [] and listed.gaps == {"1.3.2": "not played yet"}
+    assert "**not yet covered**" in listed.table()
+    stale_gap = _cov(full, "- §1.3.2 — not played yet")
+    assert stale_gap.problems == ["§1.3.2 is in the not-yet-covered list but has a scenario "
+                                  "(a.yaml): take it off the list"]
+
+
+def test_unknown_rules_and_whole_sections_are_refused() -> None:
+    cov = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1-2, §1.2, §1.9.9")],
+               "- §1.7 — nothing")
+    assert cov.problems == [
+        "a.yaml: cites §1.2, a section whose rules are its numbered items (cite §1.2.N)",
+        "a.yaml: cites §1.9.9, which is not a warzone rule of RULES.md",
+        "§1.7 in the not-yet-covered list is not a rule",
+    ]
