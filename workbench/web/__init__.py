@@ -78,6 +78,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(_blueprint("render_views"))
     app.register_blueprint(_blueprint("transfer_views"))
     app.register_blueprint(_blueprint("playtest_views"))
+    app.register_blueprint(_blueprint("play_views"))
     app.register_blueprint(_blueprint("set_views"))
     app.register_blueprint(_blueprint("history_views"))
     from workbench.web.help_views import init_help

@@ -76,6 +76,15 @@ VIEWER_WRITE_ALLOWLIST: tuple[str, ...] = (
     "playtest*.resume*",
     "playtest*.run*",
     "playtest*.goldfish*",
+    # The game table: viewers may play; a table belongs to its user (workbench/web/play_views.py).
+    "play.create",
+    "play.move",
+    "play.advance",
+    "play.undo",
+    "play.restart",
+    "play.takeover",
+    "play.delete",
+    "play.replay_create",
 )
 SESSION_USER = "user"
 SESSION_STAMP = "auth_stamp"

@@ -38,6 +38,7 @@ NAV_ITEMS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Overview", ("overview.overview",), ("/games/<game>/overview",)),
     ("Playtest", ("playtest.index", "playtest_views.index", "playtest.playtest_page"),
      ("/games/<game>/playtest", "/games/<game>/playtests")),
+    ("Play", ("play.index",), ("/games/<game>/play",)),
 ]
 FACE_RULE = "/games/<game>/cards/<card_id>/face.png"
 PREVIEW_RULE = "/games/<game>/preview.png"

@@ -1,0 +1,310 @@
+/* The game table: render the server's view of one seat, send moves, let the AI move with a visible
+   delay, hot-seat "pass the screen", undo/restart, and the replay step controls.
+   The server decides everything (legal moves, what a seat may see); this only shows and sends. */
+"use strict";
+
+(function () {
+  const root = document.getElementById("play");
+  if (!root) return;
+  const W = window.Workbench;
+  const el = W.el;
+  const kind = root.dataset.kind;
+  const hotSeat = root.dataset.hotSeat === "true";
+  const board = document.getElementById("pt-board");
+  const statusEl = document.getElementById("pt-status");
+  const movesEl = document.getElementById("pt-moves");
+  const cardMovesEl = document.getElementById("pt-card-moves");
+  const logEl = document.getElementById("pt-log");
+  const announceEl = document.getElementById("pt-announce");
+  const passEl = document.getElementById("pt-pass");
+  const large = document.getElementById("pt-large");
+  const largeName = document.getElementById("pt-large-name");
+  const speedEl = document.getElementById("pt-speed");
+  const undoSel = document.getElementById("pt-undo-to");
+
+  let view = W.readJSON("pt-initial");
+  let shownSeat = view.seat;
+  let busy = false;
+  let aiTimer = null;
+  let selected = null; // instance of the card whose moves are open
+
+  if (speedEl) {
+    const kept = window.localStorage && localStorage.getItem("workbench.play.speed");
+    if (kept !== null && kept !== undefined && speedEl.querySelector(`option[value="${kept}"]`)) speedEl.value = kept;
+    speedEl.addEventListener("change", function () {
+      try { localStorage.setItem("workbench.play.speed", speedEl.value); } catch (e) { /* private mode */ }
+    });
+  }
+
+  function delay() { return speedEl ? Number(speedEl.value) : 600; }
+
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || a === document.body) return null;
+    if (a.dataset && a.dataset.inst) return { inst: a.dataset.inst };
+    if (a.dataset && a.dataset.move !== undefined) return { move: a.dataset.move };
+    if (a.id) return { id: a.id };
+    return null;
+  }
+
+  function restoreFocus(key) {
+    let target = null;
+    if (key && key.inst) target = board.querySelector(`[data-inst="${CSS.escape(key.inst)}"]`);
+    if (!target && key && key.id) target = document.getElementById(key.id);
+    if (!target && key && (key.inst || key.move !== undefined)) {
+      target = movesEl ? movesEl.querySelector("button") : null;
+      if (!target) target = statusEl;
+    }
+    if (target && target !== document.activeElement) {
+      if (target === statusEl) statusEl.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    }
+  }
+
+  function moveButton(m) {
+    return el("button", { type: "button", class: "button pt-move", "data-move": m.index, "data-kind": m.kind,
+                          text: m.text, onclick: function () { sendMove(m); } });
+  }
+
+  function renderMoves() {
+    if (!movesEl) return;
+    movesEl.replaceChildren();
+    (view.moves || []).forEach(function (m) { movesEl.appendChild(el("li", {}, [moveButton(m)])); });
+    if (!(view.moves || []).length) movesEl.appendChild(el("li", { class: "muted", text: view.over ? "The game is over." : "No moves for you now." }));
+    closeCardMoves();
+  }
+
+  function openCardMoves(card) {
+    if (!cardMovesEl) return;
+    const indices = (card.dataset.moves || "").split(",").filter(Boolean).map(Number);
+    selected = card.dataset.inst;
+    board.querySelectorAll(".pt-card.is-selected").forEach(function (c) { c.classList.remove("is-selected"); });
+    card.classList.add("is-selected");
+    const moves = (view.moves || []).filter(function (m) { return indices.indexOf(m.index) !== -1; });
+    cardMovesEl.replaceChildren(
+      el("p", { class: "pt-card-moves-title", text: moves.length ? `${card.dataset.name}: ${moves.length} move${moves.length === 1 ? "" : "s"}` : `${card.dataset.name}: no moves now` }),
+      el("ul", { class: "pt-move-list" }, moves.map(function (m) { return el("li", {}, [moveButton(m)]); })),
+      el("button", { type: "button", class: "button button-quiet small", text: "Close", onclick: function () { closeCardMoves(); card.focus(); } })
+    );
+    cardMovesEl.hidden = false;
+    const first = cardMovesEl.querySelector("button.pt-move");
+    if (first) first.focus();
+  }
+
+  function closeCardMoves() {
+    if (!cardMovesEl) return;
+    cardMovesEl.hidden = true;
+    cardMovesEl.replaceChildren();
+    selected = null;
+    board.querySelectorAll(".pt-card.is-selected").forEach(function (c) { c.classList.remove("is-selected"); });
+  }
+
+  function renderLog(previous) {
+    logEl.replaceChildren();
+    (view.log || []).forEach(function (line, i) {
+      logEl.appendChild(el("li", { class: i >= previous ? "is-new" : null, text: line }));
+    });
+    logEl.scrollTop = logEl.scrollHeight;
+  }
+
+  function renderUndo() {
+    if (!undoSel) return;
+    undoSel.replaceChildren();
+    (view.undo || []).forEach(function (u) {
+      const turn = u.turn !== null && u.turn !== undefined ? `Turn ${u.turn}: ` : "";
+      undoSel.appendChild(el("option", { value: u.step, text: `${turn}${u.who} — ${u.text}` }));
+    });
+    const none = !(view.undo || []).length;
+    document.getElementById("pt-undo").disabled = none;
+    undoSel.disabled = none;
+  }
+
+  function render(next, opts) {
+    const key = focusKey();
+    const previousLog = view && view.id === next.id && next.log.length >= view.log.length ? view.log.length : next.log.length;
+    const before = view;
+    view = next;
+    board.innerHTML = view.board_html; // rendered by the server from escaped templates
+    statusEl.textContent = view.status;
+    statusEl.classList.remove("is-error");
+    document.getElementById("pt-turn").textContent = view.turn !== null && view.turn !== undefined ? `Turn ${view.turn}` : "";
+    document.getElementById("pt-phase").textContent = view.phase || "";
+    document.getElementById("pt-step").textContent = view.step;
+    root.dataset.step = view.step;
+    root.dataset.over = view.over ? "true" : "false";
+    root.dataset.seat = view.seat === null ? "" : view.seat;
+    renderMoves();
+    renderLog(opts && opts.fresh ? view.log.length : previousLog);
+    renderUndo();
+    if (kind === "replay") renderReplay();
+    const added = view.log.slice(previousLog);
+    let spoken = added.slice(-3).join(". ");
+    if (view.moves && view.moves.length && !(before && before.moves && before.moves.length && before.step === view.step)) {
+      spoken += (spoken ? ". " : "") + `${view.status} ${view.moves.length} legal move${view.moves.length === 1 ? "" : "s"}.`;
+    } else if (view.over) {
+      spoken += (spoken ? ". " : "") + view.status;
+    }
+    if (spoken) announceEl.textContent = spoken;
+    if (!(opts && opts.noFocus)) restoreFocus(key);
+    schedule();
+  }
+
+  function showError(message) {
+    statusEl.textContent = message;
+    statusEl.classList.add("is-error");
+    announceEl.textContent = message;
+  }
+
+  async function post(url, body) {
+    if (busy) return null;
+    busy = true;
+    root.setAttribute("aria-busy", "true");
+    try {
+      const answer = await W.api("POST", url, Object.assign({ expect: view.decisions, seat: view.seat }, body || {}));
+      if (answer.body && answer.body.board_html) render(answer.body);
+      if (!answer.ok) showError((answer.body && answer.body.error) || `The server answered ${answer.status}.`);
+      return answer;
+    } catch (e) {
+      showError("The server cannot be reached; try again.");
+      return null;
+    } finally {
+      busy = false;
+      root.removeAttribute("aria-busy");
+      schedule();
+    }
+  }
+
+  function sendMove(m) {
+    post(root.dataset.moveUrl, { index: m.index, kind: m.kind });
+  }
+
+  /* The AI moves on its own, one decision at a time, after the chosen delay. */
+  function schedule() {
+    clearTimeout(aiTimer);
+    if (kind === "replay" || busy || view.over) return;
+    const waiting = view.waiting_for || [];
+    const aiOnly = waiting.length && waiting.every(function (p) { return view.players_kind[p] !== "human"; });
+    if (aiOnly) {
+      aiTimer = setTimeout(function () { post(root.dataset.advanceUrl, {}); }, delay());
+      return;
+    }
+    if (hotSeat && view.next_human !== null && view.next_human !== undefined && view.next_human !== shownSeat) {
+      showPass(view.next_human);
+    }
+  }
+
+  function showPass(seat) {
+    board.hidden = true;
+    if (movesEl) movesEl.hidden = true;
+    passEl.hidden = false;
+    document.getElementById("pt-pass-text").textContent =
+      `Hand the screen to ${view.labels[seat]}. Only they should look at it now.`;
+    const ready = document.getElementById("pt-pass-ready");
+    ready.textContent = `I am ${view.labels[seat]}: show my hand`;
+    ready.dataset.seat = seat;
+    ready.focus();
+  }
+
+  document.getElementById("pt-pass-ready").addEventListener("click", async function () {
+    const seat = Number(this.dataset.seat);
+    const answer = await W.api("GET", `${root.dataset.stateUrl}?seat=${seat}`);
+    if (!answer.ok || !answer.body) { showError("The table could not be loaded; try again."); return; }
+    shownSeat = seat;
+    passEl.hidden = true;
+    board.hidden = false;
+    if (movesEl) movesEl.hidden = false;
+    render(answer.body, { fresh: true, noFocus: true });
+    const first = movesEl && movesEl.querySelector("button");
+    (first || statusEl).focus();
+  });
+
+  /* Cards: click or Enter opens the card's moves; hover or focus shows it large. */
+  board.addEventListener("click", function (event) {
+    const card = event.target.closest(".pt-card[data-inst]");
+    if (!card || kind === "replay") return;
+    if (selected === card.dataset.inst) { closeCardMoves(); return; }
+    openCardMoves(card);
+  });
+
+  function showLarge(card) {
+    if (!card) return;
+    largeName.textContent = card.getAttribute("aria-label") || card.dataset.name;
+    if (card.dataset.face) {
+      large.src = card.dataset.face;
+      large.alt = card.dataset.name;
+      large.hidden = false;
+    } else {
+      large.hidden = true;
+    }
+  }
+
+  board.addEventListener("mouseover", function (event) { showLarge(event.target.closest(".pt-card[data-inst]")); });
+  board.addEventListener("focusin", function (event) { showLarge(event.target.closest(".pt-card[data-inst]")); });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && selected) {
+      const card = board.querySelector(`[data-inst="${CSS.escape(selected)}"]`);
+      closeCardMoves();
+      if (card) card.focus();
+    }
+  });
+
+  /* Undo and restart. */
+  const undoButton = document.getElementById("pt-undo");
+  if (undoButton) {
+    undoButton.addEventListener("click", function () {
+      if (!undoSel.value) return;
+      post(root.dataset.undoUrl, { step: Number(undoSel.value) });
+    });
+    document.getElementById("pt-restart").addEventListener("click", function () {
+      if (window.confirm("Start this game again from the beginning, with the same seed?")) post(root.dataset.restartUrl, {});
+    });
+  }
+
+  /* Replay: step through the kept decisions. */
+  let replayStep = view.step;
+  function renderReplay() {
+    replayStep = view.step;
+    document.getElementById("rp-count").textContent = `Step ${view.step} of ${view.decisions}`;
+    document.getElementById("rp-back").disabled = view.step <= 0;
+    document.getElementById("rp-first").disabled = view.step <= 0;
+    document.getElementById("rp-next").disabled = view.step >= view.decisions;
+    document.getElementById("rp-last").disabled = view.step >= view.decisions;
+    document.getElementById("rp-takeover-step").value = view.step;
+    const turnSel = document.getElementById("rp-turn");
+    if (view.turn !== null && view.turn !== undefined && turnSel.querySelector(`option[value="${view.turn}"]`)) turnSel.value = String(view.turn);
+  }
+
+  async function goStep(step) {
+    if (busy) return;
+    step = Math.max(0, Math.min(view.decisions, step));
+    busy = true;
+    try {
+      const answer = await W.api("GET", `${root.dataset.stateUrl}?step=${step}`);
+      if (answer.ok && answer.body) render(answer.body);
+      else showError("That step could not be loaded.");
+    } finally {
+      busy = false;
+    }
+  }
+
+  if (kind === "replay") {
+    const turns = view.turns || [];
+    document.getElementById("rp-first").addEventListener("click", function () { goStep(0); });
+    document.getElementById("rp-back").addEventListener("click", function () { goStep(replayStep - 1); });
+    document.getElementById("rp-next").addEventListener("click", function () { goStep(replayStep + 1); });
+    document.getElementById("rp-last").addEventListener("click", function () { goStep(view.decisions); });
+    document.getElementById("rp-turn").addEventListener("change", function () {
+      const wanted = this.value;
+      const index = turns.findIndex(function (t) { return String(t) === wanted; });
+      if (index !== -1) goStep(index);
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.target.closest("input, select, textarea")) return;
+      if (event.key === "ArrowLeft") { event.preventDefault(); goStep(replayStep - 1); }
+      if (event.key === "ArrowRight") { event.preventDefault(); goStep(replayStep + 1); }
+    });
+  }
+
+  render(view, { fresh: true, noFocus: true });
+  if (hotSeat && view.next_human !== null && view.next_human !== undefined) showPass(view.next_human);
+})();

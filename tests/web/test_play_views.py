@@ -1,0 +1,278 @@
+"""The game table through the Flask test client: start, move, AI move, hidden information, undo,
+restart, replay of a playtest game, take over, ownership."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tests.web.pages_helpers import json_block, page_token
+from workbench.domain.engines import load_engine
+from workbench.services import table as tables
+
+DECKS = {"warzone": ("iron-bastion", "vanguard-rush"), "seth": ("rot-and-stone", "skyburn-blitz"),
+         "fusion": ("lie-yan-ji-feng", "pan-shi-chao-xi")}
+
+
+def start(client, game: str, **fields) -> str:
+    token = page_token(client, f"/games/{game}/play")
+    you, them = DECKS[game]
+    form = {"csrf_token": token, "deck_you": you, "deck_opponent": them, "opponent": "random", "seat": "first",
+            "seed": "7", **fields}
+    answer = client.post(f"/games/{game}/play", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:800]
+    match = re.search(rf"/games/{game}/play/([0-9a-f-]+)$", answer.headers["Location"])
+    assert match
+    return match.group(1)
+
+
+def state(client, game: str, table_id: str, **query) -> dict:
+    answer = client.get(f"/games/{game}/play/{table_id}/state", query_string=query)
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
+    return answer.get_json()
+
+
+def token_of(client) -> str:
+    if not hasattr(client, "_play_token"):
+        client._play_token = page_token(client, "/")
+    return client._play_token
+
+
+def post(client, game: str, table_id: str, what: str, body: dict, status: int = 200) -> dict:
+    answer = client.post(f"/games/{game}/play/{table_id}/{what}", json=body, headers={"X-CSRF-Token": token_of(client)})
+    assert answer.status_code == status, answer.get_data(as_text=True)[:800]
+    return answer.get_json()
+
+
+def play_out(client, game: str, table_id: str, rng: random.Random, limit: int = 5000) -> dict:
+    """Play the person's seat with random legal moves and let the AI answer, to the end."""
+    view = state(client, game, table_id)
+    for _ in range(limit):
+        if view["over"]:
+            return view
+        if view["moves"]:
+            move = rng.choice(view["moves"])
+            view = post(client, game, table_id, "move",
+                        {"seat": view["seat"], "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+        else:
+            view = post(client, game, table_id, "advance", {"expect": view["decisions"]})
+    raise AssertionError("the game did not end")
+
+
+def engine_result(table: dict) -> tuple:
+    """Replay the table file's decisions straight through the engine (no table code)."""
+    engine = load_engine(table["engine"])
+    deck0, deck1 = tables.decks_of(table)
+    state_ = engine.new_game(deck0, deck1, dict(table["options"]), int(table["seed"]))
+    for decision in table["actions"]:
+        chosen = {}
+        for p, (kind, args) in decision["by"].items():
+            args = tables.from_data(args)
+            legal = [a for a in state_.legal_actions(int(p)) if a.kind == kind and a.args == args]
+            chosen[int(p)] = legal[0] if legal else tables.Action(kind, args)
+        if len(chosen) == 1 and len(state_.to_act()) == 1:
+            state_.apply(next(iter(chosen.values())))
+        else:
+            state_.apply_joint(chosen)
+    result = state_.result()
+    return result.winner, result.reason, result.turns
+
+
+@pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
+def test_a_whole_game_against_the_random_ai_matches_the_engine(client, game):
+    table_id = start(client, game)
+    page = client.get(f"/games/{game}/play/{table_id}").get_data(as_text=True)
+    assert "<script>" not in page and 'id="pt-board"' in page
+    view = play_out(client, game, table_id, random.Random(3))
+    table = client.get(f"/games/{game}/play/{table_id}.json").get_json()
+    winner, reason, turns = engine_result(table)
+    assert view["result"]["winner"] == winner and view["result"]["reason"] == reason and view["result"]["turns"] == turns
+    assert view["status"].startswith("Game over")
+    # AI decisions are the seeded agent's choices: a fresh agent in the same position agrees.
+    ai_seat = 1
+    position = tables.replay(table, 0)
+    for i, decision in enumerate(table["actions"]):
+        if list(decision["by"]) == [str(ai_seat)]:
+            position = tables.replay(table, i)
+            chosen = tables.agent_choice(table, position, ai_seat)
+            assert [chosen.kind, tables.to_data(chosen.args)] == decision["by"][str(ai_seat)]
+            break
+
+
+def test_the_opponents_hand_and_deck_order_are_not_sent(client):
+    table_id = start(client, "warzone")
+    view = state(client, "warzone", table_id)
+    you, them = view["board"]["players"][0], view["board"]["players"][1]
+    assert you["you"] and not them["you"]
+    assert all(not c.get("hidden") and c["name"] for c in you["zone"]["hand"]["cards"])
+    assert them["zone"]["hand"]["count"] == 8 and all(c == {"hidden": True, "face_down": False} for c in them["zone"]["hand"]["cards"])
+    assert you["zone"]["deck"]["cards"] == [] and you["zone"]["deck"]["count"] > 40
+    # No instance id of the opponent's hand anywhere in the answer (warzone ids name the card).
+    table = client.get(f"/games/warzone/play/{table_id}.json").get_json()
+    position = tables.replay(table)
+    hidden = position.engine.snapshot(position.state)["players"][1]["hand"]
+    text = client.get(f"/games/warzone/play/{table_id}/state").get_data(as_text=True)
+    assert hidden and not any(inst in text for inst in hidden)
+    # Another seat cannot be asked for: with one person at the table, the view is theirs.
+    assert state(client, "warzone", table_id, seat=1)["seat"] == 0
+
+
+def test_log_and_moves_use_deck_names_card_names_and_effect_numbers_from_one(client):
+    table_id = start(client, "fusion")
+    view = play_out(client, "fusion", table_id, random.Random(5))
+    log = "\n".join(view["log"])
+    assert "P1" not in log and "P2" not in log
+    assert "烈焰疾风 Blaze and Gale" in log
+    assert not re.search(r"\([ab]\d+[,)]", log), "instance ids like (a4) are replaced by names"
+    assert not re.search(r"effect 0", log)
+    table = client.get(f"/games/fusion/play/{table_id}.json").get_json()
+    texts = [t for d in table["actions"] for t in d["text"].values()]
+    cards = tables._Cards({}, {})
+    labels = tables.seat_labels(table)
+    effect_moves = [t for t in texts if "effect 0" in t]
+    if effect_moves:
+        assert "Effect 1" in tables.plain(effect_moves[0], cards, labels)
+
+
+def test_seth_simultaneous_choice_is_made_before_the_ai_chooses(client):
+    table_id = start(client, "seth")
+    view = state(client, "seth", table_id)
+    while view["to_act"] != [0, 1]:
+        if view["moves"]:
+            view = post(client, "seth", table_id, "move", {"seat": 0, "index": 0, "expect": view["decisions"]})
+        else:
+            view = post(client, "seth", table_id, "advance", {"expect": view["decisions"]})
+    assert view["moves"]
+    assert view["status"].startswith("Your move") and "without seeing" in view["status"]
+    nothing = next(m for m in view["moves"] if m["text"] == "Assign nothing")
+    step = view["decisions"]
+    after = post(client, "seth", table_id, "move", {"seat": 0, "index": nothing["index"], "kind": "assign", "expect": step})
+    table = client.get(f"/games/seth/play/{table_id}.json").get_json()
+    assert set(table["actions"][step]["by"]) == {"0", "1"}, "both choices are one joint decision"
+    assert after["decisions"] == step + 1
+    assert any("Rot and Stone assigns nothing" in line for line in after["log"])
+
+
+def test_hot_seat_keeps_the_first_choice_hidden_until_both_have_chosen(client):
+    table_id = start(client, "seth", opponent="human")
+    view = state(client, "seth", table_id)
+    while view["to_act"] != [0, 1]:
+        view = post(client, "seth", table_id, "move", {"seat": view["next_human"], "index": 0, "expect": view["decisions"]})
+    step = view["decisions"]
+    assert view["next_human"] == 0
+    view = post(client, "seth", table_id, "move", {"seat": 0, "index": 1, "kind": "assign", "expect": step})
+    assert view["decisions"] == step and view["chosen"] == [0] and view["next_human"] == 1
+    assert "waiting" in view["status"]
+    second = state(client, "seth", table_id, seat=1)
+    assert second["seat"] == 1 and second["moves"]
+    table = client.get(f"/games/seth/play/{table_id}.json").get_json()
+    assert "0" in table["pending"]
+    # The first choice is nowhere in what the second player sees.
+    assert table["pending"]["0"][1] and not any(table["pending"]["0"][1][0] in line for line in second["log"][-3:])
+    view = post(client, "seth", table_id, "move", {"seat": 1, "index": 0, "kind": "assign", "expect": step})
+    assert view["decisions"] == step + 1 and view["chosen"] == []
+
+
+def test_undo_restart_and_stale_pages(client):
+    table_id = start(client, "warzone")
+    rng = random.Random(1)
+    view = state(client, "warzone", table_id)
+    for _ in range(12):
+        if view["moves"]:
+            move = rng.choice(view["moves"])
+            view = post(client, "warzone", table_id, "move", {"seat": 0, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+        else:
+            view = post(client, "warzone", table_id, "advance", {"expect": view["decisions"]})
+    assert view["undo"], "your earlier decisions are listed"
+    before = client.get(f"/games/warzone/play/{table_id}.json").get_json()
+    target = view["undo"][-1]["step"]  # the oldest of your decisions
+    # A page that shows an older position is refused, with the current view.
+    stale = post(client, "warzone", table_id, "move", {"seat": 0, "index": 0, "expect": 0}, status=409)
+    assert stale["decisions"] == view["decisions"] and "error" in stale
+    undone = post(client, "warzone", table_id, "undo", {"step": target})
+    assert undone["decisions"] == target
+    rebuilt = tables.view(before, tables.replay(before, target), 0)
+    assert undone["log"] == rebuilt["log"] and [m["text"] for m in undone["moves"]] == [m["text"] for m in rebuilt["moves"]]
+    again = post(client, "warzone", table_id, "restart", {})
+    assert again["decisions"] == 0
+    assert again["log"] == state(client, "warzone", table_id)["log"]
+
+
+def test_a_playtest_game_opens_as_a_replay_and_can_be_taken_over(client):
+    from tests.web.test_playtest_views import start as start_run, wait_done
+
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start_run(client, token, games="4")
+    wait_done(client, "seth", run_id)
+    answer = client.post(f"/games/seth/playtests/{run_id}/games/1/table", data={"csrf_token": token})
+    assert answer.status_code == 303
+    table_id = answer.headers["Location"].rsplit("/", 1)[1]
+    page = client.get(f"/games/seth/play/{table_id}").get_data(as_text=True)
+    initial = json_block(page, "pt-initial")
+    assert initial["kind"] == "replay" and initial["seat"] is None and initial["step"] == 0
+    assert initial["moves"] == []
+    total = initial["decisions"]
+    assert total > 3
+    end = state(client, "seth", table_id, step=total)
+    assert end["over"] and end["step"] == total
+    # The replay's result is the playtest's result for that game.
+    run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+    record = next(g for g in run["report"]["records"] if g["index"] == 1) if run["report"].get("records") else None
+    if record:
+        seat_a = record["a_seat"]
+        expected = None if record["winner"] is None else (seat_a if record["winner"] == "a" else 1 - seat_a)
+        assert end["result"]["winner"] == expected
+    middle = state(client, "seth", table_id, step=3)
+    assert middle["step"] == 3 and not middle["over"]
+    # Nobody can move in a replay.
+    post(client, "seth", table_id, "move", {"seat": 0, "index": 0, "expect": total}, status=400)
+    took = client.post(f"/games/seth/play/{table_id}/takeover",
+                       data={"csrf_token": token, "step": "3", "seat": "0", "opponent": "random"})
+    assert took.status_code == 303
+    new_id = took.headers["Location"].rsplit("/", 1)[1]
+    view = state(client, "seth", new_id)
+    assert view["kind"] == "game" and view["decisions"] == 3 and view["seat"] == 0
+    assert view["log"] == middle["log"]
+
+
+def test_get_never_plays_and_every_change_needs_the_csrf_token(client, app):
+    table_id = start(client, "warzone", seat="second")
+    first = state(client, "warzone", table_id)
+    assert first["seat"] == 1 and first["decisions"] == 0 and first["waiting_for"] == [0]
+    client.get(f"/games/warzone/play/{table_id}")
+    assert state(client, "warzone", table_id)["decisions"] == 0, "a GET does not let the AI move"
+    answer = client.post(f"/games/warzone/play/{table_id}/advance", json={"expect": 0},
+                         headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    assert answer.status_code == 403
+    assert post(client, "warzone", table_id, "advance", {"expect": 0})["decisions"] == 1
+
+
+def test_saved_games_are_listed_and_survive_a_new_app(client, app, data_dir, tmp_path):
+    table_id = start(client, "fusion")
+    view = state(client, "fusion", table_id)
+    while not view["moves"]:
+        view = post(client, "fusion", table_id, "advance", {"expect": view["decisions"]})
+    move = view["moves"][0]
+    view = post(client, "fusion", table_id, "move", {"seat": 0, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+    listing = client.get("/games/fusion/play").get_data(as_text=True)
+    assert f"/games/fusion/play/{table_id}" in listing
+    from workbench.web import create_app
+
+    fresh = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k2"})
+    with fresh.test_client() as other:
+        again = other.get(f"/games/fusion/play/{table_id}/state").get_json()
+    assert again["decisions"] >= 1 and again["log"][: len(view["log"])] == view["log"]
+
+
+def test_unknown_tables_and_bad_input(client):
+    assert client.get("/games/warzone/play/nope").status_code == 404
+    assert client.get("/games/warzone/play/20260101-000000-000abcd").status_code == 404
+    token = page_token(client, "/games/warzone/play")
+    bad = client.post("/games/warzone/play", data={"csrf_token": token, "deck_you": "iron-bastion",
+                                                   "deck_opponent": "vanguard-rush", "seed": "x"})
+    assert bad.status_code == 400 and "seed" in bad.get_data(as_text=True)
+    table_id = start(client, "warzone")
+    post(client, "warzone", table_id, "move", {"seat": 0, "index": 999, "expect": 0}, status=400)
+    post(client, "warzone", table_id, "move", {"seat": 1, "index": 0, "expect": 0}, status=400)

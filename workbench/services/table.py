@@ -1,0 +1,791 @@
+"""The game table: a person plays a game against an AI player or a second person on the same screen,
+and playtest games are replayed on the same board.
+
+A table is plain data (:mod:`workbench.storage.table_games` keeps it as a file): the cards of both
+decks as they were when it started, the rule options, the seed, who sits in each seat (``human``
+or an agent name of the engine) and the list of decisions taken. A decision is one entry per
+player who chose, ``{"by": {"0": [kind, args]}, "text": {...}}``; simultaneous choices (seth) are
+one decision with two entries. The position is never stored: :func:`replay` rebuilds it from the
+seed and the decisions, which is what makes undo, restart, resume after a restart and replays the
+same operation. The AI's choice at decision ``n`` comes from an agent seeded with
+``(seed, "agent", seat, n)``, so it does not depend on what the server did before.
+
+:func:`view` turns a position into what one seat may see: its own hand face up, the opponent's
+hand as a count, no deck order, face-down cards hidden, and log lines and move texts in plain
+words (deck names instead of P1/P2, card names instead of instance ids, effects numbered from 1
+as the card editor counts them). The board is built from the engine's ``snapshot`` without
+knowing the game; per-game templates only arrange its zones.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.domain.engines.base import Action, Engine, State
+from workbench.domain.errors import IllegalAction, WorkbenchError
+from workbench.services.playtest import service as playtest_service
+from workbench.services.playtest.runner import a_seat, derive_seed, game_seed, new_state, resolve_engine
+from workbench.storage.repository import Repository
+
+HUMAN = "human"
+SEARCH_AGENTS = ("montecarlo", "search", "mcts")
+MAX_DECISIONS = 20_000
+
+
+class TableError(WorkbenchError):
+    """A table cannot do what was asked (not your turn, unknown move, stale page …)."""
+
+
+class StaleTable(TableError):
+    """The page acted on an older position than the saved one (another tab, a double click)."""
+
+
+# ------------------------------------------------------------------ building tables
+
+
+def player_choices(engine: Engine) -> list[tuple[str, str]]:
+    """(value, label) for the opponent select: the engine's agents, then a second person."""
+    order = {"random": 0, "heuristic": 1}
+    labels = {"random": "Random AI (any legal move)", "heuristic": "Heuristic AI",
+              "montecarlo": "Search AI (Monte Carlo, slower)"}
+    names = sorted(engine.agents, key=lambda n: (order.get(n, 2), n))
+    return [(n, labels.get(n, f"{n} AI")) for n in names] + [(HUMAN, "A second person on this screen (hot-seat)")]
+
+
+def new_table(
+    repo: Repository,
+    game: str,
+    deck_you: str,
+    deck_opponent: str,
+    *,
+    opponent: str = "random",
+    you_first: bool = True,
+    seed: int | None = None,
+    format_id: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    owner: str | None = None,
+    table_id: str,
+) -> dict[str, Any]:
+    """A new table: you (a person) against ``opponent`` (an agent name or ``human``).
+
+    Raises NotFound (deck), DefinitionError (option/format), PlaytestError (no engine), TableError.
+    """
+    seed = int(seed) if seed is not None else derive_seed("table", time.time_ns()) % 1_000_000_000
+    matchup, facts = playtest_service.prepare(repo, game, deck_you, deck_opponent, format_id=format_id,
+                                              overrides=overrides, seed=seed, agents=("random", "random"))
+    engine = resolve_engine(matchup.engine)
+    if opponent != HUMAN and opponent not in engine.agents:
+        raise TableError(f"no AI player {opponent!r}; choose one of {', '.join(sorted(engine.agents))} or {HUMAN}")
+    decks = [facts["decks"]["a"], facts["decks"]["b"]]
+    lists = [facts["deck_lists"]["a"], facts["deck_lists"]["b"]]
+    players = [HUMAN, opponent]
+    if not you_first:
+        decks.reverse()
+        lists.reverse()
+        players.reverse()
+    table = {
+        "id": table_id,
+        "kind": "game",
+        "game": game,
+        "engine": matchup.engine,
+        "created": _now(),
+        "updated": _now(),
+        "owner": owner,
+        "seed": seed,
+        "format": facts["format"],
+        "overrides": facts["overrides"],
+        "options": dict(matchup.options),
+        "seats": [{"player": players[s], "deck": decks[s]} for s in (0, 1)],
+        "deck_lists": lists,
+        "card_data": facts["card_data"],
+        "actions": [],
+        "pending": {},
+        "result": None,
+    }
+    check_decks(table)
+    return table
+
+
+def check_decks(table: Mapping[str, Any]) -> None:
+    """Build the opening position once, so a deck the engine refuses is reported before saving.
+
+    Raises TableError with the engine's message.
+    """
+    try:
+        replay(table)
+    except TableError:
+        raise
+    except (WorkbenchError, ValueError) as exc:
+        raise TableError(f"these decks cannot be played: {exc}") from None
+
+
+def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table_id: str) -> dict[str, Any]:
+    """A replay table of game ``index`` of a stored playtest run: the game is played once with the
+    run's agents (this is the expensive part, done on a POST) and every decision recorded.
+
+    Raises PlaytestError when the run lacks what a replay needs, TableError for a bad index.
+    """
+    games = int((run.get("report") or {}).get("games", 0))
+    if not 0 <= index < games:
+        raise TableError(f"run {run.get('id')} has games 0–{games - 1}, not {index}")
+    matchup = playtest_service.matchup_from_run(run)
+    seed = game_seed(matchup.seed, index)
+    state, agents = new_state(matchup, index, log=False, seed=seed)
+    actions: list[dict[str, Any]] = []
+    while not state.is_terminal():
+        if len(actions) >= MAX_DECISIONS:
+            raise TableError(f"the game did not end within {MAX_DECISIONS} decisions")
+        acting = state.to_act()
+        chosen = {p: agents[p].choose(state, p) for p in acting}
+        if len(acting) == 1:
+            state.apply(chosen[acting[0]])
+        else:
+            state.apply_joint(chosen)
+        actions.append(_decision(chosen))
+    seat_a = a_seat(index)
+    names = {"a": run["decks"]["a"], "b": run["decks"]["b"]}
+    lists = {"a": run["deck_lists"]["a"], "b": run["deck_lists"]["b"]}
+    agent_of = {"a": str(run["agents"][0]), "b": str(run["agents"][1])}
+    sides = ("a", "b") if seat_a == 0 else ("b", "a")
+    table = {
+        "id": table_id,
+        "kind": "replay",
+        "game": str(run["game"]),
+        "engine": str(run["engine"]),
+        "created": _now(),
+        "updated": _now(),
+        "owner": owner,
+        "seed": seed,
+        "format": run.get("format"),
+        "overrides": dict(run.get("overrides") or {}),
+        "options": dict(run["options"]),
+        "seats": [{"player": agent_of[s], "deck": names[s], "side": s} for s in sides],
+        "deck_lists": [lists[s] for s in sides],
+        "card_data": run["card_data"],
+        "actions": actions,
+        "pending": {},
+        "source": {"run": run.get("id"), "index": index},
+    }
+    table["result"] = _result_data(table, replay(table).state)
+    return table
+
+
+def take_over(table: Mapping[str, Any], step: int, seat: int, opponent: str, *, owner: str | None,
+              table_id: str) -> dict[str, Any]:
+    """A new game from decision ``step`` of ``table`` (a replay or a game): you play ``seat``,
+    ``opponent`` (an agent or ``human``) the other one. Raises TableError."""
+    if not 0 <= step <= len(table["actions"]):
+        raise TableError(f"step {step} is not between 0 and {len(table['actions'])}")
+    if seat not in (0, 1):
+        raise TableError("seat must be 0 or 1")
+    engine = resolve_engine(str(table["engine"]))
+    if opponent != HUMAN and opponent not in engine.agents:
+        raise TableError(f"no AI player {opponent!r}")
+    new = {k: v for k, v in table.items() if k not in ("source", "result")}
+    seats = [dict(s) for s in table["seats"]]
+    seats[seat]["player"] = HUMAN
+    seats[1 - seat]["player"] = opponent
+    new.update(id=table_id, kind="game", created=_now(), updated=_now(), owner=owner, seats=seats,
+               actions=list(table["actions"][:step]), pending={}, result=None,
+               taken_over={"table": table["id"], "step": step, **({"source": table["source"]} if "source" in table else {})})
+    if replay(new).state.is_terminal():
+        raise TableError("the game is already over at that step")
+    return new
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+# ------------------------------------------------------------------ actions as data
+
+
+def to_data(value: Any) -> Any:
+    """Action arguments as JSON data (tuples become lists)."""
+    if isinstance(value, (tuple, list)):
+        return [to_data(v) for v in value]
+    return value
+
+
+def from_data(value: Any) -> Any:
+    """Action arguments back from JSON data (lists become tuples, as the engines build them)."""
+    if isinstance(value, list):
+        return tuple(from_data(v) for v in value)
+    return value
+
+
+def _decision(chosen: Mapping[int, Action]) -> dict[str, Any]:
+    return {"by": {str(p): [a.kind, to_data(a.args)] for p, a in sorted(chosen.items())},
+            "text": {str(p): str(a) for p, a in sorted(chosen.items())}}
+
+
+def _find(state: State, player: int, kind: str, args: tuple[Any, ...]) -> Action:
+    for action in state.legal_actions(player):
+        if action.kind == kind and action.args == args:
+            return action
+    # Some engines accept moves they do not list (seth's free damage splits); apply checks them.
+    return Action(kind, args)
+
+
+# ------------------------------------------------------------------ replaying
+
+
+@dataclass
+class Position:
+    """A table replayed up to some decision: the engine state and where each decision began."""
+
+    engine: Engine
+    state: State
+    step: int
+    log_marks: list[int] = field(default_factory=list)
+    """``log_marks[i]``: the number of log lines before decision ``i`` (one more entry at the end)."""
+    turns: list[Any] = field(default_factory=list)
+    """``turns[i]``: the turn (or round) at which decision ``i`` was taken (one more at the end)."""
+
+
+def decks_of(table: Mapping[str, Any]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """The two seats' decks resolved from the table's kept card data (zone -> one mapping per copy)."""
+    cards = table["card_data"]
+
+    def resolve(zones: Mapping[str, Mapping[str, int]]) -> dict[str, list[dict[str, Any]]]:
+        return {zone: [dict(cards[cid], id=cid) for cid, n in content.items() for _ in range(int(n))]
+                for zone, content in zones.items()}
+
+    return resolve(table["deck_lists"][0]), resolve(table["deck_lists"][1])
+
+
+def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = False) -> Position:
+    """The position after the first ``upto`` decisions (all when None), rebuilt from the seed.
+
+    ``track`` also records the log length and turn before every decision (for replays and the undo
+    list). Raises TableError when a kept decision no longer applies (an engine changed its rules).
+    """
+    engine = resolve_engine(str(table["engine"]))
+    options = dict(table["options"])
+    options["_log"] = True
+    deck0, deck1 = decks_of(table)
+    state = engine.new_game(deck0, deck1, options, int(table["seed"]))
+    actions = table["actions"] if upto is None else table["actions"][:upto]
+    position = Position(engine, state, 0)
+    for i, decision in enumerate(actions):
+        if track:
+            position.log_marks.append(len(state.log))
+            position.turns.append(turn_of(engine, state))
+        try:
+            chosen = {int(p): _find(state, int(p), str(kind), from_data(args)) for p, (kind, args) in decision["by"].items()}
+            if len(chosen) == 1 and len(state.to_act()) == 1:
+                state.apply(next(iter(chosen.values())))
+            else:
+                state.apply_joint(chosen)
+        except (IllegalAction, KeyError, ValueError, TypeError) as exc:
+            raise TableError(f"decision {i + 1} of this game no longer applies ({exc}); "
+                             "the engine's rules changed since it was played") from None
+        position.step = i + 1
+    if track:
+        position.log_marks.append(len(state.log))
+        position.turns.append(turn_of(engine, state))
+    return position
+
+
+def turn_of(engine: Engine, state: State) -> Any:
+    """The turn (or round) number the game is in, from the engine's snapshot."""
+    if engine.snapshot is None:
+        return None
+    snap = engine.snapshot(state)
+    return snap.get("turn", snap.get("round"))
+
+
+def agent_choice(table: Mapping[str, Any], position: Position, seat: int) -> Action:
+    """What the AI in ``seat`` chooses now; seeded by the decision number, so a replay, an undo or
+    another server process gets the same choice in the same position."""
+    name = str(table["seats"][seat]["player"])
+    agent = position.engine.agents[name](derive_seed(int(table["seed"]), "agent", seat, position.step))
+    return agent.choose(position.state, seat)
+
+
+# ------------------------------------------------------------------ playing
+
+
+def _humans(table: Mapping[str, Any]) -> set[int]:
+    return {s for s in (0, 1) if table["seats"][s]["player"] == HUMAN}
+
+
+def _check_step(table: Mapping[str, Any], expect: int | None) -> None:
+    if expect is not None and int(expect) != len(table["actions"]):
+        raise StaleTable(f"the page shows decision {expect} but the game is at decision {len(table['actions'])}")
+
+
+def _record(table: dict[str, Any], position: Position, chosen: Mapping[int, Action]) -> None:
+    state = position.state
+    if len(chosen) == 1 and len(state.to_act()) == 1:
+        state.apply(next(iter(chosen.values())))
+    else:
+        state.apply_joint(chosen)
+    position.step += 1
+    table["actions"].append(_decision(chosen))
+    table["pending"] = {}
+    table["updated"] = _now()
+    table["result"] = _result_data(table, state) if state.is_terminal() else None
+
+
+def human_move(table: dict[str, Any], seat: int, index: int, kind: str | None = None,
+               expect: int | None = None, args: Any = None) -> Position:
+    """Apply the move ``index`` of ``seat``'s legal moves (checked against ``kind``), or the move
+    ``kind`` with ``args`` (a free-form move the engine checks, e.g. a damage split).
+
+    In a simultaneous step the AI seats choose now, without knowing this choice; a second person's
+    choice waits in ``pending`` (hidden from the first) until both have chosen. Raises TableError.
+    """
+    if table.get("kind") == "replay":
+        raise TableError("a replay cannot be played; take it over first")
+    _check_step(table, expect)
+    if seat not in _humans(table):
+        raise TableError(f"seat {seat + 1} is not played by a person at this table")
+    position = replay(table)
+    state = position.state
+    acting = state.to_act()
+    if seat not in acting:
+        raise TableError("it is not your move" if acting else "the game is over")
+    if str(seat) in (table.get("pending") or {}):
+        raise TableError("you have already chosen; waiting for the other player")
+    if args is not None:
+        if not kind:
+            raise TableError("a free-form move needs its kind")
+        action = Action(str(kind), from_data(args))
+    else:
+        legal = state.legal_actions(seat)
+        if not 0 <= index < len(legal):
+            raise TableError(f"there is no move {index} (there are {len(legal)})")
+        action = legal[index]
+        if kind is not None and action.kind != kind:
+            raise StaleTable(f"move {index} is {action.kind!r} now, not {kind!r}")
+    if len(acting) == 1:
+        try:
+            _record(table, position, {seat: action})
+        except IllegalAction as exc:
+            raise TableError(f"that move is not legal: {exc}") from None
+        return position
+    pending = {int(p): v for p, v in (table.get("pending") or {}).items()}
+    chosen: dict[int, Action] = {int(p): _find(state, int(p), str(k), from_data(a)) for p, (k, a) in pending.items()}
+    chosen[seat] = action
+    for other in acting:
+        if other not in chosen and other not in _humans(table):
+            chosen[other] = agent_choice(table, position, other)
+    if set(chosen) == set(acting):
+        try:
+            _record(table, position, chosen)
+        except IllegalAction as exc:
+            raise TableError(f"that move is not legal: {exc}") from None
+    else:
+        # Check the choice alone is legal before keeping it (so the other player is not kept waiting on a bad one).
+        if args is not None and not any(a.kind == action.kind and a.args == action.args for a in state.legal_actions(seat)):
+            probe = state.clone()
+            trial = dict(chosen)
+            for other in acting:
+                trial.setdefault(other, state.legal_actions(other)[0])
+            try:
+                probe.apply_joint(trial)
+            except IllegalAction as exc:
+                raise TableError(f"that move is not legal: {exc}") from None
+        table.setdefault("pending", {})[str(seat)] = [action.kind, to_data(action.args)]
+        table["updated"] = _now()
+    return position
+
+
+def ai_move(table: dict[str, Any], expect: int | None = None) -> Position:
+    """Let the AI seats take the next decision when it is theirs alone. Raises TableError."""
+    if table.get("kind") == "replay":
+        raise TableError("a replay cannot be played; take it over first")
+    _check_step(table, expect)
+    position = replay(table)
+    acting = position.state.to_act()
+    if not acting:
+        raise TableError("the game is over")
+    if any(p in _humans(table) for p in acting):
+        raise TableError("a person is to move")
+    chosen = {p: agent_choice(table, position, p) for p in acting}
+    _record(table, position, chosen)
+    return position
+
+
+def undo_to(table: dict[str, Any], step: int) -> None:
+    """Go back to just before decision ``step`` (0: the start, same seed). Raises TableError."""
+    if table.get("kind") == "replay":
+        raise TableError("a replay cannot be changed; take it over first")
+    if not 0 <= step <= len(table["actions"]):
+        raise TableError(f"step {step} is not between 0 and {len(table['actions'])}")
+    del table["actions"][step:]
+    table["pending"] = {}
+    table["updated"] = _now()
+    table["result"] = None
+    if step:
+        state = replay(table).state
+        table["result"] = _result_data(table, state) if state.is_terminal() else None
+
+
+def _result_data(table: Mapping[str, Any], state: State) -> dict[str, Any]:
+    result = state.result()
+    winner = result.winner
+    return {"winner": winner, "draw": winner is None, "reason": result.reason, "turns": result.turns,
+            "winner_name": None if winner is None else seat_labels(table)[winner]}
+
+
+# ------------------------------------------------------------------ what a seat sees
+
+
+def seat_labels(table: Mapping[str, Any]) -> list[str]:
+    """The deck names of seats 0 and 1 (with the seat when both decks have the same name)."""
+    names = [str((s.get("deck") or {}).get("name") or (s.get("deck") or {}).get("id") or f"Player {i + 1}")
+             for i, s in enumerate(table["seats"])]
+    if names[0] == names[1]:
+        names = [f"{names[0]} (seat 1)", f"{names[1]} (seat 2)"]
+    return names
+
+
+def instance_cards(engine_name: str, state: State) -> dict[str, str]:
+    """Instance name (as the snapshot and the action arguments write it) -> card id.
+
+    Known for the bundled engines; a new engine's snapshot entries with a ``card`` key are found
+    by :func:`view`, and names equal to card ids are taken as they are.
+    """
+    found: dict[str, str] = {}
+    if engine_name == "warzone" and hasattr(state, "p"):
+        for pl in state.p:  # type: ignore[attr-defined]
+            for zone in (pl.deck, pl.hand, pl.pile, pl.discard, pl.exiled):
+                for c in zone:
+                    found[c.iid] = c.id
+            for u in pl.field:
+                found[u.iid] = u.card.id
+            for a in pl.areas:
+                if a is not None:
+                    found[a.iid] = a.id
+    elif engine_name == "seth" and hasattr(state, "teams"):
+        for team in state.teams:  # type: ignore[attr-defined]
+            for m in team:
+                found[m.name] = m.card.id
+    elif engine_name == "fusion" and hasattr(state, "names"):
+        for i, name in enumerate(state.names):  # type: ignore[attr-defined]
+            found[name] = state.cards[i].id  # type: ignore[attr-defined]
+    return found
+
+
+HIDDEN_ZONE_WORDS = ("deck", "library", "draw_pile")
+"""Zones whose order nobody sees: shown as a count only."""
+PRIVATE_ZONES = ("hand",)
+"""Zones only their owner sees (a replay or a finished game shows them to everyone)."""
+FLAG_KEYS = ("tapped", "face_down", "sick", "assigned", "attacked", "flight")
+SKIP_STAT_KEYS = {"alive"}
+
+
+def _labels(key: str) -> str:
+    return key.replace("_count", "").replace("_", " ").capitalize()
+
+
+@dataclass
+class _Cards:
+    """Instance bookkeeping for one view: card ids, names, who owns what, what is hidden."""
+
+    ids: dict[str, str]
+    names: dict[str, str]
+    owner: dict[str, int] = field(default_factory=dict)
+    hidden: set[str] = field(default_factory=set)
+    face_down: set[str] = field(default_factory=set)
+    zone: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+def view(
+    table: Mapping[str, Any],
+    position: Position,
+    seat: int | None,
+    *,
+    reveal: bool = False,
+    face_url: Any = None,
+) -> dict[str, Any]:
+    """What ``seat`` sees at ``position`` (``seat`` None with ``reveal``: a replay, both hands shown).
+
+    ``face_url(card_id)`` gives the rendered face's URL (or None). Returns plain data: ``board``
+    (players with stats and zones of cards), ``moves`` (the seat's legal moves, when it is to act),
+    ``log`` (plain-words lines), ``status``, ``result``, ``to_act`` and the step.
+    """
+    engine, state = position.engine, position.state
+    snap = engine.snapshot(state) if engine.snapshot else {}
+    labels = seat_labels(table)
+    card_data = table["card_data"]
+    ids = instance_cards(str(table["engine"]), state)
+    names = {inst: str((card_data.get(cid) or {}).get("name", cid)) for inst, cid in ids.items()}
+    for cid, data in card_data.items():
+        names.setdefault(cid, str(data.get("name", cid)))
+        ids.setdefault(cid, cid)
+    cards = _Cards(ids, names)
+    over = state.is_terminal()
+    show_all = reveal or over
+    players = []
+    for p, psnap in enumerate(snap.get("players") or []):
+        players.append(_player_view(p, psnap, cards, mine=(seat == p), show_all=show_all, face_url=face_url,
+                                    label=labels[p], player=str(table["seats"][p]["player"])))
+    _assign_labels(cards, players)
+    acting = list(state.to_act())
+    pending = table.get("pending") or {}
+    moves: list[dict[str, Any]] = []
+    if seat is not None and seat in acting and not reveal and str(seat) not in pending and table.get("kind") != "replay":
+        for i, action in enumerate(state.legal_actions(seat)):
+            moves.append(_move(i, action, cards, labels))
+        by_card: dict[str, list[int]] = {}
+        for m in moves:
+            for inst in m["cards"]:
+                by_card.setdefault(inst, []).append(m["index"])
+        for pv in players:
+            for zone in pv["zones"]:
+                for c in zone["cards"]:
+                    if c.get("inst") in by_card:
+                        c["moves"] = by_card[c["inst"]]
+    log = [plain(line, cards, labels) for line in state.log]
+    shared = {k: v for k, v in snap.items() if k not in ("players", "to_act", "terminal", "result")}
+    chain = [
+        {"player": labels[int(link.get("player", 0))], "card": cards.names.get(str(link.get("instance") or link.get("card")), ""),
+         "negated": bool(link.get("negated"))}
+        for link in (snap.get("chain") or []) if isinstance(link, Mapping)
+    ]
+    attacks = [
+        {"attacker": cards.labels.get(str(a.get("attacker")), str(a.get("attacker"))),
+         "target": (labels[1 - (cards.owner.get(str(a.get("attacker")), 0))]
+                    if a.get("target") not in cards.ids else cards.labels.get(str(a.get("target")))),
+         "blockers": [cards.labels.get(str(b), str(b)) for b in a.get("blockers") or []]}
+        for a in (snap.get("attacks") or []) if isinstance(a, Mapping)
+    ]
+    result = table.get("result") if over else None
+    if over and result is None:
+        result = _result_data(table, state)
+    if result:
+        result = dict(result, reason=plain(str(result.get("reason", "")), cards, labels))
+    return {
+        "step": position.step,
+        "decisions": len(table["actions"]),
+        "seat": seat,
+        "labels": labels,
+        "players_kind": [str(s["player"]) for s in table["seats"]],
+        "to_act": acting,
+        "waiting_for": [p for p in acting if str(p) not in pending],
+        "chosen": sorted(int(p) for p in pending),
+        "over": over,
+        "result": result,
+        "turn": snap.get("turn", snap.get("round")),
+        "phase": " · ".join(str(snap[k]) for k in ("phase", "step") if snap.get(k) not in (None, "")),
+        "board": {"players": players, "chain": chain, "attacks": attacks,
+                  "pending": _pending_text(snap.get("pending"), cards)},
+        "shared": {k: v for k, v in shared.items() if isinstance(v, (int, str, float, bool)) or v is None},
+        "moves": moves,
+        "log": log,
+        "status": _status(table, acting, pending, seat, over, result, labels, reveal),
+        "undo": _undo_points(table, position, seat, cards, labels) if position.turns and not reveal else [],
+    }
+
+
+def _player_view(p: int, psnap: Mapping[str, Any], cards: _Cards, *, mine: bool, show_all: bool,
+                 face_url: Any, label: str, player: str) -> dict[str, Any]:
+    zones: list[dict[str, Any]] = []
+    stats: list[dict[str, Any]] = []
+    counts = {k[: -len("_count")]: v for k, v in psnap.items() if k.endswith("_count") and isinstance(v, int)}
+    for key, value in psnap.items():
+        if key.endswith("_count") or key in SKIP_STAT_KEYS:
+            continue
+        if isinstance(value, (bool, int, float, str)) or value is None:
+            if not isinstance(value, bool):
+                stats.append({"key": key, "label": _labels(key), "value": value})
+            continue
+        if isinstance(value, Mapping) and value and all(isinstance(v, Mapping) for v in value.values()) \
+                and any(k in cards.ids or "card" in v for k, v in value.items()):
+            entries = [(str(k), dict(v)) for k, v in value.items()]
+        elif isinstance(value, list) and value and all(isinstance(v, str) or v is None for v in value) \
+                and any(v in cards.ids for v in value if v):
+            entries = [(v, {}) if v else (None, None) for v in value]  # type: ignore[misc]
+        elif isinstance(value, list) and not value:
+            entries = []
+        elif isinstance(value, Mapping) and not value:
+            entries = []
+        else:
+            continue
+        secret = any(w in key for w in HIDDEN_ZONE_WORDS)
+        private = key in PRIVATE_ZONES and not mine and not show_all
+        zone_cards = []
+        for inst, attrs in entries:
+            if inst is None:
+                zone_cards.append({"empty": True})
+                continue
+            card_id = str((attrs or {}).get("card") or cards.ids.get(inst) or inst)
+            cards.ids.setdefault(inst, card_id)
+            cards.owner[inst] = p
+            cards.zone[inst] = key
+            face_down = bool((attrs or {}).get("face_down"))
+            hidden = secret or private or (face_down and not mine and not show_all)
+            if hidden:
+                cards.hidden.add(inst)
+                if face_down:
+                    cards.face_down.add(inst)
+                zone_cards.append({"hidden": True, "face_down": face_down})
+                continue
+            flags = [f.replace("_", " ") for f in FLAG_KEYS if (attrs or {}).get(f) is True]
+            shown = {k: v for k, v in (attrs or {}).items()
+                     if k not in FLAG_KEYS and k not in ("card", "name") and isinstance(v, (int, float, str))
+                     and not isinstance(v, bool)}
+            zone_cards.append({
+                "inst": inst, "card_id": card_id, "name": cards.names.get(inst) or cards.names.get(card_id, card_id),
+                "face": face_url(card_id) if face_url else None, "attrs": shown, "flags": flags,
+                "alive": (attrs or {}).get("alive", True), "moves": [],
+            })
+        count = counts.get(key, len(entries))
+        zones.append({"key": key, "label": _labels(key), "cards": [] if secret else zone_cards,
+                      "count": count, "secret": secret, "private": private})
+    return {"seat": p, "label": label, "player": player, "you": mine, "stats": stats,
+            "zones": zones, "zone": {z["key"]: z for z in zones}}
+
+
+def _assign_labels(cards: _Cards, players: Sequence[Mapping[str, Any]]) -> None:
+    """Card names for moves and logs; copies of one card in one zone get (1), (2) …"""
+    seen: dict[tuple[int, str, str], list[str]] = {}
+    for inst, owner in cards.owner.items():
+        if inst in cards.hidden:
+            continue
+        seen.setdefault((owner, cards.zone.get(inst, ""), cards.names.get(inst, inst)), []).append(inst)
+    for (_owner, _zone, name), insts in seen.items():
+        if len(insts) == 1:
+            cards.labels[insts[0]] = name
+        else:
+            for n, inst in enumerate(sorted(insts, key=_natural), 1):
+                cards.labels[inst] = f"{name} ({n})"
+    for pv in players:
+        for zone in pv["zones"]:
+            for c in zone["cards"]:
+                if c.get("inst"):
+                    c["label"] = cards.labels.get(c["inst"], c["name"])
+                for key, value in (c.get("attrs") or {}).items():
+                    if isinstance(value, str) and value in cards.owner:  # e.g. fusion's attached_to
+                        c["attrs"][key] = "a face-down card" if value in cards.hidden else cards.labels.get(value, value)
+
+
+def _natural(text: str) -> list[Any]:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+_TAG = re.compile(r" ?\((?P<inst>[A-Za-z0-9][A-Za-z0-9_-]*)(?P<extra>, [^)]*)?\)")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+_PLAYER = re.compile(r"\bP([12])\b")
+_EFFECT = re.compile(r"\b[Ee]ffect (\d+)")
+_HASH_EFFECT = re.compile(r"#(\d+)\b")
+
+
+def plain(text: str, cards: _Cards, labels: Sequence[str], *, effects: bool = True) -> str:
+    """A log line or move text in plain words: card names for instance ids (hidden cards as "a
+    face-down card" / "a card"), deck names for P1/P2, effects counted from 1."""
+
+    def label(inst: str) -> str:
+        if inst in cards.hidden:
+            return "a face-down card" if inst in cards.face_down else "a card"
+        return cards.labels.get(inst) or cards.names.get(inst, inst)
+
+    out: list[str] = []
+    pos = 0
+    for m in _TAG.finditer(text):
+        inst = m.group("inst")
+        if inst not in cards.ids or inst == cards.ids.get(inst) and inst not in cards.owner:
+            continue
+        prefix = text[pos:m.start()]
+        name = cards.names.get(inst, "")
+        if name and prefix.endswith(name):
+            prefix = prefix[: -len(name)]
+        extra = m.group("extra") or ""
+        shown = label(inst)
+        if extra and inst not in cards.hidden:
+            shown += f" ({extra[2:]})"
+        out.append(prefix + shown)
+        pos = m.end()
+    out.append(text[pos:])
+    text = "".join(out)
+    text = _WORD.sub(lambda m: label(m.group(0)) if m.group(0) in cards.owner else m.group(0), text)
+    text = _PLAYER.sub(lambda m: labels[int(m.group(1)) - 1], text)
+    if effects:
+        text = _EFFECT.sub(lambda m: f"Effect {int(m.group(1)) + 1}", text)
+        text = _HASH_EFFECT.sub(lambda m: f"Effect {int(m.group(1)) + 1}", text)
+    return text
+
+
+def _flat(args: Iterable[Any]) -> Iterable[Any]:
+    for a in args:
+        if isinstance(a, (tuple, list)):
+            yield from _flat(a)
+        else:
+            yield a
+
+
+def _move(index: int, action: Action, cards: _Cards, labels: Sequence[str]) -> dict[str, Any]:
+    insts = []
+    for a in _flat(action.args):
+        if isinstance(a, str) and a in cards.owner and a not in insts and a not in cards.hidden:
+            insts.append(a)
+    text = plain(str(action), cards, labels)
+    return {"index": index, "kind": action.kind, "text": text[:1].upper() + text[1:], "cards": insts}
+
+
+def _pending_text(pending: Any, cards: _Cards) -> str | None:
+    if not isinstance(pending, Mapping):
+        return None
+    kind = str(pending.get("kind", ""))
+    names = {k: cards.labels.get(str(v), cards.names.get(str(v), str(v))) for k, v in pending.items()
+             if isinstance(v, str) and k != "kind"}
+    if kind == "defend":
+        return f"{names.get('attacker', '')} attacks {names.get('target', '')}: defend or let it through"
+    return f"{kind}: " + ", ".join(names.values()) if names else kind
+
+
+def _status(table: Mapping[str, Any], acting: Sequence[int], pending: Mapping[str, Any], seat: int | None,
+            over: bool, result: Mapping[str, Any] | None, labels: Sequence[str], reveal: bool) -> str:
+    if over and result:
+        if result.get("draw"):
+            return f"Game over: a draw after {result.get('turns')} turns — {result.get('reason')}."
+        return f"Game over: {labels[int(result['winner'])]} won after {result.get('turns')} turns — {result.get('reason')}."
+    if reveal or table.get("kind") == "replay":
+        return "Replay: " + " and ".join(labels[p] for p in acting) + " to move."
+    players = [str(s["player"]) for s in table["seats"]]
+    waiting = [p for p in acting if str(p) not in pending]
+    if seat is not None and seat in waiting:
+        if len(acting) > 1:
+            return f"Your move ({labels[seat]}): choose without seeing the other choice."
+        return f"Your move ({labels[seat]})."
+    if seat is not None and str(seat) in pending:
+        return f"You have chosen; waiting for {', '.join(labels[p] for p in waiting)}."
+    ai = [p for p in waiting if players[p] != HUMAN]
+    if ai:
+        return f"{', '.join(labels[p] for p in ai)} (AI) is choosing…"
+    return f"{', '.join(labels[p] for p in waiting)} to move."
+
+
+def next_human(table: Mapping[str, Any], position: Position) -> int | None:
+    """The seat of the person who should look at the screen now (hot-seat), or None."""
+    pending = table.get("pending") or {}
+    for p in position.state.to_act():
+        if table["seats"][p]["player"] == HUMAN and str(p) not in pending:
+            return p
+    return None
+
+
+def _undo_points(table: Mapping[str, Any], position: Position, seat: int | None, cards: _Cards,
+                 labels: Sequence[str]) -> list[dict[str, Any]]:
+    """Earlier decisions of the people at the table, newest first (step, turn, what was chosen), for
+    the undo list; with one person, only their own moves (an AI move is undone with the move before it)."""
+    humans = _humans(table)
+    points = []
+    for i, decision in enumerate(table["actions"]):
+        mine = [p for p in decision["by"] if int(p) in humans and (seat is None or int(p) == seat or len(humans) == 2)]
+        if not mine:
+            continue
+        texts = decision.get("text") or {}
+        text = "; ".join(plain(str(texts.get(p, "")), cards, labels) for p in mine)
+        points.append({"step": i, "who": " and ".join(labels[int(p)] for p in mine), "text": text[:1].upper() + text[1:],
+                       "turn": position.turns[i] if i < len(position.turns) else None})
+    points.reverse()
+    return points
