@@ -88,7 +88,11 @@ def test_a_whole_game_against_the_random_ai_matches_the_engine(client, game):
     view = play_out(client, game, table_id, random.Random(3))
     table = client.get(f"/games/{game}/play/{table_id}.json").get_json()
     winner, reason, turns = engine_result(table)
-    assert view["result"]["winner"] == winner and view["result"]["reason"] == reason and view["result"]["turns"] == turns
+    kept = table["result"]
+    assert (kept["winner"], kept["reason"], kept["turns"]) == (winner, reason, turns)
+    assert view["result"]["winner"] == winner and view["result"]["turns"] == turns
+    labels = tables.seat_labels(table)
+    assert view["result"]["reason"] == re.sub(r"\bP([12])\b", lambda m: labels[int(m.group(1)) - 1], reason)
     assert view["status"].startswith("Game over")
     # AI decisions are the seeded agent's choices: a fresh agent in the same position agrees.
     ai_seat = 1

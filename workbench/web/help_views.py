@@ -46,6 +46,8 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "overview.overview": ("web-ui", "set-overview"),
     "history.history": ("web-ui", "history-undo-and-restore"),
     "history.deleted": ("web-ui", "history-undo-and-restore"),
+    "play.index": ("play", "starting-a-game"),
+    "play.table": ("play", "at-the-table"),
 }
 
 
