@@ -151,3 +151,31 @@ def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):
     run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
     assert run["kind"] == "gauntlet" and [r["opponent"] for r in run["report"]["rows"]] == ["skyburn-blitz"]
     assert run["report"]["games"] == 10
+
+
+def test_report_shows_pairs_first_player_seth_facts_and_a_report_of_the_previous_version_still_opens(client, repo):
+    from workbench.storage.playtest_runs import RunStore
+
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token)
+    assert wait_done(client, "seth", run_id)["status"] == "done"
+    body = client.get(f"/games/seth/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="pairs"' in body and "seed pairs" in body and 'id="going-first"' in body
+    assert "Survived" in body and "Removed first" in body and "Opening hand" in body  # seth's table is filled
+    assert 'id="legacy-note"' not in body
+
+    # The same run as the previous version stored it: no schema, plain numbers in the card table.
+    run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+    old = dict(run["report"])
+    for key in ("schema", "pairs", "first_player", "win_rate_a_going_first", "win_rate_a_going_second",
+                "win_rate_a_by_game", "card_columns", "unsimulated"):
+        old.pop(key)
+    old["cards"] = [{k: (v["value"] if isinstance(v, dict) and "value" in v else v) for k, v in c.items()
+                     if k in ("deck", "card", "name", "drawn", "played", "drawn_rate", "win_rate_drawn",
+                              "win_rate_not_drawn", "impact", "never_played")} for c in old["cards"]]
+    stored = {k: v for k, v in run.items() if k != "id"}
+    old_id = RunStore(repo).save("seth", {**stored, "report": old})
+    page = client.get(f"/games/seth/playtests/{old_id}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert 'id="legacy-note"' in text and "earlier version" in text and 'id="card-table"' in text
