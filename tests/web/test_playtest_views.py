@@ -179,3 +179,19 @@ def test_report_shows_pairs_first_player_seth_facts_and_a_report_of_the_previous
     text = page.get_data(as_text=True)
     assert page.status_code == 200
     assert 'id="legacy-note"' in text and "earlier version" in text and 'id="card-table"' in text
+
+
+def test_balance_page_runs_in_the_background_with_progress_and_shows_one_row_per_card(client):
+    assert 'id="balance-link"' in client.get("/games/seth/playtest").get_data(as_text=True)
+    token = page_token(client, "/games/seth/playtest/balance")
+    answer = client.post("/games/seth/playtest/balance", data={
+        "csrf_token": token, "deck": "rot-and-stone", "vs": "skyburn-blitz", "games": "20", "seed": "2", "workers": "1"})
+    assert answer.status_code == 303
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    progress = wait_done(client, "seth", run_id)
+    assert progress["status"] == "done" and progress["done"] == progress["total"] == 20 * 6
+    body = client.get(f"/games/seth/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="balance-table"' in body and body.count("<tr class=") == 5 and "blank monster" in body
+    bad = client.post("/games/seth/playtest/balance", data={"csrf_token": token, "deck": "rot-and-stone",
+                                                            "vs": "skyburn-blitz", "games": "1"})
+    assert bad.status_code == 400 and 'id="balance-error"' in bad.get_data(as_text=True)

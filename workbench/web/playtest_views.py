@@ -326,6 +326,8 @@ def report(game: str, run_id: str) -> Any:
                                charts=_variant_charts(run["report"]))
     if run.get("kind") == "gauntlet":
         return render_template("playtest/gauntlet.html", game=definition, game_id=game, run=run, report=run["report"])
+    if run.get("kind") == "balance":
+        return render_template("playtest/balance.html", game=definition, game_id=game, run=run, report=run["report"])
     previous = store.previous(game, run_id)
     report = upgrade_report(run["report"])  # a report saved by an earlier version opens with a note
     return render_template(
@@ -489,4 +491,56 @@ def gauntlet_start(game: str) -> Any:
                 "agents": list(agents), "seed": seed, "report": result}
 
     job = jobs().start_task(game, (games + games % 2) * len(opponents), work, kind="gauntlet")
+    return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)
+
+
+# ---------------------------------------------------------------- balance report
+
+
+MAX_BALANCE_GAMES = 20_000
+
+
+def _balance_form(game: str, definition: Any, error: str | None = None, status: int = 200) -> Any:
+    decks, _ = get_repo().list_decks_tolerant(game)
+    return render_template("playtest/balance_form.html", game=definition, game_id=game,
+                           decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
+                           cpus=os.cpu_count() or 1, error=error), status
+
+
+@bp.get("/games/<game>/playtest/balance")
+def balance_form(game: str) -> Any:
+    """The balance form: a deck, its opponent, games per card."""
+    return _balance_form(game, _game_or_404(game))
+
+
+@bp.post("/games/<game>/playtest/balance")
+def balance_start(game: str) -> Any:
+    """Start a balance report in the background and go to its page (progress, then the table)."""
+    import time as _time
+
+    from workbench.services.playtest.balance import balance_report
+
+    definition = _game_or_404(game)
+    repo = get_repo()
+    deck = str(request.form.get("deck") or "")
+    vs = str(request.form.get("vs") or "")
+    try:
+        games = int(request.form.get("games") or 400)
+        seed = int(request.form.get("seed") or 0)
+        workers = int(request.form.get("workers") or (os.cpu_count() or 1))
+        if not (2 <= games <= MAX_BALANCE_GAMES and 1 <= workers <= 64 and seed >= 0):
+            raise WorkbenchError(f"games per card must be 2–{MAX_BALANCE_GAMES:,}, workers 1–64, seed 0 or more")
+        agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
+        matchup, facts = service.prepare(repo, game, deck, vs, agents=agents, seed=seed)  # checks decks and agents
+    except (WorkbenchError, ValueError) as exc:
+        return _balance_form(game, definition, str(exc), 400)
+    cards = {str(c["id"]) for zone in service.play_zones(definition) for c in matchup.deck_a.get(zone, ())}
+
+    def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
+        result = balance_report(repo, game, deck, vs, games, seed=seed, agents=agents, workers=workers,
+                                progress=progress, should_cancel=should_cancel)
+        return {"kind": "balance", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
+                "decks": facts["decks"], "agents": list(agents), "seed": seed, "report": result}
+
+    job = jobs().start_task(game, (games + games % 2) * (len(cards) + 1), work, kind="balance")
     return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)
