@@ -12,7 +12,7 @@ from pathlib import Path
 
 from workbench.cli import add_data_option
 from workbench.domain.engines import load_engine
-from workbench.domain.engines.base import play_game
+from workbench.domain.engines.base import agent_problem, make_agent, play_game
 from workbench.domain.errors import WorkbenchError
 from workbench.storage.repository import Repository
 
@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("deck_b", help="deck id of player 2")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--agents", default="heuristic,heuristic", metavar="A,B",
-                        help="AI players for P1,P2 (e.g. heuristic,random; default heuristic,heuristic)")
+                        help="AI players for P1,P2: random, heuristic, montecarlo or search (the strong "
+                             "player; search:N sets its budget, N iterations per decision), e.g. "
+                             "search,heuristic (default heuristic,heuristic)")
     parser.add_argument("--format", dest="format_id", default=None, help="a format of game.yaml")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="override a rule option (repeatable), e.g. --option max_rounds=10")
@@ -60,11 +62,12 @@ def play_log(repo: Repository, game: str, deck_a: str, deck_b: str, seed: int, a
     options = definition.resolve_options(format_id, overrides)
     options["_log"] = True
     for name in agents:
-        if name not in engine.agents:
-            raise WorkbenchError(f"unknown agent {name!r}; {game} has: {', '.join(sorted(engine.agents))}")
+        problem = agent_problem(engine, name)
+        if problem:
+            raise WorkbenchError(problem)
     decks = repo.deck_cards(game, deck_a), repo.deck_cards(game, deck_b)
     state = engine.new_game(decks[0], decks[1], options, seed)
-    players = [engine.agents[name](seed * 2 + i + 1) for i, name in enumerate(agents)]
+    players = [make_agent(engine, name, seed * 2 + i + 1) for i, name in enumerate(agents)]
     result = play_game(state, players)
     lines = [
         f"{definition.name} — P1 {deck_a} ({agents[0]}) vs P2 {deck_b} ({agents[1]}), seed {seed}",

@@ -37,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", "-n", type=int, default=1000, help="games to play (rounded up to even; default 1000)")
     parser.add_argument("--seed", "-s", type=int, default=0, help="root seed (default 0)")
     parser.add_argument("--workers", "-w", type=int, default=None, help="worker processes (default: every core)")
-    parser.add_argument("--agents", default="heuristic,heuristic", help="agents for deck A and B (default heuristic,heuristic)")
+    parser.add_argument("--agents", default="heuristic,heuristic",
+                        help="agents for deck A and B: random, heuristic, montecarlo, search "
+                             "(strong; search:N sets its budget) (default heuristic,heuristic)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="rule option override (repeatable)")
     parser.add_argument("--format", dest="format_id", default=None, help="format whose options apply (default: deck A's)")
     parser.add_argument("--early-stop", choices=["none", "interval", "sprt"], default="none",

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 
 from workbench.domain import stats
 from workbench.domain.engines import load_engine
+from workbench.domain.engines.base import AGENT_LABELS
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.tally import upgrade_report
 from workbench.services.playtest import service
@@ -56,6 +57,18 @@ def _agents(definition: Any) -> list[str]:
         return []
 
 
+def _agent_spec(data: Any, side: str) -> str:
+    """The form's player for ``side``: an agent name, ``search:N`` when the strong player gets
+    a budget (``budget_<side>``, iterations per decision; empty: the game's default)."""
+    name = str(data.get(f"agent_{side}") or "heuristic")
+    budget = str(data.get(f"budget_{side}") or "").strip()
+    if name == "search" and budget:
+        if not budget.isdigit() or not 1 <= int(budget) <= 10_000:
+            raise WorkbenchError(f"search budget must be 1–10,000 iterations, not {budget!r}")
+        return f"search:{int(budget)}"
+    return name
+
+
 def _prefill(deck_a: str, deck_ids: list[str]) -> dict[str, str]:
     """The form's decks when a deck page links here (``?deck_a=ID``): that deck against another."""
     if deck_a not in deck_ids:
@@ -75,7 +88,7 @@ def index(game: str) -> str:
         "playtest/index.html",
         game=definition, game_id=game,
         decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
-        agents=_agents(definition),
+        agents=_agents(definition), agent_labels=AGENT_LABELS,
         options=list(definition.options.values()),
         runs=store.list(game)[:30],
         running=running,
@@ -155,7 +168,7 @@ def _form_request(definition: Any) -> dict[str, Any]:
     return {
         "deck_a": deck("a"),
         "deck_b": deck("b"),
-        "agents": (str(data.get("agent_a") or "heuristic"), str(data.get("agent_b") or "heuristic")),
+        "agents": (_agent_spec(data, "a"), _agent_spec(data, "b")),
         "games": number("games", 1000, 1, MAX_GAMES),
         "seed": number("seed", 0, 0, 2**62),
         "workers": number("workers", os.cpu_count() or 1, 1, 64),
@@ -186,7 +199,7 @@ def start(game: str) -> Any:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template(
             "playtest/index.html", game=definition, game_id=game,
-            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
+            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition), agent_labels=AGENT_LABELS,
             options=list(definition.options.values()), runs=RunStore(repo).list(game)[:30], running=[],
             cpus=os.cpu_count() or 1, error=str(exc), form=request.form,
         ), 400
@@ -452,7 +465,7 @@ def gauntlet_form(game: str) -> str:
     decks, _ = get_repo().list_decks_tolerant(game)
     return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
                            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
-                           agents=_agents(definition), cpus=os.cpu_count() or 1, error=None)
+                           agents=_agents(definition), agent_labels=AGENT_LABELS, cpus=os.cpu_count() or 1, error=None)
 
 
 @bp.post("/games/<game>/playtest/gauntlet")
@@ -478,7 +491,7 @@ def gauntlet_start(game: str) -> Any:
     except (WorkbenchError, ValueError) as exc:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
-                               decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
+                               decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition), agent_labels=AGENT_LABELS,
                                cpus=os.cpu_count() or 1, error=str(exc)), 400
 
     def work(progress: Any, should_cancel: Any) -> dict[str, Any]:

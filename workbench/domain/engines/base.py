@@ -195,6 +195,49 @@ class Engine:
     """The observable state as plain nested data, for scenario ``expect`` blocks."""
 
 
+AGENT_LABELS = {"random": "random", "heuristic": "heuristic", "montecarlo": "Monte Carlo",
+                "search": "strong (search)"}
+"""How the web app names the agent kinds (``search`` is the strong player)."""
+
+
+def parse_agent(spec: str) -> tuple[str, int | None]:
+    """``"search:64"`` -> ``("search", 64)``: an agent name and an optional search budget
+    (iterations per decision). Raises ValueError for a budget that is not a positive integer."""
+    name, sep, budget = str(spec).strip().partition(":")
+    if not sep:
+        return name, None
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"agent {spec!r}: the budget after ':' must be a positive whole number")
+    return name, int(budget)
+
+
+def agent_problem(engine: Engine, spec: str) -> str | None:
+    """Why ``spec`` names no agent of ``engine`` (None when it does)."""
+    try:
+        name, budget = parse_agent(spec)
+    except ValueError as exc:
+        return str(exc)
+    if name not in engine.agents:
+        return (f"unknown agent {name!r}: engine {engine.game!r} has no agent {name!r}; "
+                f"agents: {', '.join(sorted(engine.agents))}")
+    if budget is not None and name != "search":
+        return f"agent {spec!r}: only the search player takes a budget (search:N)"
+    return None
+
+
+def make_agent(engine: Engine, spec: str, seed: int) -> Agent:
+    """The agent ``spec`` (``name`` or ``search:BUDGET``) of ``engine``, seeded.
+
+    Raises ValueError when ``spec`` names no agent (see :func:`agent_problem`).
+    """
+    problem = agent_problem(engine, spec)
+    if problem:
+        raise ValueError(problem)
+    name, budget = parse_agent(spec)
+    factory = engine.agents[name]
+    return factory(seed) if budget is None else factory(seed, budget=budget)  # type: ignore[call-arg]
+
+
 def play_game(
     state: State,
     agents: Sequence[Agent],

@@ -10,9 +10,11 @@ sampler here. Three pieces build on it:
   choice (seth's free splits name only public monsters) is passed on as it is.
 * :func:`flat_monte_carlo` tries candidate actions in the same re-dealt worlds (common random
   numbers) with a rollout policy and an :class:`Evaluator` at the horizon.
-* :class:`SearchAgent` is single-observer ISMCTS with the tree cut at the root: every iteration
-  re-deals a world, picks a root action by UCB1, plays it out with the game's heuristic for a
-  horizon of decisions and scores the end with the game's evaluator. At a simultaneous step
+* :class:`SearchAgent` is determinized Monte Carlo search at the root (single-observer ISMCTS
+  cut at depth one): each re-dealt world is played out once per candidate (common random
+  numbers) with the game's heuristic for a horizon of decisions and scored by the game's
+  evaluator; the heuristic's own choice is kept unless another candidate's mean is better by a
+  margin. At a simultaneous step
   (seth) both players' candidates span a payoff matrix estimated by playouts in re-dealt worlds;
   regret matching solves it and the decision is drawn from the searching player's equilibrium
   strategy, so it mixes like a Nash player instead of being exploitable by a fixed reply.
@@ -132,8 +134,9 @@ memos keyed by the state's identity, which a new clone may reuse)."""
 class SearchAgent:
     """Root-level ISMCTS (see the module docstring) over ``candidates(state, player, legal)``.
 
-    ``budget``: iterations (re-dealt worlds played out) per decision. ``horizon``: decisions
-    played by the ``policy`` after the root action before ``evaluate`` scores the position.
+    ``budget``: playouts per decision (split evenly among the candidates). ``horizon``:
+    decisions played by the ``policy`` after the root action before ``evaluate`` scores the
+    position. ``margin``: the mean advantage a candidate needs over the policy's choice.
     ``searches(state, player)`` says which decisions are worth searching (the others are the
     policy's, in a re-dealt world). Seeded: the same seed and view give the same decision.
     """
@@ -141,7 +144,7 @@ class SearchAgent:
     def __init__(self, seed: int, policy: PolicyFactory, evaluate: Evaluator,
                  candidates: Callable[[State, int, list[Action]], list[Action]] | None = None,
                  searches: Callable[[State, int], bool] | None = None,
-                 budget: int = 32, horizon: int = 40, exploration: float = 0.5) -> None:
+                 budget: int = 32, horizon: int = 40, margin: float = 0.02) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.policy = policy
@@ -150,7 +153,7 @@ class SearchAgent:
         self.searches = searches
         self.budget = max(1, int(budget))
         self.horizon = horizon
-        self.exploration = exploration
+        self.margin = margin
         self.searched = 0  # decisions searched (benchmarks/agents.py prints it)
 
     def choose(self, state: State, player: int) -> Action:
@@ -182,24 +185,25 @@ class SearchAgent:
 
     def _ucb(self, state: State, player: int, acts: list[Action],
              cands: list[Action]) -> Action:
+        """Every candidate in the same re-dealt worlds (common random numbers: the comparison
+        is about the action, not the deal); the first candidate (the policy's own choice) is
+        kept unless another's mean is better by ``margin``."""
         places = [_place(acts, c) for c in cands]
         n = len(cands)
-        visits = [0] * n
         totals = [0.0] * n
-        rng, c = self.rng, self.exploration
-        for it in range(max(self.budget, n)):
-            if it < n:
-                k = it  # every candidate once, in the policy's order
-            else:
-                log_t = math.log(it)
-                k = max(range(n), key=lambda j: totals[j] / visits[j]
-                        + c * math.sqrt(log_t / visits[j]))
+        worlds = max(1, self.budget // n)
+        rng = self.rng
+        for _ in range(worlds):
             world = state.determinize(player, rng)
-            world.apply(_in_world(world, player, places[k], cands[k]))
-            totals[k] += self._rollout(world, player)
-            visits[k] += 1
-        # the most visited; ties: the better mean, then the policy's order
-        best = max(range(n), key=lambda j: (visits[j], totals[j] / visits[j], -j))
+            seed = rng.getrandbits(32)
+            for k in range(n):
+                sim = world.clone()
+                sim.apply(_in_world(sim, player, places[k], cands[k]))
+                totals[k] += rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
+        best = 0
+        for k in range(1, n):
+            if totals[k] > totals[best] + self.margin * worlds and totals[k] > totals[0] + self.margin * worlds:
+                best = k
         return cands[best]
 
     # ------------------------------------------------------------------ simultaneous steps

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.domain import stats
-from workbench.domain.engines.base import Action, State
+from workbench.domain.engines.base import Action, State, agent_problem, make_agent
 from workbench.domain.gamedef import GameDefinition
 from workbench.services.playtest.runner import PlaytestError, derive_seed, resolve_engine
 
@@ -138,8 +138,9 @@ def development(
     Raises PlaytestError for an unknown agent.
     """
     engine = resolve_engine(engine_name)
-    if agent not in engine.agents:
-        raise PlaytestError(f"engine {engine_name!r} has no agent {agent!r}")
+    problem = agent_problem(engine, agent)
+    if problem:
+        raise PlaytestError(problem)
     kill_turns: list[int] = []
     board_turns: list[int] = []
     no_kill = 0
@@ -148,7 +149,7 @@ def development(
     for index in range(games):
         game_seed = derive_seed("goldfish", seed, index)
         state = engine.new_game(deck, deck, opts, game_seed)
-        players = [engine.agents[agent](derive_seed(game_seed, "agent")), PassiveAgent()]
+        players = [make_agent(engine, agent, derive_seed(game_seed, "agent")), PassiveAgent()]
         reached: int | None = None
         for _ in range(max_steps):
             if state.is_terminal():

@@ -22,7 +22,14 @@ from typing import Any, Protocol
 
 from workbench.domain import stats
 from workbench.domain.engines import load_engine
-from workbench.domain.engines.base import DeckCards, Engine, State, play_game
+from workbench.domain.engines.base import (
+    DeckCards,
+    Engine,
+    State,
+    agent_problem,
+    make_agent,
+    play_game,
+)
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.limits import check_runs
 from workbench.services.playtest.tally import Tally
@@ -166,10 +173,9 @@ def check_matchup(matchup: Matchup) -> None:
     except WorkbenchError as exc:
         raise PlaytestError(f"game {matchup.game!r} has no playable engine: {exc}") from exc
     for name in matchup.agents:
-        if name not in engine.agents:
-            raise PlaytestError(
-                f"engine {matchup.engine!r} has no agent {name!r}; agents: {', '.join(sorted(engine.agents))}"
-            )
+        problem = agent_problem(engine, name)
+        if problem:
+            raise PlaytestError(problem)
 
 
 def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None,
@@ -196,9 +202,9 @@ def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | 
     # seat): with one seed per deck, a game without chance (seth) would replay as a mirror.
     names = {"a": matchup.agents[0], "b": matchup.agents[1]}
     try:
-        agents = [engine.agents[names[s]](agent_seed(seed, s, p)) for p, s in enumerate(sides)]
-    except KeyError as exc:
-        raise PlaytestError(f"unknown agent {exc.args[0]!r}") from None
+        agents = [make_agent(engine, names[s], agent_seed(seed, s, p)) for p, s in enumerate(sides)]
+    except ValueError as exc:
+        raise PlaytestError(str(exc)) from None
     return state, agents
 
 

@@ -1,0 +1,67 @@
+"""engines/search.py and the agent specs: budgets, skipping forced moves, the matrix solver."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.domain.engines.test_engine_contract import apply, new_game
+from workbench.domain.engines import load_engine
+from workbench.domain.engines.base import agent_problem, make_agent, parse_agent
+from workbench.domain.engines.search import SearchAgent, solve_zero_sum
+
+
+def test_agent_specs_carry_a_search_budget() -> None:
+    engine = load_engine("warzone")
+    assert parse_agent("search:64") == ("search", 64) and parse_agent("heuristic") == ("heuristic", None)
+    agent = make_agent(engine, "search:7", 1)
+    assert isinstance(agent, SearchAgent) and agent.budget == 7
+    assert make_agent(engine, "search", 1).budget > 7  # the game's default
+    assert "positive whole number" in agent_problem(engine, "search:0")
+    assert "only the search player" in agent_problem(engine, "heuristic:5")
+    assert "unknown agent 'genius'" in agent_problem(engine, "genius")
+    with pytest.raises(ValueError):
+        make_agent(engine, "search:x", 1)
+
+
+@pytest.mark.parametrize("game", ("warzone", "fusion", "seth"))
+def test_search_skips_forced_moves_and_plays_legal_ones(game: str) -> None:
+    engine = load_engine(game)
+    state = new_game(game, 3)
+    players = [make_agent(engine, "search:4", 1), make_agent(engine, "heuristic", 2)]
+    forced = searched_before = 0
+    n = 0
+    while not state.is_terminal() and n < 120:
+        acting = state.to_act()
+        joint = {}
+        for p in acting:
+            if p == 0 and len(acting) == 1 and len(state.legal_actions(0)) == 1:
+                forced += 1
+                searched_before = players[0].searched
+            joint[p] = players[p].choose(state, p)
+            if p == 0 and len(acting) == 1 and len(state.legal_actions(0)) == 1:
+                assert players[0].searched == searched_before  # one legal action: no search
+        apply(state, joint)
+        n += 1
+    assert players[0].searched > 0
+
+
+def test_regret_matching_solves_small_zero_sum_games() -> None:
+    pennies = [[1.0, 0.0], [0.0, 1.0]]
+    x = solve_zero_sum(pennies, 2000)
+    assert abs(x[0] - 0.5) < 0.05
+    rps = [[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]]
+    x = solve_zero_sum(rps, 4000)
+    assert all(abs(v - 1 / 3) < 0.05 for v in x)
+    dominant = [[0.9, 0.8], [0.2, 0.1]]
+    assert solve_zero_sum(dominant)[0] > 0.95
+
+
+def test_web_form_budget_makes_a_search_spec() -> None:
+    from workbench.domain.errors import WorkbenchError
+    from workbench.web.playtest_views import _agent_spec
+
+    assert _agent_spec({"agent_a": "search", "budget_a": "12"}, "a") == "search:12"
+    assert _agent_spec({"agent_a": "search", "budget_a": ""}, "a") == "search"
+    assert _agent_spec({"agent_b": "heuristic", "budget_b": "12"}, "b") == "heuristic"
+    with pytest.raises(WorkbenchError):
+        _agent_spec({"agent_a": "search", "budget_a": "-3"}, "a")
