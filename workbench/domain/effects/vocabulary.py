@@ -21,6 +21,9 @@ TRIGGERS: dict[str, str] = {
     "continuous": "always on while the card is on the field",
     "start_of_turn": "at the start of its controller's turn",
     "end_of_turn": "at the start of its controller's end phase",
+    "on_attack": "when this creature declares an attack",
+    "on_attacked": "when this creature is chosen as the target of an attack",
+    "on_leave": "when this creature leaves the field for any zone (destroyed, returned, exiled, …)",
 }
 
 

@@ -63,7 +63,7 @@ _ON_CREATURES = ONE_CREATURE | ALL_CREATURES
 CAPABILITIES = Capabilities(
     game="fusion",
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
-                              "end_of_turn"})},
+                              "end_of_turn", "on_attack", "on_attacked", "on_leave"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
                      "negate", "add_mana", "move"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),

@@ -33,6 +33,7 @@ class CardDef:
     __slots__ = (
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
+        "on_attack", "on_attacked", "on_leave",
         "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
     )
@@ -63,6 +64,9 @@ class CardDef:
         self.continuous = parsed.of("continuous")
         self.start = parsed.of("start_of_turn")
         self.end = parsed.of("end_of_turn")
+        self.on_attack = parsed.of("on_attack")
+        self.on_attacked = parsed.of("on_attacked")
+        self.on_leave = parsed.of("on_leave")
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target

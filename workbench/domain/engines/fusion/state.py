@@ -571,6 +571,9 @@ class FusionState(Observe, State):
 
     def _leave_field(self, i: int) -> None:
         """Remove creature ``i``'s per-instance state and drop what was attached to it."""
+        if self.cards[i].on_leave and i not in self.down:  # a face-up creature left the field
+            for e in self.cards[i].on_leave:
+                self._trigger(self.owner[i], i, e)
         if i in self.cont_set:
             self._cb = None
             self._sc = {}
@@ -1406,6 +1409,13 @@ class FusionState(Observe, State):
             self.step = "window"
             self.wstage = "declared"
             self.wplayer = 1 - p
+            for a in self.attacks:  # attack triggers go on the pending list (§3.6: no chain)
+                i, t = a[0], a[1]
+                for e in self.cards[i].on_attack:
+                    self._trigger(p, i, e)
+                if t >= 0:
+                    for e in self.cards[t].on_attacked:
+                        self._trigger(1 - p, t, e)
         elif kind == "end_battle":
             self._to_main2()
         elif kind == "retarget":

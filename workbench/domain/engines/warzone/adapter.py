@@ -41,20 +41,23 @@ class Effect(EffectSpec):
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.trigger in ("on_attack", "on_attacked") and e.chooses:
+        return ("an attack trigger resolves at once, before the defender answers, so it cannot ask for "
+                "a target: use a mass target or random: true")
     if e.trigger == "continuous" and (e.filter is not None or e.condition is not None or e.per is not None):
         return ("warzone's standing stat changes reach whole rows (Areas) or all creatures; a "
                 "filter, if or per on a continuous effect is not run")
     if e.action == "negate" and kind != "trap":
         return "only a trap negates (a spell, or an attack it answers)"
-    if e.target == "attacker" and kind != "trap":
-        return "only a trap answers an attack, so only a trap names the attacker"
+    if e.target == "attacker" and kind != "trap" and e.trigger != "on_attacked":
+        return "only a trap or an on_attacked effect answers an attack, so only they name the attacker"
     if e.selector.what == "this" and kind != "creature":
         return f"a {kind} is not on the field, so it cannot affect itself"
     return None
 
 
 _CREATURE_TRIGGERS = frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
-                                "end_of_turn"})
+                                "end_of_turn", "on_attack", "on_attacked", "on_leave"})
 
 CAPABILITIES = Capabilities(
     game="warzone",

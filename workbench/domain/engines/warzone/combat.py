@@ -23,6 +23,14 @@ class Combat:
             v = self.unit(target)
             self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
                      f"{v.card.name if v else target} (C{v.cls if v else '?'})")
+        if u.card.on_attack:  # attack triggers resolve at once (they choose no target)
+            self._resolve_all(p, u.card, u.card.on_attack, (), att, None)
+        if target is not None:
+            v = self.unit(target)
+            if v is not None and v.card.on_attacked:
+                self._resolve_all(d, v.card, v.card.on_attacked, (), target, att)
+        if self.over or self.unit(att) is None or (target is not None and self.unit(target) is None):
+            return  # the game ended, or the attacker or its target is gone: the attack ends
         if self._interceptors(d, target, ()) or self._may_trap(d, "defend"):
             self.pending = ("defend", att, target, ())
         else:
@@ -111,6 +119,8 @@ class Combat:
         pl.field.remove(u)
         pl.field_changed()
         zone.append(u.card)
+        for e in u.card.on_leave:
+            self.queue.append((u.owner, u.card, e, None))
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[u.owner]}'s {u.card.name} {verb}")
         return True
