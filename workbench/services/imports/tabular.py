@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,13 @@ MAX_COLUMNS = 200
 MAX_CELL_CHARS = 20_000
 MAX_XLSX_UNPACKED = 100 * 1024 * 1024
 MAX_XLSX_MEMBERS = 2000
+# A sheet's XML is counted before openpyxl parses it: ``<c/>`` costs 4 bytes and compresses
+# about 1000:1, so a 25 KiB file could hold millions of empty cells (26 s of parsing).
+MAX_XLSX_CELLS = 250_000  # cells (empty ones too) in the first sheet
+MAX_XLSX_STRINGS = 250_000  # entries of the shared-strings table
+MAX_XLSX_SECONDS = 15.0  # reading the rows stops after this long
+_CELL_TAGS = (b"<c ", b"<c>", b"<c/", b":c ", b":c>", b":c/")  # <c>, or <x:c> with a prefix
+_STRING_TAGS = (b"<si>", b"<si ", b"<si/", b":si>", b":si ", b":si/")
 IGNORE = ""  # mapping target meaning "do not import this column"
 
 
@@ -149,19 +157,35 @@ def read_xlsx(data: bytes) -> Table:
         raise ImportFileError("the file is not an XLSX workbook (not a zip archive)") from None
     if len(members) > MAX_XLSX_MEMBERS or sum(m.file_size for m in members) > MAX_XLSX_UNPACKED:
         raise ImportFileError("the XLSX workbook unpacks to more than the import limit")
+    started = time.monotonic()
+    count, strings = _count_xlsx_parts(data, members)
+    if strings > MAX_XLSX_STRINGS:
+        raise ImportFileError(f"the workbook's shared-strings table has {strings:,} entries; imports read at most "
+                              f"{MAX_XLSX_STRINGS:,} (nothing was imported)")
+    # Every sheet counts: opening the workbook reads each sheet whose size is not declared.
+    if count > MAX_XLSX_CELLS:
+        raise ImportFileError(f"the workbook's sheets hold {count:,} cells (empty ones included); imports read at "
+                              f"most {MAX_XLSX_CELLS:,}, about {MAX_ROWS:,} rows of 50 columns (nothing was imported)")
     from openpyxl import load_workbook
 
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except Exception as exc:  # openpyxl raises many types for broken files
         raise ImportFileError(f"the XLSX workbook cannot be read: {type(exc).__name__}: {exc}") from None
+    notes: list[str] = []
     try:
         sheet = book.worksheets[0]
+        if (sheet.max_column or 0) > MAX_COLUMNS:
+            notes.append(f"the sheet is {sheet.max_column:,} columns wide; only the first {MAX_COLUMNS} were read")
         lines: list[list[str]] = []
         formulas: list[tuple[int, int]] = []
-        for r, row in enumerate(sheet.iter_rows(), start=1):
+        rows = sheet.iter_rows(max_col=min(MAX_COLUMNS, sheet.max_column or MAX_COLUMNS), max_row=MAX_ROWS + 2)
+        for r, row in enumerate(rows, start=1):
             if r > MAX_ROWS + 1:
                 raise ImportFileError(f"the workbook has more than {MAX_ROWS:,} rows")
+            if time.monotonic() - started > MAX_XLSX_SECONDS:
+                raise ImportFileError(f"reading the workbook took more than {MAX_XLSX_SECONDS:g} s (stopped at row "
+                                      f"{r:,}); nothing was imported: save a smaller sheet, or as CSV")
             cells = []
             for c, cell in enumerate(row):
                 if c >= MAX_COLUMNS:
@@ -180,12 +204,30 @@ def read_xlsx(data: bytes) -> Table:
     finally:
         book.close()
     table = _table(lines, "XLSX")
+    table.notes.extend(notes)
     names = column_names(table.headers)
     for r, c in formulas:
         header = names[c] if c < len(names) else "?"
         table.cell_problems.setdefault(r, []).append(
             f"{where(r, c, header)}: the cell holds a formula; imports never evaluate formulas, so paste its value")
     return table
+
+
+def _count_xlsx_parts(data: bytes, members: list[zipfile.ZipInfo]) -> tuple[int, int]:
+    """(cells, shared strings) in the raw XML of every member of the archive, counted a
+    megabyte at a time (about 0.15 s for the 100 MiB the unpacked cap allows) before any XML is
+    parsed. Every member counts, wherever the workbook's relations put its sheets."""
+    cells = strings = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for member in members:
+            tail = b""
+            with archive.open(member) as handle:
+                while chunk := handle.read(1 << 20):
+                    buf = tail + chunk
+                    cells += sum(buf.count(t) - tail.count(t) for t in _CELL_TAGS)
+                    strings += sum(buf.count(t) - tail.count(t) for t in _STRING_TAGS)
+                    tail = buf[-8:]
+    return cells, strings
 
 
 def _quote_prefixed(cell: Any) -> bool:
