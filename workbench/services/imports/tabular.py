@@ -14,6 +14,7 @@ import io
 import re
 import time
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,7 +159,10 @@ def read_xlsx(data: bytes) -> Table:
     if len(members) > MAX_XLSX_MEMBERS or sum(m.file_size for m in members) > MAX_XLSX_UNPACKED:
         raise ImportFileError("the XLSX workbook unpacks to more than the import limit")
     started = time.monotonic()
-    count, strings = _count_xlsx_parts(data, members)
+    try:
+        count, strings = _count_xlsx_parts(data, members)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
+        raise ImportFileError(f"the XLSX workbook cannot be read: {type(exc).__name__}: {exc}") from None
     if strings > MAX_XLSX_STRINGS:
         raise ImportFileError(f"the workbook's shared-strings table has {strings:,} entries; imports read at most "
                               f"{MAX_XLSX_STRINGS:,} (nothing was imported)")
