@@ -11,6 +11,9 @@ fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)
 # TrueType-outline CJK font for the print PDF text layer (reportlab cannot embed Noto CJK's CFF).
 fc-list 2>/dev/null | grep -qi "WenQuanYi Zen Hei" || need+=(fonts-wqy-zenhei)
 fc-list 2>/dev/null | grep -qi "DejaVu Serif:style=Italic" || need+=(fonts-dejavu-extra)
+# Libraries the PennMUSH/TinyMUX test servers in ../shared/tools/mush link against (MUSH export tests).
+ldconfig -p 2>/dev/null | grep -q "libsqlite3.so.0" || need+=(libsqlite3-0)
+ldconfig -p 2>/dev/null | grep -q "libssl.so.3" || need+=(libssl3)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
   $SUDO apt-get update -qq

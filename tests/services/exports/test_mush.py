@@ -100,6 +100,15 @@ def test_tinymux_keeps_what_it_would_drop_in_base64(hostile_definition, hostile_
     assert "TinyMUX drops" in bundle.notes[0] and "card-05" in bundle.notes[0]
 
 
+def test_titles_without_ascii_get_distinct_object_names():
+    """A second paste updates the object of the same name, so two decks named only in CJK must
+    not both become "Deck"."""
+    assert mush.deck_object_name("烈焰疾风", "fusion/lie-yan") == "fusion lie-yan Deck"
+    assert mush.deck_object_name("磐石潮汐", "fusion/pan-shi") == "fusion pan-shi Deck"
+    assert mush.deck_object_name("烈焰疾风 Blaze and Gale", "fusion/x") == "Blaze and Gale Deck"
+    assert mush.deck_object_name("Warzone: Kings of Valor", "warzone") == "Warzone: Kings of Valor Deck"
+
+
 def test_fold_spells_common_punctuation_in_ascii():
     assert mush.fold_ascii("a — b × c ≤ 3 ① “q” 漢") == 'a - b x c <= 3 1 "q" ?'
 

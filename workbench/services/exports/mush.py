@@ -202,6 +202,16 @@ def object_name(title: str) -> str:
     return name[:60].strip() or "Card Deck"
 
 
+def deck_object_name(title: str, tag: str) -> str:
+    """The deck object's name: the title folded to ASCII plus `` Deck``; a title with no ASCII
+    letter or digit left (``烈焰疾风``) uses ``tag`` (game id, or game/deck ids) instead, so two
+    such decks never share one object (a second paste updates the object of the same name)."""
+    name = object_name(fold_ascii(title))
+    if not re.search(r"[A-Za-z0-9]", name) or name == "Card Deck":
+        name = object_name(tag.replace("/", " "))
+    return object_name(f"{name} Deck")
+
+
 def _chunks(tokens: list[str], budget: int) -> list[str]:
     """Split tokens into values of at most ``budget`` bytes, never inside a token, and with no
     plain space at a chunk edge (a server would trim it)."""
@@ -329,9 +339,7 @@ def export_deck_object(
         chosen = sort_cards(cards)
         title = definition.name
         tag = definition.id
-    obj = object_name(f"{fold_ascii(title)} Deck")
-    if obj == "Card Deck":
-        obj = object_name(f"{definition.id} Deck")
+    obj = deck_object_name(title, tag)
     lines = [
         f"@@ Card Workbench export for {server}: {obj} ({len(chosen)} cards). Paste line by line;"
         " pasting again updates the same object.",
