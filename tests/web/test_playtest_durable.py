@@ -52,19 +52,31 @@ def test_an_interrupted_run_offers_resume_which_needs_the_token_and_ends_in_the_
     assert again.status_code == 409  # finished runs are not resumed
 
 
-def test_a_viewer_may_resume_a_run_and_an_anonymous_visitor_may_not(data_dir, tmp_path):
+def test_a_viewer_may_resume_their_own_run_a_designer_any_and_an_anonymous_visitor_none(data_dir, tmp_path):
     app = team_app(data_dir, tmp_path)
     repo = Repository(data_dir)
     m, facts = seth_matchup(repo)
-    run_id = crashed_run(repo, m, 40, kept=20, facts=facts)
+    own = crashed_run(repo, m, 40, kept=20, facts=facts, by="vera")
     anonymous = app.test_client()
-    assert anonymous.post(f"/games/seth/playtests/{run_id}/resume").status_code in (401, 302, 303, 403)
+    assert anonymous.post(f"/games/seth/playtests/{own}/resume").status_code in (401, 302, 303, 403)
     viewer = app.test_client()
     assert login(viewer, "vera").status_code == 302
-    answer = viewer.post(f"/games/seth/playtests/{run_id}/resume", headers={"X-CSRF-Token": session_token(viewer)},
+    answer = viewer.post(f"/games/seth/playtests/{own}/resume", headers={"X-CSRF-Token": session_token(viewer)},
                          json={})
     assert answer.status_code == 202, answer.get_data(as_text=True)
-    assert wait_done(viewer, "seth", run_id)["status"] == "done"
+    assert wait_done(viewer, "seth", own)["status"] == "done"
+    # A designer's run (or one without a named owner) is the designer's to resume.
+    for by in ("alice", None):
+        theirs = crashed_run(repo, m, 40, kept=20, facts=facts, by=by)
+        refused = viewer.post(f"/games/seth/playtests/{theirs}/resume",
+                              headers={"X-CSRF-Token": session_token(viewer)}, json={})
+        assert refused.status_code == 403 and "only the playtests they started" in refused.get_data(as_text=True)
+        designer = app.test_client()
+        assert login(designer, "alice").status_code == 302
+        answer = designer.post(f"/games/seth/playtests/{theirs}/resume",
+                               headers={"X-CSRF-Token": session_token(designer)}, json={})
+        assert answer.status_code == 202, answer.get_data(as_text=True)
+        assert wait_done(designer, "seth", theirs)["status"] == "done"
 
 
 def test_compare_with_a_variant_plays_the_same_seeds_and_shows_both_side_by_side(client, repo):

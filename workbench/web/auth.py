@@ -71,7 +71,11 @@ VIEWER_WRITE_ALLOWLIST: tuple[str, ...] = (
     "transfer*.export",
     "transfer*.export_*",
     "transfer*.download*",
+    # Viewers start playtests of every kind; cancel and resume check in the view that the run
+    # is theirs (workbench/web/playtest_views.py, _may_control).
     "playtest*.start*",
+    "playtest*.gauntlet_start",
+    "playtest*.balance_start",
     "playtest*.cancel*",
     "playtest*.resume*",
     "playtest*.run*",

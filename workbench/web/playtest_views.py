@@ -9,7 +9,6 @@ data folder (:mod:`workbench.storage.playtest_runs`) and can be compared.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from filelock import Timeout
@@ -22,10 +21,11 @@ from workbench.domain.engines.base import AGENT_LABELS
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.tally import upgrade_report
 from workbench.services.playtest import service
-from workbench.services.playtest.jobs import JobRegistry
+from workbench.services.playtest.jobs import JobRegistry, RunsBusy
 from workbench.services.playtest.runner import play_one
 from workbench.storage.playtest_runs import RunStore, changes_between, check_run_id
 from workbench.web import get_repo
+from workbench.web.auth import can_edit, current_user, current_user_name
 
 bp = Blueprint("playtest", __name__)
 
@@ -38,7 +38,12 @@ def jobs() -> JobRegistry:
     registry = current_app.extensions.get("workbench.playtest_jobs")
     if registry is None:
         # PLAYTEST_STALE_S: seconds without a heartbeat after which another host's run counts as interrupted
-        registry = JobRegistry(RunStore(get_repo()), stale_s=float(current_app.config.get("PLAYTEST_STALE_S", 30.0)))
+        # PLAYTEST_MAX_RUNS, PLAYTEST_MAX_RUNS_PER_USER, PLAYTEST_MAX_WORKERS: see docs/playtests.md
+        config = current_app.config
+        registry = JobRegistry(RunStore(get_repo()), stale_s=float(config.get("PLAYTEST_STALE_S", 30.0)),
+                               max_runs=config.get("PLAYTEST_MAX_RUNS"),
+                               max_runs_per_user=config.get("PLAYTEST_MAX_RUNS_PER_USER"),
+                               max_workers=config.get("PLAYTEST_MAX_WORKERS"))
         current_app.extensions["workbench.playtest_jobs"] = registry
     return registry  # type: ignore[no-any-return]
 
@@ -92,7 +97,7 @@ def index(game: str) -> str:
         options=list(definition.options.values()),
         runs=store.list(game)[:30],
         running=running,
-        cpus=os.cpu_count() or 1,
+        cpus=jobs().max_workers,
         error=None, form=_prefill(request.args.get("deck_a", ""), [d.id for d in decks]),
     )
 
@@ -171,7 +176,7 @@ def _form_request(definition: Any) -> dict[str, Any]:
         "agents": (_agent_spec(data, "a"), _agent_spec(data, "b")),
         "games": number("games", 1000, 1, MAX_GAMES),
         "seed": number("seed", 0, 0, 2**62),
-        "workers": number("workers", os.cpu_count() or 1, 1, 64),
+        "workers": number("workers", jobs().max_workers, 1, 64),  # cut to the machine's cores
         "overrides": overrides,
         "stop": {"rule": stop_rule, "margin": margin} if stop_rule != "none" else None,
         "variant": variant,
@@ -191,18 +196,20 @@ def start(game: str) -> Any:
         if params["variant"] is not None:
             job = _start_variants(definition, matchup, facts, params)
         else:
-            job = jobs().start(matchup, facts, params["games"], workers=params["workers"], stop=params["stop"])
+            job = jobs().start(matchup, facts, params["games"], workers=params["workers"], stop=params["stop"],
+                               by=current_user_name())
     except WorkbenchError as exc:
+        status, headers = _refusal(exc)
         if request.is_json:
-            return jsonify({"error": str(exc)}), 400
+            return jsonify({"error": str(exc)}), status, headers
         repo = get_repo()
         decks, _ = repo.list_decks_tolerant(game)
         return render_template(
             "playtest/index.html", game=definition, game_id=game,
             decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition), agent_labels=AGENT_LABELS,
             options=list(definition.options.values()), runs=RunStore(repo).list(game)[:30], running=[],
-            cpus=os.cpu_count() or 1, error=str(exc), form=request.form,
-        ), 400
+            cpus=jobs().max_workers, error=str(exc), form=request.form,
+        ), status, headers
     urls = {
         "id": job.id,
         "progress_url": url_for("playtest.progress", game=game, run_id=job.id),
@@ -220,7 +227,7 @@ def _start_variants(definition: Any, matchup: Any, facts: dict[str, Any], params
 
     base = dict(params["overrides"])
     second = {**base, **params["variant"]}
-    games, workers = params["games"], params["workers"]
+    games, workers = params["games"], jobs().workers(params["workers"])
 
     def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
         result = service.compare_variants(matchup, definition, base, second, games, format_id=facts["format"],
@@ -230,7 +237,7 @@ def _start_variants(definition: Any, matchup: Any, facts: dict[str, Any], params
                 "games_requested": games, "workers": workers, **facts,
                 "variant": dict(params["variant"]), "report": result}
 
-    return jobs().start_task(matchup.game, 2 * (games + games % 2), work, kind="variants")
+    return jobs().start_task(matchup.game, 2 * (games + games % 2), work, kind="variants", by=current_user_name())
 
 
 @bp.get("/api/games/<game>/playtests/<run_id>/progress")
@@ -265,6 +272,7 @@ def cancel(game: str, run_id: str) -> Response:
         check_run_id(run_id)
     except WorkbenchError:
         abort(404)
+    _may_control(game, run_id, "cancel")
     progress = jobs().cancel(game, run_id)
     if progress is None:
         abort(404)
@@ -283,10 +291,16 @@ def resume(game: str, run_id: str) -> Any:
         check_run_id(run_id)
     except WorkbenchError:
         abort(404)
+    _may_control(game, run_id, "resume")
     try:
-        job = jobs().resume(game, run_id)
+        job = jobs().resume(game, run_id, by=current_user_name())
     except Timeout:
         abort(409, description="another server process is taking over this run right now")
+    except RunsBusy as exc:
+        status, headers = _refusal(exc)
+        if request.is_json:
+            return jsonify({"error": str(exc)}), status, headers
+        abort(Response(str(exc), status, headers, mimetype="text/plain"))
     except WorkbenchError as exc:
         if jobs().progress(game, run_id) is None and not _run_exists(game, run_id):
             abort(404, description=str(exc))
@@ -298,6 +312,34 @@ def resume(game: str, run_id: str) -> Any:
     if request.is_json:
         return jsonify(urls), 202
     return redirect(urls["report_url"], code=303)
+
+
+def _refusal(exc: WorkbenchError) -> tuple[int, dict[str, str]]:
+    """The status and headers of a refused start: 429 with Retry-After when the server (or the
+    user) plays as many runs as allowed, else 400."""
+    if isinstance(exc, RunsBusy):
+        return 429, {"Retry-After": str(exc.retry_after)}
+    return 400, {}
+
+
+def _may_control(game: str, run_id: str, action: str) -> None:
+    """Abort 403 unless this request may cancel or resume the run: in local mode anyone; in team
+    mode a designer, or the account that started the run (viewers start their own runs and
+    stop only those). 404 is left to the caller when there is no such run."""
+    user = current_user()
+    if user is None or can_edit():
+        return
+    job = jobs().get(run_id)
+    owner = job.by if job is not None and job.game == game else None
+    if job is None:
+        state = jobs().live.state(game, run_id)
+        owner = state.get("by") if state else None
+        if state is None:
+            return
+    if owner != user.name:
+        who = f"started by {owner}" if owner else "not started by a named account"
+        abort(403, description=f"{user.name} is a viewer: viewers may {action} only the playtests they started "
+                               f"(this one was {who}); ask a designer")
 
 
 def _run_exists(game: str, run_id: str) -> bool:
@@ -465,7 +507,7 @@ def gauntlet_form(game: str) -> str:
     decks, _ = get_repo().list_decks_tolerant(game)
     return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
                            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
-                           agents=_agents(definition), agent_labels=AGENT_LABELS, cpus=os.cpu_count() or 1, error=None)
+                           agents=_agents(definition), agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=None)
 
 
 @bp.post("/games/<game>/playtest/gauntlet")
@@ -479,9 +521,10 @@ def gauntlet_start(game: str) -> Any:
     try:
         games = int(request.form.get("games") or 200)
         seed = int(request.form.get("seed") or 0)
-        workers = int(request.form.get("workers") or (os.cpu_count() or 1))
+        workers = int(request.form.get("workers") or jobs().max_workers)
         if not (1 <= games <= MAX_GAMES and 1 <= workers <= 64 and seed >= 0):
             raise WorkbenchError(f"games must be 1–{MAX_GAMES:,}, workers 1–64, seed 0 or more")
+        workers = jobs().workers(workers)  # at most the machine's cores
         agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
         opponents = [d.id for d in repo.list_decks(game) if d.id != deck]
         if not opponents:
@@ -492,7 +535,7 @@ def gauntlet_start(game: str) -> Any:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
                                decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition), agent_labels=AGENT_LABELS,
-                               cpus=os.cpu_count() or 1, error=str(exc)), 400
+                               cpus=jobs().max_workers, error=str(exc)), 400
 
     def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
         started = _time.perf_counter()
@@ -503,7 +546,15 @@ def gauntlet_start(game: str) -> Any:
                 "decks": {"a": own.describe(), "b": {"id": None, "name": f"{len(opponents)} opponents", "version": None}},
                 "agents": list(agents), "seed": seed, "report": result}
 
-    job = jobs().start_task(game, (games + games % 2) * len(opponents), work, kind="gauntlet")
+    try:
+        job = jobs().start_task(game, (games + games % 2) * len(opponents), work, kind="gauntlet",
+                                by=current_user_name())
+    except RunsBusy as exc:
+        status, headers = _refusal(exc)
+        decks, _ = repo.list_decks_tolerant(game)
+        return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
+                               decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
+                               agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=str(exc)), status, headers
     return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)
 
 
@@ -513,11 +564,12 @@ def gauntlet_start(game: str) -> Any:
 MAX_BALANCE_GAMES = 20_000
 
 
-def _balance_form(game: str, definition: Any, error: str | None = None, status: int = 200) -> Any:
+def _balance_form(game: str, definition: Any, error: str | None = None, status: int = 200,
+                  headers: dict[str, str] | None = None) -> Any:
     decks, _ = get_repo().list_decks_tolerant(game)
     return render_template("playtest/balance_form.html", game=definition, game_id=game,
                            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
-                           cpus=os.cpu_count() or 1, error=error), status
+                           cpus=jobs().max_workers, error=error), status, headers or {}
 
 
 @bp.get("/games/<game>/playtest/balance")
@@ -540,9 +592,10 @@ def balance_start(game: str) -> Any:
     try:
         games = int(request.form.get("games") or 400)
         seed = int(request.form.get("seed") or 0)
-        workers = int(request.form.get("workers") or (os.cpu_count() or 1))
+        workers = int(request.form.get("workers") or jobs().max_workers)
         if not (2 <= games <= MAX_BALANCE_GAMES and 1 <= workers <= 64 and seed >= 0):
             raise WorkbenchError(f"games per card must be 2–{MAX_BALANCE_GAMES:,}, workers 1–64, seed 0 or more")
+        workers = jobs().workers(workers)  # at most the machine's cores
         agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
         matchup, facts = service.prepare(repo, game, deck, vs, agents=agents, seed=seed)  # checks decks and agents
     except (WorkbenchError, ValueError) as exc:
@@ -555,5 +608,10 @@ def balance_start(game: str) -> Any:
         return {"kind": "balance", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
                 "decks": facts["decks"], "agents": list(agents), "seed": seed, "report": result}
 
-    job = jobs().start_task(game, (games + games % 2) * (len(cards) + 1), work, kind="balance")
+    try:
+        job = jobs().start_task(game, (games + games % 2) * (len(cards) + 1), work, kind="balance",
+                                by=current_user_name())
+    except RunsBusy as exc:
+        status, headers = _refusal(exc)
+        return _balance_form(game, definition, str(exc), status, headers)
     return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)

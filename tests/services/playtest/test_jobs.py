@@ -38,7 +38,8 @@ def dead_pid() -> int:
     return proc.pid
 
 
-def crashed_run(repo, m, games: int, kept: int, game: str = "seth", facts: dict | None = None) -> str:
+def crashed_run(repo, m, games: int, kept: int, game: str = "seth", facts: dict | None = None,
+                by: str | None = None) -> str:
     """The files a server process killed mid-run leaves: what to play, the games kept at its last
     checkpoint, and a "running" state whose process no longer exists."""
     live = LiveRuns(repo)
@@ -50,7 +51,7 @@ def crashed_run(repo, m, games: int, kept: int, game: str = "seth", facts: dict 
     live.write_partial(game, run_id, saved[-1])
     live.write_state(game, run_id, {"kind": "matchup", "status": "running", "done": kept + 30, "total": games,
                                     "kept": kept, "elapsed_s": 1.5, "rate": 100.0, "heartbeat": time.time(),
-                                    "resumable": True, "error": None,
+                                    "resumable": True, "error": None, "by": by,
                                     "owner": {"host": HOST, "pid": dead_pid(), "token": "an-earlier-process"}})
     return run_id
 

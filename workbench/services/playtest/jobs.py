@@ -18,13 +18,14 @@ run's.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ from workbench.services.playtest.runner import (
     matchup_to_data,
     run_matchup,
 )
+from workbench.storage.atomic import file_lock
 from workbench.storage.playtest_runs import LiveRuns, RunStore, new_run_id
 
 _TOKEN: tuple[int, str] = (0, "")
@@ -56,8 +58,31 @@ def process_token() -> str:
 
 HOST = socket.gethostname()
 RESUMABLE = ("interrupted", "cancelled")
+DEFAULT_MAX_RUNS = 2  # runs playing at once on the whole server (every process), PLAYTEST_MAX_RUNS
+DEFAULT_MAX_RUNS_PER_USER = 1  # per team-mode account, PLAYTEST_MAX_RUNS_PER_USER
+DEFAULT_RETRY_S = 30  # Retry-After when no running run can say when it ends
+
+
+def machine_workers() -> int:
+    """The most workers one run may use: the cores of this machine."""
+    return max(1, os.cpu_count() or 1)
+
+
+class RunsBusy(PlaytestError):
+    """A start refused because the server (or this user) plays as many runs as allowed.
+    ``retry_after`` is the seconds until the soonest of them should end."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], dict[str, Any]]
+
+
+def _retry_after(runs: list[dict[str, Any]]) -> int:
+    """Seconds until the soonest of ``runs`` should end (DEFAULT_RETRY_S when none can tell)."""
+    etas = [float(r["eta_s"]) for r in runs if r.get("eta_s") is not None]
+    return max(1, int(min(etas)) + 1) if etas else DEFAULT_RETRY_S
 
 
 def build_run(matchup: Matchup, facts: Mapping[str, Any], report: Mapping[str, Any], games: int,
@@ -135,6 +160,7 @@ def progress_of(state: Mapping[str, Any], stale_s: float, now: float | None = No
         "elapsed_s": round(elapsed, 2), "games_per_s": round(rate, 1) if rate else None,
         "eta_s": round(left, 1) if left is not None else None, "error": state.get("error"),
         "kept": kept, "resumable": bool(state.get("resumable")) and status in RESUMABLE,
+        "by": state.get("by"),
     }
 
 
@@ -147,6 +173,7 @@ class Job:
     total: int
     kind: str = "matchup"
     resumable: bool = False
+    by: str | None = None  # the team-mode account that started (or resumed) it
     status: str = "running"
     done: int = 0
     started: float = field(default_factory=time.monotonic)
@@ -181,7 +208,7 @@ class Job:
             "total": self.total, "fraction": (done / self.total) if self.total else 0.0,
             "elapsed_s": round(self.elapsed(), 2), "games_per_s": round(rate, 1) if rate else None,
             "eta_s": round(left, 1) if left is not None else None, "error": self.error,
-            "kept": self.kept, "resumable": self.resumable and self.status in RESUMABLE,
+            "kept": self.kept, "resumable": self.resumable and self.status in RESUMABLE, "by": self.by,
         }
 
     def state(self) -> dict[str, Any]:
@@ -189,7 +216,7 @@ class Job:
         return {
             "kind": self.kind, "status": self.status, "done": self.done, "total": self.total,
             "kept": self.kept, "elapsed_s": round(self.elapsed(), 3), "rate": self.rate(),
-            "heartbeat": time.time(), "error": self.error, "resumable": self.resumable,
+            "heartbeat": time.time(), "error": self.error, "resumable": self.resumable, "by": self.by,
             "owner": {"host": HOST, "pid": os.getpid(), "token": process_token()},
         }
 
@@ -198,8 +225,12 @@ class JobRegistry:
     """The runs this server process plays, and what the data folder says about everyone's runs."""
 
     def __init__(self, store: RunStore, *, write_interval_s: float = 0.25, heartbeat_s: float = 5.0,
-                 checkpoint_s: float = 2.0, stale_s: float = 30.0) -> None:
+                 checkpoint_s: float = 2.0, stale_s: float = 30.0, max_runs: int | None = None,
+                 max_runs_per_user: int | None = None, max_workers: int | None = None) -> None:
         self.store = store
+        self.max_runs = max(1, int(max_runs or DEFAULT_MAX_RUNS))
+        self.max_runs_per_user = max(1, int(max_runs_per_user or DEFAULT_MAX_RUNS_PER_USER))
+        self.max_workers = max(1, min(int(max_workers or machine_workers()), machine_workers()))
         self.live = LiveRuns(store.repo)
         self.write_interval_s = write_interval_s
         self.heartbeat_s = heartbeat_s
@@ -221,34 +252,93 @@ class JobRegistry:
         workers: int | None = None,
         stop: Mapping[str, Any] | None = None,
         runner: Callable[..., dict[str, Any]] = run_matchup,
+        by: str | None = None,
     ) -> Job:
         """Start a matchup in a daemon thread and return its job (its id is the future run id).
 
-        ``stop`` is ``{"rule": "interval"|"sprt", "margin": 0.03}`` or None.
-        Raises StatsError for a bad stop rule (before anything starts).
+        ``stop`` is ``{"rule": "interval"|"sprt", "margin": 0.03}`` or None; ``workers`` is cut
+        to :attr:`max_workers`; ``by`` names the account starting it. Raises StatsError for a bad
+        stop rule, RunsBusy when the server or that account plays as many runs as allowed
+        (before anything starts).
         """
         stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
         spec = {"kind": "matchup", "matchup": matchup_to_data(matchup), "facts": dict(facts), "games": games,
-                "workers": workers, "stop": dict(stop) if stop else None}
-        job = Job(id=new_run_id(), game=matchup.game, total=games + games % 2, resumable=True)
-        self.live.write_spec(job.game, job.id, spec)
-        return self._launch(job, self._matchup_work(job, matchup, spec, None, runner))
+                "workers": self.workers(workers), "stop": dict(stop) if stop else None}
+        with self.admission(by):
+            job = Job(id=new_run_id(), game=matchup.game, total=games + games % 2, resumable=True, by=by)
+            self.live.write_spec(job.game, job.id, spec)
+            return self._launch(job, self._matchup_work(job, matchup, spec, None, runner))
 
-    def start_task(self, game: str, total: int, work: Work, kind: str = "task") -> Job:
+    def start_task(self, game: str, total: int, work: Work, kind: str = "task", by: str | None = None) -> Job:
         """Run ``work(progress, should_cancel)`` in a daemon thread; save the run it returns.
 
         Such a run (a gauntlet, a variant comparison) is reported like a matchup but cannot be
-        resumed. The saved run's ``report.games`` becomes the job's final count.
+        resumed. The saved run's ``report.games`` becomes the job's final count. Raises RunsBusy
+        as :meth:`start` does.
         """
-        return self._launch(Job(id=new_run_id(), game=game, total=total, kind=kind), work)
+        with self.admission(by):
+            return self._launch(Job(id=new_run_id(), game=game, total=total, kind=kind, by=by), work)
 
-    def resume(self, game: str, run_id: str, *, runner: Callable[..., dict[str, Any]] = run_matchup) -> Job:
+    def workers(self, asked: int | None) -> int:
+        """The workers a run gets: as asked, at most :attr:`max_workers` (the machine's cores)."""
+        return max(1, min(int(asked or self.max_workers), self.max_workers))
+
+    # ------------------------------------------------------------ limits
+
+    def playing(self) -> list[dict[str, Any]]:
+        """Progress of every run playing now, in any server process, of every game."""
+        result = []
+        root = self.store.repo.root
+        try:
+            games = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError:
+            games = []
+        for game in games:
+            for state in self.live.states(game):
+                if status_of(state, self.stale_s) != "running":
+                    continue
+                mine = self.get(str(state.get("id")))
+                if mine is not None and mine.status != "running":
+                    continue  # ended in this process a moment ago; its state file is stale
+                result.append(progress_of(state, self.stale_s))
+        return result
+
+    @contextlib.contextmanager
+    def admission(self, by: str | None) -> Iterator[None]:
+        """Hold the server-wide start lock while a run is admitted and launched; raise RunsBusy
+        when :attr:`max_runs` runs play already, or :attr:`max_runs_per_user` of ``by``'s."""
+        with file_lock(self.store.repo.lock_dir, "playtests/admission"):
+            playing = self.playing()
+            mine = [p for p in playing if by is not None and p.get("by") == by]
+            if len(playing) >= self.max_runs:
+                raise RunsBusy(self._busy_message(
+                    f"the server is playing {len(playing)} playtests already, its limit "
+                    f"(PLAYTEST_MAX_RUNS = {self.max_runs})", playing), _retry_after(playing))
+            if by is not None and len(mine) >= self.max_runs_per_user:
+                raise RunsBusy(self._busy_message(
+                    f"{by} is playing {len(mine)} playtest{'s' if len(mine) != 1 else ''} already, the limit "
+                    f"per user (PLAYTEST_MAX_RUNS_PER_USER = {self.max_runs_per_user})", mine), _retry_after(mine))
+            yield
+
+    @staticmethod
+    def _busy_message(why: str, runs: list[dict[str, Any]]) -> str:
+        wait = _retry_after(runs)
+        known = [r for r in runs if r.get("eta_s") is not None]
+        when = (f"the soonest should end in about {wait} s" if known
+                else "none of them can tell yet when it ends")
+        listed = ", ".join(f"{r.get('game')}/{r.get('id')}" for r in runs[:5])
+        return (f"not started: {why}. Try again when one finishes — {when} (Retry-After); "
+                f"or cancel one. Playing: {listed}")
+
+    def resume(self, game: str, run_id: str, *, runner: Callable[..., dict[str, Any]] = run_matchup,
+               by: str | None = None) -> Job:
         """Continue an interrupted (or cancelled) matchup in this process from the games it kept.
 
         Raises PlaytestError when there is no such unfinished run, or it is still running or
-        cannot be resumed; filelock.Timeout when another process holds the run's lock too long.
+        cannot be resumed; RunsBusy as :meth:`start` does; filelock.Timeout when another process
+        holds the run's lock too long.
         """
-        with self.live.locked(game, run_id):
+        with self.admission(by), self.live.locked(game, run_id):
             state = self.live.state(game, run_id)
             if state is not None and self.store.exists(game, run_id):
                 # Saved, but its process stopped before removing the live files.
@@ -270,7 +360,7 @@ class JobRegistry:
             partial = Partial.from_data(saved) if saved else Partial()
             games = int(spec["games"])
             job = Job(id=run_id, game=game, total=games + games % 2, resumable=True, done=partial.done,
-                      kept=partial.done, done_before=partial.done, elapsed_before=partial.elapsed_s)
+                      kept=partial.done, done_before=partial.done, elapsed_before=partial.elapsed_s, by=by)
             self.live.clear_cancel(game, run_id)
             # Claim the run before the lock is released, so a second resume sees it running.
             self.live.write_state(game, run_id, job.state())
