@@ -261,9 +261,7 @@
   }
 
   /* Replay: step through the kept decisions. */
-  let replayStep = view.step;
   function renderReplay() {
-    replayStep = view.step;
     document.getElementById("rp-count").textContent = `Step ${view.step} of ${view.decisions}`;
     document.getElementById("rp-back").disabled = view.step <= 0;
     document.getElementById("rp-first").disabled = view.step <= 0;
@@ -274,14 +272,19 @@
     if (view.turn !== null && view.turn !== undefined && turnSel.querySelector(`option[value="${view.turn}"]`)) turnSel.value = String(view.turn);
   }
 
+  /* Steps asked for while one is loading are not lost: the latest wanted step is fetched next. */
+  let wanted = view.step;
   async function goStep(step) {
+    wanted = Math.max(0, Math.min(view.decisions, step));
     if (busy) return;
-    step = Math.max(0, Math.min(view.decisions, step));
     busy = true;
     try {
-      const answer = await W.api("GET", `${root.dataset.stateUrl}?step=${step}`);
-      if (answer.ok && answer.body) render(answer.body);
-      else showError("That step could not be loaded.");
+      while (wanted !== view.step) {
+        const asked = wanted;
+        const answer = await W.api("GET", `${root.dataset.stateUrl}?step=${asked}`);
+        if (!answer.ok || !answer.body) { showError("That step could not be loaded."); wanted = view.step; break; }
+        render(answer.body);
+      }
     } finally {
       busy = false;
     }
@@ -290,8 +293,8 @@
   if (kind === "replay") {
     const turns = view.turns || [];
     document.getElementById("rp-first").addEventListener("click", function () { goStep(0); });
-    document.getElementById("rp-back").addEventListener("click", function () { goStep(replayStep - 1); });
-    document.getElementById("rp-next").addEventListener("click", function () { goStep(replayStep + 1); });
+    document.getElementById("rp-back").addEventListener("click", function () { goStep(wanted - 1); });
+    document.getElementById("rp-next").addEventListener("click", function () { goStep(wanted + 1); });
     document.getElementById("rp-last").addEventListener("click", function () { goStep(view.decisions); });
     document.getElementById("rp-turn").addEventListener("change", function () {
       const wanted = this.value;
@@ -300,8 +303,8 @@
     });
     document.addEventListener("keydown", function (event) {
       if (event.target.closest("input, select, textarea")) return;
-      if (event.key === "ArrowLeft") { event.preventDefault(); goStep(replayStep - 1); }
-      if (event.key === "ArrowRight") { event.preventDefault(); goStep(replayStep + 1); }
+      if (event.key === "ArrowLeft") { event.preventDefault(); goStep(wanted - 1); }
+      if (event.key === "ArrowRight") { event.preventDefault(); goStep(wanted + 1); }
     });
   }
 

@@ -28,7 +28,7 @@ from typing import Any
 from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
 from workbench.services.playtest import service as playtest_service
-from workbench.services.playtest.runner import a_seat, derive_seed, game_seed, new_state, resolve_engine
+from workbench.services.playtest.runner import a_seat, deck_seed, derive_seed, game_seed, new_state, resolve_engine
 from workbench.storage.repository import Repository
 
 HUMAN = "human"
@@ -135,6 +135,7 @@ def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table
     matchup = playtest_service.matchup_from_run(run)
     seed = game_seed(matchup.seed, index)
     state, agents = new_state(matchup, index, log=False, seed=seed)
+    engine_options = _playtest_options(matchup.options, seed, index)
     actions: list[dict[str, Any]] = []
     while not state.is_terminal():
         if len(actions) >= MAX_DECISIONS:
@@ -162,7 +163,7 @@ def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table
         "seed": seed,
         "format": run.get("format"),
         "overrides": dict(run.get("overrides") or {}),
-        "options": dict(run["options"]),
+        "options": engine_options,
         "seats": [{"player": agent_of[s], "deck": names[s], "side": s} for s in sides],
         "deck_lists": [lists[s] for s in sides],
         "card_data": run["card_data"],
@@ -172,6 +173,16 @@ def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table
     }
     table["result"] = _result_data(table, replay(table).state)
     return table
+
+
+def _playtest_options(options: Mapping[str, Any], seed: int, index: int) -> dict[str, Any]:
+    """The options a playtest game is built with (runner.new_state): each deck shuffles from its
+    own stream and seat 0 moves first. Checked by replaying the game in :func:`replay_table`."""
+    sides = ("a", "b") if a_seat(index) == 0 else ("b", "a")
+    data = dict(options)
+    data["_deck_seeds"] = [deck_seed(seed, s) for s in sides]
+    data["_first_player"] = 0
+    return data
 
 
 def take_over(table: Mapping[str, Any], step: int, seat: int, opponent: str, *, owner: str | None,
@@ -267,6 +278,8 @@ def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = F
     engine = resolve_engine(str(table["engine"]))
     options = dict(table["options"])
     options["_log"] = True
+    if isinstance(options.get("_deck_seeds"), list):
+        options["_deck_seeds"] = tuple(options["_deck_seeds"])
     deck0, deck1 = decks_of(table)
     state = engine.new_game(deck0, deck1, options, int(table["seed"]))
     actions = table["actions"] if upto is None else table["actions"][:upto]
@@ -524,10 +537,11 @@ def view(
     cards = _Cards(ids, names)
     over = state.is_terminal()
     show_all = reveal or over
+    seen = None if show_all or seat is None else observed_names(state, seat)
     players = []
     for p, psnap in enumerate(snap.get("players") or []):
         players.append(_player_view(p, psnap, cards, mine=(seat == p), show_all=show_all, face_url=face_url,
-                                    label=labels[p], player=str(table["seats"][p]["player"])))
+                                    label=labels[p], player=str(table["seats"][p]["player"]), seen=seen))
     _assign_labels(cards, players)
     acting = list(state.to_act())
     pending = table.get("pending") or {}
@@ -586,8 +600,33 @@ def view(
     }
 
 
+def observed_names(state: State, seat: int) -> set[str] | None:
+    """Every name in what ``seat`` may know (``State.observe``), or None when the engine does not
+    say: then the table hides the opponent's hand and face-down cards by itself."""
+    try:
+        observation = state.observe(seat)
+    except NotImplementedError:
+        return None
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, Mapping):
+            for k, v in value.items():
+                walk(k)
+                walk(v)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for v in value:
+                walk(v)
+
+    walk(observation.public)
+    walk(observation.private)
+    return found
+
+
 def _player_view(p: int, psnap: Mapping[str, Any], cards: _Cards, *, mine: bool, show_all: bool,
-                 face_url: Any, label: str, player: str) -> dict[str, Any]:
+                 face_url: Any, label: str, player: str, seen: set[str] | None = None) -> dict[str, Any]:
     zones: list[dict[str, Any]] = []
     stats: list[dict[str, Any]] = []
     counts = {k[: -len("_count")]: v for k, v in psnap.items() if k.endswith("_count") and isinstance(v, int)}
@@ -623,6 +662,8 @@ def _player_view(p: int, psnap: Mapping[str, Any], cards: _Cards, *, mine: bool,
             cards.zone[inst] = key
             face_down = bool((attrs or {}).get("face_down"))
             hidden = secret or private or (face_down and not mine and not show_all)
+            if seen is not None and inst not in seen:  # the engine's observe() does not show it to this seat
+                hidden = True
             if hidden:
                 cards.hidden.add(inst)
                 if face_down:

@@ -91,8 +91,9 @@ def _payload(definition: Any, table: dict[str, Any], position: tables.Position, 
     data["next_human"] = tables.next_human(table, position) if table.get("kind") != "replay" else None
     data["kind"] = table.get("kind", "game")
     data["id"] = table["id"]
-    if position.turns:
-        data["turns"] = position.turns
+    if table.get("kind") == "replay":  # the turn of every step, for "jump to turn"
+        whole = position if position.step == len(table["actions"]) else _tracked(table)
+        data["turns"] = whole.turns
     return data
 
 

@@ -31,7 +31,7 @@ def open_table(page, base: str, game: str, opponent: str = "random", seed: str =
     page.get_by_label("You play").select_option(seat)
     page.get_by_label("Seed").fill(seed)
     page.get_by_role("button", name="Start the game").click()
-    expect(page.locator("#pt-board")).to_be_visible()
+    expect(page.locator("#pt-status")).to_be_visible()
     page.get_by_label("AI speed").select_option("0")
     return page.url.rsplit("/", 1)[1]
 
@@ -100,4 +100,152 @@ def test_a_whole_game_by_clicks_against_the_random_ai_matches_the_engine(live_se
     log = page.locator("#pt-log").inner_text()
     assert labels[0] in log and not re.search(r"\bP[12]\b", log)
     screenshot(page, f"play-{game}-over", full_page=False)
+    assert not page.console_errors, page.console_errors
+
+
+def test_undo_keyboard_and_a_phone_screen(live_server, page, screenshot):
+    table_id = open_table(page, live_server, "warzone", seed="21")
+    root = page.locator("#play")
+    # Keyboard: focus a card that has moves, Enter opens its moves with the focus on the first one.
+    page.wait_for_function(READY)
+    card = page.locator("#pt-board button.pt-card.has-moves").first
+    card.focus()
+    expect(page.locator("#pt-large")).to_be_visible()  # focus shows the card's face large
+    page.keyboard.press("Enter")
+    expect(page.locator("#pt-card-moves button.pt-move").first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(card).to_be_focused()
+    screenshot(page, "play-warzone", full_page=False)
+    click_moves(page, random.Random(4), 8, card_first=False)
+    page.wait_for_function(READY)
+    log_before = page.locator("#pt-log li").count()
+    options = page.locator("#pt-undo-to option")
+    assert options.count() >= 2
+    oldest = options.last
+    target = oldest.get_attribute("value")
+    page.get_by_label("Undo to before").select_option(target)
+    page.get_by_role("button", name="Undo").click()
+    expect(root).to_have_attribute("data-step", target)
+    page.wait_for_function(READY)
+    assert page.locator("#pt-log li").count() < log_before
+    table = page.request.get(f"{live_server}/games/warzone/play/{table_id}.json").json()
+    assert len(table["actions"]) == int(target)
+    # Restart: the same seed from the start.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Restart (same seed)").click()
+    page.wait_for_function("() => document.getElementById('play').dataset.step === '0' || "
+                           "Number(document.getElementById('play').dataset.step) < 4")
+    # A phone: everything stacks, nothing runs off the side.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    page.wait_for_function(READY)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392
+    expect(page.locator("#pt-moves button.pt-move").first).to_be_visible()
+    assert not page.console_errors, page.console_errors
+
+
+def test_hot_seat_passes_the_screen_and_hides_the_first_choice(live_server, page, screenshot):
+    open_table(page, live_server, "seth", opponent="human", seed="5")
+    root = page.locator("#play")
+    cover = page.locator("#pt-pass")
+    for _ in range(40):
+        expect(cover).to_be_visible()
+        ready = page.locator("#pt-pass-ready")
+        expect(ready).to_be_focused()
+        who = ready.inner_text()
+        assert page.locator("#pt-board").is_hidden(), "the board stays hidden until the player is ready"
+        ready.click()
+        expect(cover).to_be_hidden()
+        page.wait_for_function(READY)
+        both = page.locator("#pt-status").inner_text()
+        step = root.get_attribute("data-step")
+        page.locator("#pt-moves button.pt-move").first.click()
+        if "without seeing" in both:
+            # The first of two simultaneous choices: kept hidden, the other player is asked next.
+            expect(cover).to_be_visible()
+            assert root.get_attribute("data-step") == step
+            other = page.locator("#pt-pass-ready").inner_text()
+            assert other != who
+            screenshot(page, "play-hot-seat-pass", full_page=False)
+            page.locator("#pt-pass-ready").click()
+            page.wait_for_function(READY)
+            assert "without seeing" in page.locator("#pt-status").inner_text()
+            page.locator("#pt-moves button.pt-move").first.click()
+            page.wait_for_function(f"() => document.getElementById('play').dataset.step !== '{step}'")
+            break
+        page.wait_for_function(f"() => document.getElementById('play').dataset.step !== '{step}'")
+    else:
+        raise AssertionError("no simultaneous step came up")
+    assert not page.console_errors, page.console_errors
+
+
+def test_a_game_resumes_after_the_server_restarts(tmp_path_factory, browser):
+    data = copy_data(tmp_path_factory.mktemp("resume") / "card_data")
+    instance = tmp_path_factory.mktemp("resume-instance")
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        with running_server(data, instance) as server:
+            table_id = open_table(page, server.url, "fusion", seed="9")
+            click_moves(page, random.Random(2), 6)
+            page.wait_for_function(READY)
+            step = page.locator("#play").get_attribute("data-step")
+            log = page.locator("#pt-log").inner_text()
+        with running_server(data, instance) as server:
+            page.goto(f"{server.url}/games/fusion/play")
+            page.locator(f"#saved-tables a[href$='/play/{table_id}']").click()
+            page.wait_for_function(READY)
+            assert page.locator("#play").get_attribute("data-step") == step
+            assert page.locator("#pt-log").inner_text() == log
+            click_moves(page, random.Random(3), 2)  # and it plays on
+            assert int(page.locator("#play").get_attribute("data-step")) > int(step)
+    finally:
+        context.close()
+
+
+def test_a_playtest_game_replays_on_the_table_and_can_be_taken_over(live_server, page, screenshot):
+    page.goto(live_server + "/games/warzone/playtest")
+    page.get_by_label("Games").fill("4")
+    page.get_by_label("Seed").fill("3")
+    page.get_by_label("Worker processes").fill("1")
+    page.get_by_role("button", name="Start playtest").click()
+    expect(page.locator("#games")).to_be_visible(timeout=90_000)
+    page.locator("#games button.table-link").nth(1).click()
+    expect(page.get_by_role("heading", name=re.compile("^Replay:"))).to_be_visible()
+    count = page.locator("#rp-count")
+    expect(count).to_contain_text(re.compile(r"Step 0 of \d+"))
+    total = int(count.inner_text().rsplit(" ", 1)[1])
+    # Both hands are shown in a replay.
+    assert page.locator("#pt-board .pt-hand .pt-back").count() == 0
+    assert page.locator("#pt-board .pt-hand button.pt-card").count() >= 16
+    forward = page.get_by_role("button", name="Step forward ▶")
+    for _ in range(3):
+        forward.click()
+    expect(count).to_have_text(f"Step 3 of {total}")
+    lines = page.locator("#pt-log li").count()
+    page.get_by_role("button", name="◀ Step back").click()
+    expect(count).to_have_text(f"Step 2 of {total}")
+    assert page.locator("#pt-log li").count() <= lines
+    page.keyboard.press("ArrowRight")
+    expect(count).to_have_text(f"Step 3 of {total}")
+    turns = page.locator("#rp-turn option")
+    assert turns.count() >= 3
+    page.get_by_label("Jump to turn").select_option(turns.nth(2).get_attribute("value"))
+    expect(page.locator("#pt-turn")).to_have_text(f"Turn {turns.nth(2).get_attribute('value')}")
+    screenshot(page, "play-replay", full_page=False)
+    page.get_by_role("button", name="To the end").click()
+    expect(count).to_have_text(f"Step {total} of {total}")
+    expect(page.locator("#pt-status")).to_contain_text("Game over")
+    page.get_by_role("button", name="To the start").click()
+    forward.click()
+    forward.click()
+    page.get_by_label("Take over as").select_option("0")
+    page.get_by_label("against").select_option("random")
+    page.get_by_role("button", name="Take over from here").click()
+    expect(page.locator("#play")).to_have_attribute("data-kind", "game")
+    assert not page.locator("h1").inner_text().startswith("Replay")
+    page.get_by_label("AI speed").select_option("0")
+    assert page.locator("#play").get_attribute("data-step") == "2"
+    click_moves(page, random.Random(8), 3)
     assert not page.console_errors, page.console_errors
