@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.domain.effects import ACTIONS, DURATIONS, TARGETS, TRIGGERS, vocabulary
-from workbench.domain.effects.vocabulary import CONDITIONS, FILTER_STATES, PICKS, SIDES, ZONES
+from workbench.domain.effects.vocabulary import COSTS, CONDITIONS, FILTER_STATES, PICKS, SIDES, ZONES
 from workbench.domain.validation import validate_card
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "effects.md"
@@ -33,7 +33,7 @@ def test_the_docs_list_exactly_the_vocabulary():
     assert targets == set(TARGETS)
     for title, header, table in (("## Zones", "| zone |", ZONES), ("## Zones", "| side |", SIDES),
                                  ("## Zones", "| pick |", PICKS), ("## Filters", "| state |", FILTER_STATES),
-                                 ("## Conditions", "| condition |", CONDITIONS)):
+                                 ("## Conditions", "| condition |", CONDITIONS), ("## Costs", "| cost |", COSTS)):
         section = text.split(title)[1].split("\n## ")[0]
         rows = section.split(header)[1].split("\n\n")[0]
         assert set(re.findall(r"^\| `(\w+)` \|", rows, re.M)) == set(table), header
@@ -65,7 +65,7 @@ def test_a_well_formed_effect_list_has_no_problems(definitions):
     ({"trigger": "on_play", "action": "modify_stats", "target": "this", "stats": {"strength": 1},
       "duration": "forever"}, "effect.unknown_duration", "permanent"),
     ({"trigger": "activated", "action": "draw", "target": "self", "amount": 1, "cost": {"gold": 1}},
-     "effect.bad_cost", "mana and tap"),
+     "effect.bad_cost", "pay_life"),
     ({"trigger": "activated", "action": "draw", "target": "self", "amount": 1, "speed": 4}, "effect.bad_speed", "3"),
     ({"trigger": "activated", "action": "draw", "target": "self", "amount": 1, "once_per_turn": "yes"},
      "effect.bad_once_per_turn", "true or false"),

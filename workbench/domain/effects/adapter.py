@@ -60,6 +60,7 @@ class EffectAdapter(Protocol):
     def life(self, s: State, player: int) -> int: ...
     def turn(self, s: State) -> int: ...
     def summoned_this_turn(self, s: State, u: Unit) -> bool: ...
+    def pay_life(self, s: State, player: int, n: int, src: Source) -> None: ...
     def settle(self, s: State) -> bool: ...
     """State-based checks after an effect; True when the game is over."""
 
@@ -131,6 +132,9 @@ class BaseAdapter:
 
     def summoned_this_turn(self, s: State, u: Unit) -> bool:
         raise NotImplementedError(f"{self.capabilities.game} does not track summoning")
+
+    def pay_life(self, s: State, player: int, n: int, src: Source) -> None:
+        raise NotImplementedError(f"{self.capabilities.game} has no life to pay")
 
     def settle(self, s: State) -> bool:
         return False

@@ -289,6 +289,52 @@ VERBS: dict[str, Verb] = {
 }
 
 
+def _cheapest(items: list[Any], n: int, s: State, a: EffectAdapter) -> list[Any]:
+    ranked = sorted(range(len(items)), key=lambda i: (a.worth(s, items[i]), i))
+    return [items[i] for i in ranked[:n]]
+
+
+def _fodder(f: Filter | None, src: Source, s: State, a: EffectAdapter) -> list[Any]:
+    """The controller's creatures a sacrifice may take: not the card itself, passing ``f``."""
+    return [u for u in a.units(s, src.controller)
+            if u is not src.unit and u is not src.card and matches(f, u, src, s, a)]
+
+
+def can_pay(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> bool:
+    """Whether the controller can pay the costs of ``e`` beyond mana and tapping."""
+    c = src.controller
+    for kind, n, f in e.costs:
+        if kind == "pay_life":
+            if a.life(s, c) <= n:
+                return False
+        elif kind == "discard":
+            if len(a.zone(s, c, "hand")) < n:
+                return False
+        elif kind == "exile_from_graveyard":
+            if len(a.zone(s, c, "graveyard")) < n:
+                return False
+        elif kind == "sacrifice" and len(_fodder(f, src, s, a)) < n:
+            return False
+    return True
+
+
+def pay(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> None:
+    """Pay the costs of ``e`` beyond mana and tapping; the engine picks the cards worth least."""
+    c = src.controller
+    for kind, n, f in e.costs:
+        if kind == "pay_life":
+            a.pay_life(s, c, n, src)
+        elif kind == "discard":
+            for card in _cheapest(list(a.zone(s, c, "hand")), n, s, a):
+                a.move_card(s, c, card, "hand", "graveyard", src)
+        elif kind == "exile_from_graveyard":
+            for card in _cheapest(list(a.zone(s, c, "graveyard")), n, s, a):
+                a.move_card(s, c, card, "graveyard", "exile", src)
+        elif kind == "sacrifice":
+            for u in _cheapest(_fodder(f, src, s, a), n, s, a):
+                a.destroy(s, u, src)
+
+
 def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
     """Carry out one effect; ``chosen`` is the decoded target of a single-target one.
 

@@ -243,6 +243,26 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     tap = cost.get("tap", False)
     if not isinstance(tap, bool):
         return invalid(f"cost tap {tap!r} is not true or false")
+    costs: list[tuple[str, int, Any]] = []
+    for key in ("pay_life", "discard", "sacrifice", "exile_from_graveyard"):
+        if key not in cost:
+            continue
+        value, flt_cost = cost[key], None
+        if key == "sacrifice" and isinstance(value, Mapping):
+            if "filter" in value:
+                flt_cost, problems = read_filter(value["filter"], None)
+                if problems:
+                    return invalid(problems[0][1])
+                assert flt_cost is not None
+                if flt_cost.keys() - caps.filters:
+                    return unsimulated(f"the {game} engine does not filter by "
+                                       f"{', '.join(sorted(flt_cost.keys() - caps.filters))}")
+            value = value.get("count", 1)
+        if not _whole(value) or value < 1:
+            return invalid(f"cost {key} {value!r} is not a whole number 1 or more")
+        costs.append((key, int(value), flt_cost))
+    if costs and trigger != "activated":
+        return unsimulated("costs beyond mana and tapping are paid when an effect is activated")
     raw_speed = entry.get("speed", speed)
     low, high = SPEED_RANGE
     if not _whole(raw_speed) or not low <= raw_speed <= high:
@@ -257,7 +277,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         x=x, stats=stats, duration=str(duration), cost_mana=0 if cost_x else int(mana), cost_x=cost_x,
         cost_tap=tap, speed=int(raw_speed), once_per_turn=once, chooses=selector.choose, harmful=harmful,
         filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
-        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look))
+        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs))
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)

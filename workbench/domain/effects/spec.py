@@ -94,6 +94,8 @@ class EffectSpec:
     side: str = "own"
     pick: str = "best"
     look: int = 0
+    costs: tuple[tuple[str, int, Filter | None], ...] = ()
+    """Costs beyond mana and tapping: (kind, how many, which cards), e.g. ("discard", 1, None)."""
 
     @property
     def permanent(self) -> bool:

@@ -117,6 +117,16 @@ FILTER_STATES: dict[str, str] = {
 }
 """Filter keys about a card in play, beside the game's own card fields and stats."""
 
+COSTS: dict[str, str] = {
+    "mana": "fusion: N or X (all mana left)",
+    "tap": "true: tap the card (warzone: instead of attacking)",
+    "pay_life": "N: the controller pays N life (it must have more than N)",
+    "discard": "N: discard N cards from the hand",
+    "sacrifice": "N or {count: N, filter: {...}}: destroy N of the controller's other creatures",
+    "exile_from_graveyard": "N: exile N cards from the controller's graveyard",
+}
+"""``cost:`` keys; the engine picks the cards a cost takes: those worth least (docs/effects.md)."""
+
 CONDITIONS: dict[str, str] = {
     "count": "{zone: field, side: own, filter: {...}, min: N, max: N}: how many matching cards are there",
     "life": "{side: own, min: N, max: N}: the player's life (Life Points)",
@@ -134,7 +144,7 @@ KEYS: dict[str, str] = {
     "amount": "how much (a whole number; X = the mana paid for an X cost)",
     "stats": "modify_stats: stat name → change, e.g. {strength: 200}",
     "duration": "modify_stats: end_of_turn or permanent",
-    "cost": "activated: {mana: N or X, tap: true}",
+    "cost": "activated: {mana: N or X, tap: true, pay_life: N, discard: N, sacrifice: N, exile_from_graveyard: N}",
     "speed": "fusion chain speed 1-3",
     "once_per_turn": "fusion: usable once per turn per card name (default true)",
     "filter": "which cards count: card fields, stats and states, e.g. {class: 2, strength: {min: 500}}",
@@ -169,6 +179,7 @@ def vocabulary() -> dict[str, Any]:
         "picks": dict(PICKS),
         "filter_states": dict(FILTER_STATES),
         "conditions": dict(CONDITIONS),
+        "costs": dict(COSTS),
         "keys": dict(KEYS),
         "speed": list(SPEED_RANGE),
     }
@@ -284,8 +295,14 @@ def _check_cost_and_speed(entry: Mapping[str, Any], bad: Callable[..., None]) ->
                     bad("effect.bad_cost", f"cost mana is {value!r}; a whole number 0 or more, or X", value)
                 elif key == "tap" and not isinstance(value, bool):
                     bad("effect.bad_cost", f"cost tap is {value!r}; true or false", value)
-                elif key not in ("mana", "tap"):
-                    bad("effect.bad_cost", f"cost key {key!r} is unknown; use mana and tap", key, ["mana", "tap"])
+                elif key == "sacrifice" and isinstance(value, Mapping):
+                    if set(value) - {"count", "filter"} or not (_is_int(value.get("count", 1)) and value.get("count", 1) >= 1):
+                        bad("effect.bad_cost", f"cost sacrifice is {value!r}; N or {{count: N, filter: {{...}}}}", value)
+                elif key in ("pay_life", "discard", "sacrifice", "exile_from_graveyard") and not (
+                        _is_int(value) and value >= 1):
+                    bad("effect.bad_cost", f"cost {key} is {value!r}; a whole number 1 or more", value, 1)
+                elif key not in COSTS:
+                    bad("effect.bad_cost", f"cost key {key!r} is unknown; allowed: {_one_of(COSTS)}", key, list(COSTS))
     speed = entry.get("speed")
     low, high = SPEED_RANGE
     if speed is not None and not (_is_int(speed) and low <= speed <= high):

@@ -72,7 +72,7 @@ CAPABILITIES = Capabilities(
              "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"},
              "move": _ON_CREATURES | {"this"}},
     stats=frozenset({"atk", "def"}),
-    costs=frozenset({"mana", "tap"}),
+    costs=frozenset({"mana", "tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard"}),
     self_is_player=frozenset({"draw", "gain_life", "damage", "add_mana"}),
     x_amounts=True,
     keywords=frozenset({"taunt"}),
@@ -243,6 +243,11 @@ class FusionEffects(BaseAdapter):
 
     def life(self, s: FusionState, player: int) -> int:
         return int(s.life[player])
+
+    def pay_life(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        s.life[player] -= n
+        if s.logging:
+            s._say(f"{src.name}: P{player + 1} pays {n} life ({s.life[player]})")
 
     def summoned_this_turn(self, s: FusionState, u: int) -> bool:
         return u in s.sick

@@ -34,7 +34,7 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
-from workbench.domain.effects.interpreter import legal_targets, resolve
+from workbench.domain.effects.interpreter import can_pay, legal_targets, pay, resolve
 from workbench.domain.effects.spec import Source
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import CardDef, Effect
@@ -1219,6 +1219,8 @@ class FusionState(Observe, State):
                 continue
             if e.once and used and (p, card.id, e.index) in used:
                 continue
+            if e.costs and not can_pay(e, ADAPTER.source(self, p, i, 0), self, ADAPTER):
+                continue
             # Actions cached per instance, effect and target (_NO_TARGET when nothing is chosen)
             tables = self.sa_abil[i]
             if tables is None:
@@ -1587,6 +1589,8 @@ class FusionState(Observe, State):
         x = self._pay(p, e.mana)
         if e.cost_tap:
             self.tapped.add(i)
+        if e.costs:
+            pay(e, ADAPTER.source(self, p, i, x), self, ADAPTER)
         if e.once:
             self.used.add((p, card.id, e.index))
         targets = self._decode_targets((e,), args[2:])

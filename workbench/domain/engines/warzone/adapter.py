@@ -71,7 +71,7 @@ CAPABILITIES = Capabilities(
              "heal": _ON_CREATURES, "modify_stats": _ON_CREATURES, "destroy": _ON_CREATURES,
              "return_to_hand": _ON_CREATURES, "move": _ON_CREATURES},
     stats=frozenset({"strength", "resilience"}),
-    costs=frozenset({"tap"}),
+    costs=frozenset({"tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard"}),
     self_is_player=frozenset({"draw", "gain_life", "damage"}),
     filters=frozenset({"kind", "class", "degree", "name", "keywords", "class_master", "strength",
                        "resilience", "position", "other"}),
@@ -242,6 +242,11 @@ class WarzoneEffects(BaseAdapter):
 
     def life(self, s: WarzoneState, player: int) -> int:
         return int(s.p[player].life)
+
+    def pay_life(self, s: WarzoneState, player: int, n: int, src: Source) -> None:
+        s.p[player].life -= n
+        if s.cfg.log:
+            s.say(f"{src.name}: {PLAYER_NAMES[player]} pays {n} Life Points -> {s.p[player].life}")
 
     def say(self, s: WarzoneState, line: str) -> None:
         if s.cfg.log:

@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from itertools import product
 
-from workbench.domain.effects.interpreter import legal_targets
+from workbench.domain.effects.interpreter import can_pay, legal_targets, pay
 from workbench.domain.effects.spec import Source
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.warzone.adapter import ADAPTER
@@ -286,6 +286,11 @@ class WarzoneState(Combat, Effects, Observe, State):
         return [_act("target", (t,), card.name, self._target_name(t))
                 for t in self._choices(c, e, pend[4])]
 
+    def _can_pay(self, p: int, u: Unit) -> bool:
+        """Whether ``p`` can pay every cost (beyond tapping) of ``u``'s activated effects."""
+        source = ADAPTER.source(self, p, u.card, u.iid, None)
+        return all(can_pay(e, source, self, ADAPTER) for e in u.card.activated)
+
     def _choices(self, c: int, e: Effect, src: str | None = None) -> list[str]:
         """Legal chosen targets of effect ``e`` controlled by player ``c`` (``src``: its creature)."""
         t = e.target
@@ -352,6 +357,8 @@ class WarzoneState(Combat, Effects, Observe, State):
             activated = u.card.activated
             if activated and not u.used:
                 if u.attacked and any(e.tap for e in activated):
+                    continue
+                if u.card.pays and not self._can_pay(p, u):
                     continue
                 for targets in self._combos(p, activated, u.iid):
                     acts.append(_act("activate", (u.iid,) + targets, u.card.name))
@@ -466,6 +473,10 @@ class WarzoneState(Combat, Effects, Observe, State):
             u.used = True
             if any(e.tap for e in u.card.activated):
                 u.attacked = True  # a tap cost is paid by not attacking this turn
+            if u.card.pays:
+                source = ADAPTER.source(self, player, u.card, u.iid, None)
+                for e in u.card.activated:
+                    pay(e, source, self, ADAPTER)
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
             self._resolve_all(player, u.card, u.card.activated, args[1:], u.iid, None)
