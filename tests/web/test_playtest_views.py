@@ -195,3 +195,14 @@ def test_balance_page_runs_in_the_background_with_progress_and_shows_one_row_per
     bad = client.post("/games/seth/playtest/balance", data={"csrf_token": token, "deck": "rot-and-stone",
                                                             "vs": "skyburn-blitz", "games": "1"})
     assert bad.status_code == 400 and 'id="balance-error"' in bad.get_data(as_text=True)
+
+
+def test_a_run_can_be_checked_with_a_second_kind_of_player(client):
+    token = page_token(client, "/games/seth/playtest")
+    assert 'name="agent_check"' in client.get("/games/seth/playtest").get_data(as_text=True)
+    run_id = start(client, token, agent_check="random")
+    assert wait_done(client, "seth", run_id)["status"] == "done"
+    run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+    check = run["report"]["agent_check"]
+    assert check["agents"] == ["random", "random"] and check["games"] == 40
+    assert 'id="agent-check"' in client.get(f"/games/seth/playtests/{run_id}").get_data(as_text=True)

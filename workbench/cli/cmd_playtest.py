@@ -44,6 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", dest="format_id", default=None, help="format whose options apply (default: deck A's)")
     parser.add_argument("--early-stop", choices=["none", "interval", "sprt"], default="none",
                         help="stop once the answer is known (see docs/playtests.md)")
+    parser.add_argument("--agent-check", default=None, metavar="AGENTS",
+                        help="also play the first --agent-check-games games with these players (e.g. random) and "
+                             "flag a result that depends on the AI")
+    parser.add_argument("--agent-check-games", type=int, default=200, help="games for --agent-check (default 200)")
     parser.add_argument("--margin", type=float, default=0.03, help="early-stop margin in win rate (default 0.03 = 3 points)")
     parser.add_argument("--gauntlet", action="store_true", help="DECK_A against every other deck of the game")
     parser.add_argument("--goldfish", action="store_true", help="DECK_A alone: opening hands and development")
@@ -173,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             backend = make_backend(args.workers)
         bar = stack.enter_context(progress_bar(show, f"{matchup.label_a} vs {matchup.label_b}"))
-        report = run_matchup(matchup, args.games, backend=backend, stop_rule=rule, progress=bar)
+        check = [a.strip() for a in args.agent_check.split(",") if a.strip()] if args.agent_check else None
+        report = run_matchup(matchup, args.games, backend=backend, stop_rule=rule, progress=bar,
+                             agent_check=check, agent_check_games=args.agent_check_games)
     report["decks"] = facts["decks"]
     report["unplayed_zones"] = facts["unplayed_zones"]
     if args.save:

@@ -180,6 +180,7 @@ def _form_request(definition: Any) -> dict[str, Any]:
         "overrides": overrides,
         "stop": {"rule": stop_rule, "margin": margin} if stop_rule != "none" else None,
         "variant": variant,
+        "agent_check": [str(data["agent_check"])] * 2 if data.get("agent_check") else None,
     }
 
 
@@ -197,7 +198,7 @@ def start(game: str) -> Any:
             job = _start_variants(definition, matchup, facts, params)
         else:
             job = jobs().start(matchup, facts, params["games"], workers=params["workers"], stop=params["stop"],
-                               by=current_user_name())
+                               by=current_user_name(), agent_check=params["agent_check"])
     except WorkbenchError as exc:
         status, headers = _refusal(exc)
         if request.is_json:

@@ -131,3 +131,17 @@ def test_chunks_cover_every_game_once_in_whole_pairs():
     covered = [i for start, stop in chunks for i in range(start, stop)]
     assert covered == list(range(1001))
     assert all(start % 2 == 0 for start, _ in chunks)
+
+
+def test_a_second_kind_of_player_is_checked_on_the_same_seeds_and_flagged_when_it_disagrees():
+    same = run_matchup(matchup(), 400, workers=1, agent_check=("heuristic", "heuristic"), agent_check_games=200)
+    check = same["agent_check"]
+    assert check["games"] == 200 and check["agents"] == ["heuristic", "heuristic"]
+    assert check["difference"]["value"] == 0 and not check["disagree"]  # the very same games
+    # Deck B's player dawdles half its turns: deck A now wins far more, beyond both intervals.
+    other = run_matchup(matchup(), 400, workers=1, agent_check=("heuristic", "random"), agent_check_games=200)
+    check = other["agent_check"]
+    assert check["disagree"] and check["message"] == runner.AGENT_CHECK_MESSAGE
+    assert check["difference"]["ci95"][0] > 0 and check["win_rate_a"]["value"] > 0.7
+    with pytest.raises(PlaytestError, match="no agent"):
+        run_matchup(matchup(), 10, workers=1, agent_check=("nobody", "nobody"))

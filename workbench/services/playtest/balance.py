@@ -93,30 +93,11 @@ def swap_card(deck: Mapping[str, Sequence[Mapping[str, Any]]], card_id: str, bas
 
 def pair_scores(records: Sequence[Mapping[str, Any]]) -> list[float]:
     """Deck A's per-game score of each seed pair (0, ¼, ½, ¾ or 1) from a report's game lines."""
-    points = [stats.a_points(r) for r in records]
-    return [(points[i] + points[i + 1]) / 2 for i in range(0, len(points) - 1, 2)]
+    return stats.pair_scores([stats.a_points(r) for r in records])
 
 
-def paired_change(base: Sequence[float], swapped: Sequence[float]) -> dict[str, Any]:
-    """The mean of ``base − swapped`` over common pairs, with a 95 % normal interval, and the
-    width an unpaired comparison (independent runs of the same size) would have."""
-    n = min(len(base), len(swapped))
-    if n < 2:
-        return {"value": None, "ci95": None, "pairs": n, "width": None, "unpaired_width": None}
-    diffs = [base[i] - swapped[i] for i in range(n)]
-    mean = sum(diffs) / n
-    # One pseudo-pair each way (±½) keeps a run whose pairs all came out alike from claiming a
-    # zero-width interval; its weight fades as the pairs grow.
-    var = (sum((d - mean) ** 2 for d in diffs) + 0.5) / (n + 1)
-    half = stats.Z95 * math.sqrt(var / n)
-
-    def variance(xs: Sequence[float]) -> float:
-        m = sum(xs[:n]) / n
-        return sum((x - m) ** 2 for x in xs[:n]) / (n - 1)
-
-    unpaired = 2 * stats.Z95 * math.sqrt((variance(base) + variance(swapped)) / n)
-    return {"value": mean, "ci95": [mean - half, mean + half], "pairs": n, "width": 2 * half,
-            "unpaired_width": unpaired}
+paired_change = stats.paired_difference
+"""The paired change of the deck's score with the card against without it (see stats)."""
 
 
 def run_balance(

@@ -253,17 +253,20 @@ class JobRegistry:
         stop: Mapping[str, Any] | None = None,
         runner: Callable[..., dict[str, Any]] = run_matchup,
         by: str | None = None,
+        agent_check: list[str] | None = None,
     ) -> Job:
         """Start a matchup in a daemon thread and return its job (its id is the future run id).
 
         ``stop`` is ``{"rule": "interval"|"sprt", "margin": 0.03}`` or None; ``workers`` is cut
-        to :attr:`max_workers`; ``by`` names the account starting it. Raises StatsError for a bad
-        stop rule, RunsBusy when the server or that account plays as many runs as allowed
-        (before anything starts).
+        to :attr:`max_workers`; ``by`` names the account starting it; ``agent_check`` two agent
+        names that replay the first games (``run_matchup``'s ``agent_check``) or None. Raises
+        StatsError for a bad stop rule, RunsBusy when the server or that account plays as many
+        runs as allowed (before anything starts).
         """
         stats.make_stop_rule((stop or {}).get("rule"), float((stop or {}).get("margin", 0.03)))
         spec = {"kind": "matchup", "matchup": matchup_to_data(matchup), "facts": dict(facts), "games": games,
-                "workers": self.workers(workers), "stop": dict(stop) if stop else None}
+                "workers": self.workers(workers), "stop": dict(stop) if stop else None,
+                "agent_check": list(agent_check) if agent_check else None}
         with self.admission(by):
             job = Job(id=new_run_id(), game=matchup.game, total=games + games % 2, resumable=True, by=by)
             self.live.write_spec(job.game, job.id, spec)
@@ -392,6 +395,8 @@ class JobRegistry:
                                       "checkpoint": checkpoint}
             if partial is not None:
                 kwargs["resume"] = partial
+            if spec.get("agent_check"):
+                kwargs["agent_check"] = spec["agent_check"]
             try:
                 report = runner(matchup, games, spec.get("workers"), **kwargs)
             except CancelledRun:

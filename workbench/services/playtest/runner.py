@@ -370,6 +370,9 @@ def make_backend(workers: int | None) -> Backend:
 # ---------------------------------------------------------------- the batch
 
 
+AGENT_CHECK_GAMES = 200
+"""Games the second kind of player plays by default (the first pairs of the run's seeds)."""
+
 MAX_CHUNK = 250
 MIN_CHUNK = 8
 
@@ -493,6 +496,8 @@ def run_matchup(
     should_cancel: Callable[[], bool] | None = None,
     resume: Partial | None = None,
     checkpoint: Callable[[Partial], None] | None = None,
+    agent_check: Sequence[str] | None = None,
+    agent_check_games: int = AGENT_CHECK_GAMES,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole seed pairs) and return the report.
 
@@ -501,8 +506,12 @@ def run_matchup(
     ``games_per_s``, ``workers`` and ``records`` (one short line per game, for replays).
     ``resume`` continues from games already played (a :class:`Partial` from ``checkpoint``, which
     is called each time the folded prefix grows); the report equals an uninterrupted run's.
+    ``agent_check`` (two agent names) also plays the first ``agent_check_games`` games with
+    those players and adds ``agent_check`` to the report (:func:`check_agents`).
     Raises PlaytestError for a bad game count or agent; CancelledRun when ``should_cancel`` says so.
     """
+    if agent_check:
+        check_matchup(replace(matchup, agents=(str(agent_check[0]), str(agent_check[-1]))))
     if games < 1:
         raise PlaytestError(f"a playtest needs at least 1 game, not {games}")
     check_matchup(matchup)
@@ -560,6 +569,42 @@ def run_matchup(
         "games_per_s": round(played / elapsed, 1) if elapsed > 0 else None,
         "workers": backend.workers,
         "records": short_records(matchup.seed, partial.games),
+        "agent_check": None if not agent_check else check_agents(
+            matchup, report["win_rate_a"], partial.games, agent_check, agent_check_games, backend=backend,
+            should_cancel=should_cancel),
+    }
+
+
+AGENT_CHECK_MESSAGE = "the result depends on the AI: treat it with care"
+
+
+def check_agents(matchup: Matchup, main_rate: Mapping[str, Any], main_games: Sequence[tuple[str | None, int, str]],
+                 agents: Sequence[str], games: int = AGENT_CHECK_GAMES, *, backend: Backend | None = None,
+                 should_cancel: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """Play the run's first ``games`` games again with another kind of player and compare.
+
+    Returns ``{"agents", "games", "win_rate_a", "difference", "disagree", "message"}``:
+    ``difference`` is the check's score minus the main run's on the same seed pairs, with its
+    95 % interval; ``disagree`` is True when that interval excludes 0, i.e. the two players
+    reach different results beyond their intervals.
+    """
+    other = replace(matchup, agents=(str(agents[0]), str(agents[-1])))
+    games = max(2, min(games, len(main_games)))
+    games -= games % 2
+    report = run_matchup(other, games, backend=backend, should_cancel=should_cancel)
+    mine = stats.pair_scores([stats.a_points({"winner": w}) for w, _, _ in main_games[:games]])
+    theirs = stats.pair_scores([stats.a_points(r) for r in report["records"]])
+    difference = stats.paired_difference(theirs, mine)
+    ci = difference["ci95"]
+    disagree = bool(ci) and not ci[0] <= 0 <= ci[1]
+    return {
+        "agents": list(other.agents),
+        "games": report["games"],
+        "win_rate_a": report["win_rate_a"],
+        "main_win_rate_a": dict(main_rate),
+        "difference": difference,
+        "disagree": disagree,
+        "message": AGENT_CHECK_MESSAGE if disagree else "the second kind of player agrees within the intervals",
     }
 
 
