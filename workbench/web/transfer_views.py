@@ -1,7 +1,8 @@
 """Export and import pages: ``/games/<game>/export`` and ``/games/<game>/import``.
 
 Export: choose a format, a deck and a base URL; the files are written under ``exports/<game>/``
-and offered for download. Import: upload a file (with an optional column mapping), read the dry
+(a team-mode viewer's under ``exports/<game>/viewers/<name>/``, so a viewer never replaces the
+designers' files) and offered for download. Import: upload a file (with an optional column mapping), read the dry
 run, then confirm. The upload waits under a random token until the confirmation; the confirmation
 runs the dry run again and writes only if it still plans exactly what the designer saw.
 """
@@ -19,10 +20,12 @@ from workbench.services.imports import plan as import_plan
 from workbench.services.imports.tabular import MAX_FILE_BYTES
 from workbench.storage import export_files
 from workbench.web import get_repo
+from workbench.web.auth import can_edit, current_user
 
 bp = Blueprint("transfer", __name__)
 
 UPLOAD_SUFFIXES = {".csv", ".txt", ".tsv", ".xlsx", ".xlsm", ".dek"}
+VIEWER_FOLDER = "viewers"  # exports/<game>/viewers/<name>/<format>/: what a viewer exports
 
 
 def _export_root() -> Path:
@@ -71,9 +74,14 @@ def export_run_view(game: str) -> Any:
     form = request.form
     fmt = form.get("format", "")
     deck = form.get("deck") or None
+    viewer = current_user() if not can_edit() else None
     try:
+        # A viewer's export goes to a folder of their own: it never replaces the designers' files
+        # (a plugin whose version.txt points Lackey's auto-updater somewhere else, say).
+        out = (export_run.default_folder(_export_root(), game, fmt).parent / VIEWER_FOLDER / viewer.name / fmt
+               if viewer is not None else None)
         result = export_run.run(
-            get_repo(), game, fmt, export_root=_export_root(), deck_id=deck,
+            get_repo(), game, fmt, export_root=_export_root(), out=out, deck_id=deck,
             base_url=form.get("base_url", "").strip() or None,
             server=form.get("server", "pennmush"), ascii_only=form.get("ascii") == "yes",
         )
@@ -82,7 +90,8 @@ def export_run_view(game: str) -> Any:
                                formats=export_run.FORMATS, decks=_decks(game), error=str(exc), form=form), 400
     files = [_rel(game, p) for p in result.files]
     return render_template("transfer/export_done.html", game=definition, game_id=game, result=result,
-                           label=export_run.FORMATS[fmt], main=_rel(game, result.main),
+                           label=export_run.FORMATS[fmt], folder=f"exports/{game}/{_rel(game, result.folder)}",
+                           own_folder=viewer is not None, main=_rel(game, result.main),
                            archive=_rel(game, result.zip), files=[f for f in files if f][:200],
                            file_count=len(files))
 

@@ -7,6 +7,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from PIL import Image
 
@@ -40,13 +41,32 @@ class ExportResult:
     main: Path
     zip: Path | None = None
     notes: list[str] = field(default_factory=list)
+    base_url: str | None = None  # as written into the files (auto-update, picture URLs), checked
 
 
 def _check_url(base_url: str | None) -> str | None:
+    """The base URL as the exports write it (ending in ``/``), or None. Raises DataError unless it
+    is an http or https address of a host, with no user name or password in it (an auto-updater
+    would send them to whoever the host is), no query, fragment, spaces or quotes."""
     if not base_url:
         return None
-    if not base_url.startswith(("http://", "https://")) or any(c in base_url for c in " \t\r\n\"'<>"):
-        raise DataError(f"base URL {base_url[:80]!r} must be an http(s) address without spaces")
+    shown = base_url[:80]
+    if any(c in base_url for c in " \t\r\n\"'<>\\") or any(ord(c) < 32 or ord(c) == 127 for c in base_url):
+        raise DataError(f"base URL {shown!r} must be an http(s) address without spaces or quotes")
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port  # a bad port raises ValueError
+    except ValueError:
+        raise DataError(f"base URL {shown!r} is not a valid address") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise DataError(f"base URL {shown!r} must be an http(s) address: start with http:// or https:// "
+                        f"and name a host")
+    if "@" in parts.netloc:
+        raise DataError(f"base URL {shown!r} must not hold a user name or password")
+    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
+        raise DataError(f"base URL {shown!r} must not have a query (?…) or fragment (#…)")
+    if port == 0:
+        raise DataError(f"base URL {shown!r} has port 0")
     return base_url.rstrip("/") + "/"
 
 
@@ -165,9 +185,10 @@ def run(
             name = lackey.plugin_name(repo.game(game_id))
             files = export_files.replace_tree(folder / name, bundle.files)
             archive: Path | None = export_files.write_zip(folder / f"{name}.zip", bundle.files, folder=name)
-            return ExportResult(fmt, folder, files, folder / name / bundle.main, archive, bundle.notes)
+            return ExportResult(fmt, folder, files, folder / name / bundle.main, archive, bundle.notes,
+                                _check_url(base_url))
         files = export_files.write_files(folder, bundle.files)
         archive = None
         if len(bundle.files) > 1:
             archive = export_files.write_zip(folder / f"{Path(bundle.main).stem}.zip", bundle.files)
-    return ExportResult(fmt, folder, files, folder / bundle.main, archive, bundle.notes)
+    return ExportResult(fmt, folder, files, folder / bundle.main, archive, bundle.notes, _check_url(base_url))
