@@ -1,5 +1,5 @@
 /* The structured effects editor: a card's `effects` list as rows of labelled controls built from the
-   effect vocabulary (workbench/domain/effects.py), with an "Edit as JSON" text area kept in sync.
+   effect vocabulary (workbench/domain/effects/vocabulary.py), with an "Edit as JSON" text area kept in sync.
    editor.js creates it for fields of type `effects` through window.WorkbenchEffects.create(). */
 "use strict";
 (function () {
@@ -144,8 +144,12 @@
 
     function choiceSelect(id, label, table, current, blank, describe, part) {
       const names = (part && order[part]) || Object.keys(table);
+      /* Triggers and targets read as a designer says them ("When this is destroyed"), the name after. */
+      const labels = (vocab.labels && part && vocab.labels[part]) || {};
       const opts = [el("option", { value: "", text: blank })].concat(names.map(function (name) {
-        return el("option", { value: name, text: describe ? name + " — " + describe(table[name]) : name });
+        const text = has(labels, name) ? labels[name] + " (" + name + ")"
+          : (describe ? name + " — " + describe(table[name]) : name);
+        return el("option", { value: name, text: text });
       }));
       if (current !== undefined && current !== "" && names.indexOf(String(current)) === -1) {
         /* A name outside the vocabulary (a typo in the file) is shown, kept and reported, never dropped. */

@@ -179,3 +179,11 @@ def test_what_an_engine_cannot_run_is_skipped_with_its_reason():
     aura = {"trigger": "continuous", "action": "modify_stats", "target": "own_creatures", "stats": {"strength": 100},
             "filter": {"class": 2}}
     assert "reach whole rows" in parse_effects("area", [aura], WARZONE).skipped[0].reason
+
+
+def test_every_trigger_and_target_has_a_designer_label():
+    from workbench.domain.effects.vocabulary import LABELS
+
+    assert set(LABELS["triggers"]) == set(TRIGGERS)
+    assert set(LABELS["targets"]) == set(TARGETS)
+    assert all(label[:1].isupper() and "_" not in label for part in LABELS.values() for label in part.values())

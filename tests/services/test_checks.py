@@ -47,3 +47,22 @@ def test_a_broken_entry_is_the_validators_error_only(definitions):
     card = _creature([{"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": -1}])
     codes = [p.code for p in card_problems(definitions["warzone"], card, "t") if p.code.startswith("effect.")]
     assert codes == ["effect.bad_amount"]
+
+
+def test_text_that_does_not_mention_the_effects_numbers_is_a_warning_with_the_generated_text(definitions):
+    card = dict(_creature([{"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 200}]),
+                text="When this is destroyed, deal 300 damage to each enemy creature.")
+    problems = [p for p in card_problems(definitions["warzone"], card, "t") if p.code == "effect.text_differs"]
+    assert len(problems) == 1 and problems[0].field == "text" and problems[0].severity == "warning"
+    assert "does not mention 200" in problems[0].message
+    assert "When this is destroyed, deal 200 damage to each enemy creature." in problems[0].message
+    card["text"] = "When this is destroyed, deal 200 damage to each enemy creature."
+    assert not [p for p in card_problems(definitions["warzone"], card, "t") if p.code == "effect.text_differs"]
+
+
+def test_fusion_text_is_compared_with_the_chinese_rules_text(definitions):
+    card = {"name": "凤凰", "kind": "creature", "cost": 4, "stars": 4, "atk": 4, "def": 4, "attribute": "fire",
+            "subtype": "鸟", "text": "被破坏时，对手受到3点伤害。",
+            "effects": [{"trigger": "on_destroyed", "action": "damage", "target": "opponent", "amount": 2}]}
+    problems = [p for p in card_problems(definitions["fusion"], card, "f") if p.code == "effect.text_differs"]
+    assert len(problems) == 1 and "此卡被破坏时，给予对手2伤害。" in problems[0].message

@@ -6,12 +6,14 @@ domain validator of :mod:`workbench.domain.validation`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from workbench.domain.effects import ACTIONS, parse_effects
 from workbench.domain.effects import RULE as EFFECTS_RULE
 from workbench.domain.effects.parse import UNSIMULATED
+from workbench.domain.effects.text import missing_numbers
 from workbench.domain.engines import EngineNotFound, load_engine
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
@@ -70,6 +72,7 @@ def _card_problems(
 ) -> list[Problem]:
     problems = validate_card(definition, card, card_id)
     problems += _unsimulated_effects(definition, card, card_id)
+    problems += _text_and_effects(definition, card, card_id)
     if with_layout and not any(p.is_error for p in problems):
         for check in _extra_card_checks():
             for problem in check(definition, card):
@@ -111,6 +114,32 @@ def _unsimulated_effects(definition: GameDefinition, card: Mapping[str, Any], ca
                 f"effect {skip.index + 1}: {skip.reason}; playtests play the card without it "
                 f"({EFFECTS_RULE})",
                 EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(caps.verbs)))
+    return out
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _text_and_effects(definition: GameDefinition, card: Mapping[str, Any], card_id: str | None) -> list[Problem]:
+    """A warning when the card's text does not mention a number its effects use (the text and
+    the effects disagree); the message gives the rules text the effects read as."""
+    if not isinstance(card, Mapping) or not isinstance(card.get("text"), str):
+        return []
+    kind = card.get("kind")
+    if kind not in definition.kinds:
+        return []
+    out: list[Problem] = []
+    text = card["text"]
+    lang = "zh" if _CJK.search(text) else "en"
+    for name in (f.name for f in definition.fields_for(str(kind)) if f.type == "effects"):
+        missing, generated = missing_numbers(text, card.get(name), lang, str(kind))
+        if missing:
+            shown = ", ".join(str(n) for n in sorted(missing))
+            out.append(Problem(
+                "warning", "effect.text_differs",
+                f"the text does not mention {shown}, which its effects use; the effects read: "
+                f"\u201c{generated}\u201d ({EFFECTS_RULE})",
+                EFFECTS_RULE, "card", card_id, field="text", actual=text, limit=generated))
     return out
 
 

@@ -66,6 +66,24 @@ TARGETS: dict[str, str] = {
     "each_player": "both players, the controller first",
 }
 
+LABELS: dict[str, dict[str, str]] = {
+    "triggers": {
+        "on_play": "When this is played", "on_destroyed": "When this is destroyed",
+        "activated": "Activated: pay the cost", "continuous": "Always, while this is on the field",
+        "start_of_turn": "At the start of your turn", "end_of_turn": "At the end of your turn",
+        "on_attack": "When this attacks", "on_attacked": "When this is attacked",
+        "on_leave": "When this leaves the field",
+    },
+    "targets": {
+        "self": "You (for a creature's stats: this card)", "this": "This card", "opponent": "The opponent",
+        "any_player": "A player you choose", "own_creature": "One of your creatures",
+        "enemy_creature": "An enemy creature", "any_creature": "Any one creature",
+        "own_creatures": "Each of your creatures", "enemy_creatures": "Each enemy creature",
+        "attacker": "The attacking creature", "each_player": "Each player",
+    },
+}
+"""What the card editor shows for each name: words a designer reads, not internal names."""
+
 DEFAULT_TARGET: dict[str, str] = {
     "draw": "self",
     "gain_life": "self",
@@ -173,6 +191,7 @@ def vocabulary() -> dict[str, Any]:
                     for name, spec in ACTIONS.items()},
         "targets": dict(TARGETS),
         "default_targets": dict(DEFAULT_TARGET),
+        "labels": {part: dict(names) for part, names in LABELS.items()},
         "durations": dict(DURATIONS),
         "zones": dict(ZONES),
         "sides": dict(SIDES),

@@ -1,0 +1,55 @@
+"""Rules text generated from effect entries, in English and Chinese (docs/effects.md)."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import pytest
+import yaml
+
+from workbench.domain.effects.text import missing_numbers, rules_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_issue_example_reads_in_both_languages():
+    entries = [{"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 200}]
+    assert rules_text(entries) == "When this is destroyed, deal 200 damage to each enemy creature."
+    assert rules_text(entries, "zh") == "此卡被破坏时，给予所有敌方生物200伤害。"
+
+
+@pytest.mark.parametrize(("entries", "kind", "en", "zh"), [
+    ([{"trigger": "on_play", "action": "draw", "target": "self", "amount": 2}], "spell", "Draw 2 cards.", "抽2张卡。"),
+    ([{"trigger": "activated", "cost": {"mana": 2, "tap": True}, "action": "draw", "target": "self", "amount": 1}],
+     "creature", "Pay 2 mana, tap this card: draw 1 card.", "支付2点法力，横置此卡：抽1张卡。"),
+    ([{"trigger": "on_play", "action": "move", "target": "enemy_creature", "to": "exile"}], "magic",
+     "Exile an enemy creature.", "将一只敌方生物除外。"),
+    ([{"trigger": "on_play", "action": "move", "from": "deck", "to": "hand", "filter": {"kind": "creature"}}],
+     "spell", "Search your deck for 1 card with kind creature and put it into the hand, then shuffle.",
+     "从己方卡组将1张卡（kind为creature）加入手牌，之后洗切卡组。"),
+    ([{"trigger": "on_play", "action": "draw", "target": "self", "amount": 1,
+       "if": {"count": {"zone": "field", "side": "own", "min": 3}}}], "spell",
+     "If 3 or more cards you control, draw 1 card.", "若己方场上的卡有3以上张，抽1张卡。"),
+    ([{"trigger": "on_play", "action": "move", "from": "hand", "to": "graveyard"},
+      {"trigger": "on_play", "action": "draw", "target": "self", "amount": 2, "if": {"previous": True}}], "spell",
+     "Discard 1 card, then if you do, draw 2 cards.", "从己方手牌将1张卡送入墓地，然后若如此做，抽2张卡。"),
+    ([{"trigger": "continuous", "action": "modify_stats", "target": "own_creatures", "stats": {"damage": 1},
+       "filter": {"race": "undead"}}], "monster", "Each of your creatures with race undead gets +1 Damage.",
+     "所有己方生物（race为undead）伤害值+1。"),
+])
+def test_each_construct_reads_as_a_sentence(entries, kind, en, zh):
+    assert rules_text(entries, "en", kind) == en
+    assert rules_text(entries, "zh", kind) == zh
+
+
+def test_every_bundled_card_with_effects_has_rules_text_that_agrees_with_its_numbers():
+    for game in ("warzone", "seth", "fusion"):
+        for path in glob.glob(str(ROOT / "card_data" / game / "cards" / "*.yaml")):
+            card = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+            if not card.get("effects"):
+                continue
+            lang = "zh" if game == "fusion" else "en"
+            missing, generated = missing_numbers(str(card.get("text") or ""), card["effects"], lang, card.get("kind"))
+            assert generated, path
+            assert not missing, (path, generated)

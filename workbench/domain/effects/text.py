@@ -1,0 +1,349 @@
+"""Rules text from effect entries, in English and in Chinese (fusion's card language).
+
+``rules_text(entries, lang)`` writes what a card's ``effects`` list does the way a card reads,
+e.g. "When this is destroyed, deal 200 damage to each enemy creature." /
+"此卡被破坏时，给予所有敌方生物200伤害。". It reads the raw entries (what the card file holds),
+so it works for every game; entries that break the vocabulary are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.domain.effects.vocabulary import ACTIONS, DEFAULT_TARGET, TRIGGERS
+
+_WHEN = {
+    "en": {"on_play": "When this is played, ", "on_destroyed": "When this is destroyed, ",
+           "activated": "", "continuous": "", "start_of_turn": "At the start of your turn, ",
+           "end_of_turn": "At the end of your turn, ", "on_attack": "When this attacks, ",
+           "on_attacked": "When this is attacked, ", "on_leave": "When this leaves the field, "},
+    "zh": {"on_play": "此卡使用时，", "on_destroyed": "此卡被破坏时，", "activated": "", "continuous": "",
+           "start_of_turn": "己方回合开始时，", "end_of_turn": "己方回合结束时，", "on_attack": "此卡攻击宣言时，",
+           "on_attacked": "此卡被攻击时，", "on_leave": "此卡离场时，"},
+}
+
+_WHO = {
+    "en": {"self": "you", "this": "this card", "opponent": "the opponent", "any_player": "a player",
+           "each_player": "each player", "own_creature": "one of your creatures",
+           "enemy_creature": "an enemy creature", "any_creature": "a creature",
+           "own_creatures": "each of your creatures", "enemy_creatures": "each enemy creature",
+           "attacker": "the attacking creature"},
+    "zh": {"self": "自己", "this": "此卡", "opponent": "对手", "any_player": "一名玩家", "each_player": "双方玩家",
+           "own_creature": "一只己方生物", "enemy_creature": "一只敌方生物", "any_creature": "一只生物",
+           "own_creatures": "所有己方生物", "enemy_creatures": "所有敌方生物", "attacker": "攻击的生物"},
+}
+
+_STAT_ZH = {"atk": "攻击力", "def": "守备力", "strength": "力量", "resilience": "韧性", "damage": "伤害值",
+            "health": "生命值"}
+_STAT_EN = {"atk": "ATK", "def": "DEF", "strength": "Strength", "resilience": "Resilience",
+            "damage": "Damage", "health": "Health"}
+_ZONE = {
+    "en": {"hand": "hand", "deck": "deck", "deck_top": "deck", "deck_bottom": "deck", "graveyard": "graveyard",
+           "exile": "exile", "field": "field", "damage_pile": "damage pile"},
+    "zh": {"hand": "手牌", "deck": "卡组", "deck_top": "卡组", "deck_bottom": "卡组", "graveyard": "墓地",
+           "exile": "除外区", "field": "场上", "damage_pile": "伤害堆"},
+}
+_SIDE_EN = {"own": "your", "opponent": "the opponent's", "each": "each player's"}
+_SIDE_ZH = {"own": "己方", "opponent": "对方", "each": "双方"}
+
+
+def _n(value: Any) -> str:
+    return "X" if value == "X" else str(value)
+
+
+def _filter_words(flt: Any, lang: str) -> str:
+    if not isinstance(flt, Mapping) or not flt:
+        return ""
+    parts = []
+    for key, value in flt.items():
+        if key == "other":
+            continue
+        name = (_STAT_ZH if lang == "zh" else _STAT_EN).get(key, key.replace("_", " "))
+        if isinstance(value, Mapping):
+            low, high = value.get("min"), value.get("max")
+            if lang == "zh":
+                parts.append(f"{name}{low}以上" if high is None else f"{name}{high}以下" if low is None
+                             else f"{name}{low}至{high}")
+            else:
+                parts.append(f"{name} {low} or more" if high is None else f"{name} {high} or less"
+                             if low is None else f"{name} {low} to {high}")
+        elif isinstance(value, bool):
+            parts.append((name if value else f"非{name}") if lang == "zh" else (name if value else f"not {name}"))
+        elif isinstance(value, list):
+            joined = ("或" if lang == "zh" else " or ").join(str(v) for v in value)
+            parts.append(f"{name}为{joined}" if lang == "zh" else f"{name} {joined}")
+        else:
+            parts.append(f"{name}为{value}" if lang == "zh" else f"{name} {value}")
+    if not parts:
+        return ""
+    return "（" + "，".join(parts) + "）" if lang == "zh" else " with " + ", ".join(parts)
+
+
+def _who(entry: Mapping[str, Any], lang: str) -> str:
+    action = entry.get("action")
+    target = entry.get("target") or DEFAULT_TARGET.get(str(action), "")
+    if target == "self" and action in ("heal", "modify_stats", "destroy", "return_to_hand", "move", "add_poison"):
+        target = "this"
+    who = _WHO[lang].get(str(target), str(target))
+    other = isinstance(entry.get("filter"), Mapping) and entry["filter"].get("other") is True
+    if entry.get("random") is True:
+        count = entry.get("count", 1)
+        if lang == "zh":
+            who = f"随机{count}只" + ("敌方" if "enemy" in str(target) else "己方" if "own" in str(target) else "") + "生物"
+        else:
+            side = "enemy " if "enemy" in str(target) else "of your " if "own" in str(target) else ""
+            who = (f"a random {side}creature" if count == 1 else f"{count} random {side}creatures").replace(
+                "a random of your creature", "a random creature of yours")
+    if other:
+        who = ("其他" + who) if lang == "zh" else who.replace("an enemy", "another enemy").replace(
+            "a creature", "another creature").replace("each of your", "each other of your")
+    return who + _filter_words(entry.get("filter"), lang)
+
+
+def _stats(entry: Mapping[str, Any], lang: str) -> str:
+    stats = entry.get("stats") if isinstance(entry.get("stats"), Mapping) else {}
+    names = _STAT_ZH if lang == "zh" else _STAT_EN
+    sep = "，" if lang == "zh" else " and "
+    return sep.join(f"{names.get(k, k)}{v:+d}" if lang == "zh" else f"{v:+d} {names.get(k, k)}"
+                    for k, v in stats.items() if isinstance(v, int))
+
+
+def _cost(cost: Any, lang: str) -> str:
+    if not isinstance(cost, Mapping) or not cost:
+        return "启动：" if lang == "zh" else "Activate: "
+    parts = []
+    for key, value in cost.items():
+        if key == "mana":
+            parts.append(f"支付{_n(value)}点法力" if lang == "zh" else f"pay {_n(value)} mana")
+        elif key == "tap" and value:
+            parts.append("横置此卡" if lang == "zh" else "tap this card")
+        elif key == "pay_life":
+            parts.append(f"支付{value}点生命" if lang == "zh" else f"pay {value} life")
+        elif key == "discard":
+            parts.append(f"丢弃{value}张手牌" if lang == "zh" else f"discard {value} card{'s' if value != 1 else ''}")
+        elif key == "sacrifice":
+            n = value.get("count", 1) if isinstance(value, Mapping) else value
+            parts.append(f"解放{n}只其他己方生物" if lang == "zh" else f"sacrifice {n} other creature{'s' if n != 1 else ''}")
+        elif key == "exile_from_graveyard":
+            parts.append(f"从墓地除外{value}张卡" if lang == "zh" else f"exile {value} card{'s' if value != 1 else ''} from your graveyard")
+    if not parts:
+        return "启动：" if lang == "zh" else "Activate: "
+    text = ("，" if lang == "zh" else ", ").join(parts)
+    return text + ("：" if lang == "zh" else ": ")
+
+
+def _condition(cond: Any, lang: str) -> str:
+    if not isinstance(cond, Mapping) or len(cond) != 1:
+        return ""
+    ((kind, value),) = cond.items()
+    zh = lang == "zh"
+    if kind == "previous":
+        return "若如此做，" if zh else "if you do, "
+    if kind == "summoned_this_turn":
+        return "若此卡本回合登场，" if zh else "if this came onto the field this turn, "
+    if not isinstance(value, Mapping):
+        return ""
+    low, high = value.get("min"), value.get("max")
+    bound_zh = f"{low}以上" if low is not None else f"{high}以下"
+    bound_en = f"{low} or more" if low is not None else f"{high} or fewer"
+    if kind == "count":
+        zone, side = value.get("zone", "field"), value.get("side", "own")
+        what = _filter_words(value.get("filter"), lang)
+        if zh:
+            return f"若{_SIDE_ZH.get(side, '')}{_ZONE['zh'].get(zone, zone)}的卡{what}有{bound_zh}张，"
+        place = "you control" if zone == "field" and side == "own" else f"are in {_SIDE_EN.get(side, '')} {_ZONE['en'].get(zone, zone)}"
+        return f"if {bound_en} cards{what} {place}, "
+    if kind == "turn":
+        return (f"若为第{bound_zh}回合，" if zh else f"if it is turn {low if low is not None else high} "
+                f"or {'later' if low is not None else 'earlier'}, ")
+    who_zh = {"own": "己方", "opponent": "对方", "each": "双方"}.get(value.get("side", "own"), "")
+    who_en = {"own": "your", "opponent": "the opponent's", "each": "each player's"}.get(value.get("side", "own"), "")
+    noun = {"life": ("生命值", "life"), "hand": ("手牌数", "hand size"), "damage_pile": ("伤害堆", "damage pile")}.get(
+        kind, (kind, kind))
+    bound_en = f"{low} or more" if low is not None else f"{high} or less"
+    return f"若{who_zh}{noun[0]}在{bound_zh}，" if zh else f"if {who_en} {noun[1]} is {bound_en}, "
+
+
+def _per(per: Any, lang: str) -> str:
+    if not isinstance(per, Mapping):
+        return ""
+    zone, side = per.get("zone", "field"), per.get("side", "own")
+    what = _filter_words(per.get("filter"), lang)
+    if lang == "zh":
+        return f"（{_SIDE_ZH.get(side, '')}{_ZONE['zh'].get(zone, zone)}每有一张卡{what}）"
+    place = "you control" if zone == "field" and side == "own" else f"in {_SIDE_EN.get(side, '')} {_ZONE['en'].get(zone, zone)}"
+    return f" for each card{what} {place}"
+
+
+def _move(entry: Mapping[str, Any], lang: str) -> str:
+    src, dst = entry.get("from", "field"), entry.get("to")
+    zh = lang == "zh"
+    if src == "field":
+        who = _who(entry, lang)
+        if zh:
+            return {"exile": f"将{who}除外", "hand": f"将{who}返回持有者手牌", "graveyard": f"将{who}送入墓地",
+                    "deck": f"将{who}洗入持有者卡组", "deck_top": f"将{who}放回卡组顶端",
+                    "deck_bottom": f"将{who}放到卡组底部"}.get(str(dst), f"移动{who}")
+        return {"exile": f"exile {who}", "hand": f"return {who} to its owner's hand",
+                "graveyard": f"put {who} into its owner's graveyard", "deck": f"shuffle {who} into its owner's deck",
+                "deck_top": f"put {who} on top of its owner's deck",
+                "deck_bottom": f"put {who} under its owner's deck"}.get(str(dst), f"move {who}")
+    count = entry.get("count", 1)
+    side = entry.get("side", "own")
+    what = _filter_words(entry.get("filter"), lang)
+    how = entry.get("pick")
+    if zh:
+        place = _SIDE_ZH.get(side, "") + _ZONE["zh"].get(str(src), str(src))
+        if src == "deck_top":
+            place = _SIDE_ZH.get(side, "") + (f"卡组顶端{entry['look']}张卡中" if entry.get("look") else "卡组顶端")
+        rnd = "随机" if how == "random" else ""
+        text = f"从{place}{rnd}将{count}张卡{what}{'加入手牌' if dst == 'hand' else '特殊召唤' if dst == 'field' else '送入' + _ZONE['zh'].get(str(dst), str(dst))}"
+        if src == "deck":
+            text += "，之后洗切卡组"
+        if entry.get("look"):
+            text += "，其余放到卡组底部"
+        return text
+    cards = f"{count} card{'s' if count != 1 else ''}{what}"
+    whose = _SIDE_EN.get(side, "your")
+    if src == "deck_top" and entry.get("look"):
+        text = f"look at the top {entry['look']} cards of {whose} deck, put {cards} of them"
+    elif src == "deck_top":
+        text = f"put the top {cards} of {whose} deck"
+    elif src == "deck":
+        text = f"search {whose} deck for {cards} and put {'it' if count == 1 else 'them'}"
+    elif src == "hand" and dst == "graveyard":
+        text = f"{'the opponent discards' if side == 'opponent' else 'discard'} {cards}" + (" at random" if how == "random" else "")
+        return text
+    else:
+        text = f"put {cards}{' at random' if how == 'random' else ''} from {whose} {_ZONE['en'].get(str(src), src)}"
+    dest = {"hand": "into the hand", "field": "onto the field", "graveyard": "into the graveyard",
+            "exile": "into exile", "deck": "into the deck", "deck_top": "on top of the deck",
+            "deck_bottom": "under the deck", "damage_pile": "into the damage pile"}.get(str(dst), str(dst))
+    text += f" {dest}"
+    if src == "deck":
+        text += ", then shuffle"
+    if entry.get("look"):
+        text += " and the rest under the deck"
+    return text
+
+
+def _body(entry: Mapping[str, Any], lang: str) -> str:
+    action = entry.get("action")
+    zh = lang == "zh"
+    n = _n(entry.get("amount", 0))
+    target = entry.get("target") or DEFAULT_TARGET.get(str(action), "")
+    who = _who(entry, lang)
+    if action == "draw":
+        if target == "self":
+            return f"抽{n}张卡" if zh else f"draw {n} card{'s' if n != '1' else ''}"
+        return f"{who}抽{n}张卡" if zh else f"{who} draws {n} card{'s' if n != '1' else ''}"
+    if action == "damage":
+        return f"给予{who}{n}伤害" if zh else f"deal {n} damage to {who}"
+    if action == "heal":
+        return f"{who}回复{n}点伤害" if zh else f"remove {n} damage from {who}"
+    if action == "gain_life":
+        return (f"回复{n}点生命" if target == "self" else f"{who}回复{n}点生命") if zh else (
+            f"gain {n} life" if target == "self" else f"{who} gains {n} life")
+    if action == "modify_stats":
+        lasting = "" if entry.get("duration") == "permanent" or entry.get("trigger") == "continuous" else (
+            "直到回合结束" if zh else " until end of turn")
+        if zh:
+            return f"{who}{lasting}{_stats(entry, lang)}"
+        verb = "gets" if not (str(target).endswith("s") and target not in ("this",)) or "each" in who else "get"
+        return f"{who} {verb} {_stats(entry, lang)}{lasting}"
+    if action == "destroy":
+        return f"破坏{who}" if zh else f"destroy {who}"
+    if action == "return_to_hand":
+        return f"将{who}返回持有者手牌" if zh else f"return {who} to its owner's hand"
+    if action == "negate":
+        return "使其回应的发动或攻击无效" if zh else "negate the activation or attack it answers"
+    if action == "add_poison":
+        return f"给予{who}{n}个毒素指示物" if zh else f"put {n} poison counter{'s' if n != '1' else ''} on {who}"
+    if action == "add_mana":
+        return f"本回合获得{n}点法力" if zh else f"gain {n} mana this turn"
+    if action == "move":
+        return _move(entry, lang)
+    return ""
+
+
+_PLAYED = {"creature": ("When this is summoned, ", "此卡召唤时，"),
+           "monster": ("When this is first assigned, ", "此卡首次派出时，")}
+_CAST = frozenset({"spell", "trap", "magic", "item"})
+"""Kinds whose on_play effect is the card itself: no "when" words."""
+
+
+def _head(entry: Mapping[str, Any], lang: str, kind: str | None) -> str:
+    trigger = str(entry.get("trigger"))
+    if trigger == "activated":
+        head = _cost(entry.get("cost"), lang)
+    elif trigger == "on_play" and kind in _CAST:
+        head = ""
+    elif trigger == "on_play" and kind in _PLAYED:
+        head = _PLAYED[kind][lang == "zh"]
+    else:
+        head = _WHEN[lang][trigger]
+    return head
+
+
+def _sentence(head: str, bodies: list[str], lang: str) -> str:
+    if lang == "zh":
+        return head + "，然后".join(bodies) + "。"
+    text = head + ", then ".join(bodies)
+    return text[:1].upper() + text[1:] + "."
+
+
+def entry_text(entry: Mapping[str, Any], lang: str = "en", kind: str | None = None) -> str:
+    """One sentence for one effect entry ("" when the entry breaks the vocabulary)."""
+    return rules_text([entry], lang, kind)
+
+
+def rules_text(entries: object, lang: str = "en", kind: str | None = None) -> str:
+    """The rules text of a card's ``effects`` list: one sentence per trigger, entries of one
+    trigger in a row joined with "then". ``kind``: the card's kind (a spell's on_play effect is
+    the spell itself; a creature's says "When this is summoned")."""
+    if lang not in _WHEN:
+        raise ValueError(f"language {lang!r}; allowed: en, zh")
+    if not isinstance(entries, Sequence) or isinstance(entries, (str, bytes)):
+        return ""
+    sentences: list[str] = []
+    head, bodies = None, []
+    for entry in entries:
+        if not isinstance(entry, Mapping) or entry.get("trigger") not in TRIGGERS or entry.get("action") not in ACTIONS:
+            continue
+        body = _condition(entry.get("if"), lang) + _body(entry, lang) + _per(entry.get("per"), lang)
+        if not body:
+            continue
+        this_head = _head(entry, lang, kind)
+        if bodies and this_head == head and entry.get("trigger") != "activated":
+            bodies.append(body)
+            continue
+        if bodies:
+            sentences.append(_sentence(head or "", bodies, lang))
+        head, bodies = this_head, [body]
+    if bodies:
+        sentences.append(_sentence(head or "", bodies, lang))
+    return ("" if lang == "zh" else " ").join(sentences)
+
+
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "twice": 2}
+_CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}  # ① … ⑳: fusion's mana symbols
+
+
+def numbers(text: str) -> set[int]:
+    """The numbers 2 and above a text names: digits, ① …, and English number words."""
+    import re
+
+    found = {int(n) for n in re.findall(r"\d+", text)}
+    found |= {v for ch, v in _CIRCLED.items() if ch in text}
+    found |= {v for w, v in _WORDS.items() if re.search(rf"\b{w}\b", text, re.I)}
+    return {n for n in found if n >= 2}
+
+
+def missing_numbers(card_text: str, entries: object, lang: str, kind: str | None = None) -> tuple[set[int], str]:
+    """Numbers the effects use that the card's text does not mention, and the generated text."""
+    generated = rules_text(entries, lang, kind)
+    if not card_text.strip() or not generated:
+        return set(), generated
+    return numbers(generated) - numbers(card_text), generated
