@@ -218,6 +218,19 @@
     (first || statusEl).focus();
   });
 
+  /* A free damage split (seth): amounts per target and kind, checked by the server. */
+  board.addEventListener("submit", function (event) {
+    const form = event.target.closest("#pt-split");
+    if (!form) return;
+    event.preventDefault();
+    const parts = [];
+    form.querySelectorAll("input[data-target]").forEach(function (input) {
+      const amount = Number(input.value || 0);
+      if (amount > 0) parts.push([input.dataset.target, input.dataset.element, Math.floor(amount)]);
+    });
+    post(root.dataset.moveUrl, { kind: "split", args: parts });
+  });
+
   /* Cards: click or Enter opens the card's moves; hover or focus shows it large. */
   board.addEventListener("click", function (event) {
     const card = event.target.closest(".pt-card[data-inst]");

@@ -280,3 +280,90 @@ def test_unknown_tables_and_bad_input(client):
     table_id = start(client, "warzone")
     post(client, "warzone", table_id, "move", {"seat": 0, "index": 999, "expect": 0}, status=400)
     post(client, "warzone", table_id, "move", {"seat": 1, "index": 0, "expect": 0}, status=400)
+
+
+def test_team_mode_viewers_play_and_a_game_belongs_to_its_user(data_dir, tmp_path):
+    from tests.security.helpers import login, team_app
+
+    app = team_app(data_dir, tmp_path)
+    vera, alice = app.test_client(), app.test_client()
+    assert login(vera, "vera").status_code == 302 and login(alice, "alice").status_code == 302
+    table_id = start(vera, "warzone")  # a viewer may start a game …
+    view = state(vera, "warzone", table_id)
+    move = view["moves"][0]
+    after = post(vera, "warzone", table_id, "move", {"seat": 0, "index": move["index"], "kind": move["kind"], "expect": 0})
+    assert after["decisions"] == 1  # … and play it
+    table = vera.get(f"/games/warzone/play/{table_id}.json").get_json()
+    assert table["owner"] == "vera"
+    assert f"/play/{table_id}" in vera.get("/games/warzone/play").get_data(as_text=True)
+    # Another user does not see it, cannot open it, cannot move in it.
+    assert f"/play/{table_id}" not in alice.get("/games/warzone/play").get_data(as_text=True)
+    for path in ("", "/state", ".json"):
+        assert alice.get(f"/games/warzone/play/{table_id}{path}").status_code == 404
+    answer = alice.post(f"/games/warzone/play/{table_id}/move", json={"seat": 0, "index": 0, "expect": 1},
+                        headers={"X-CSRF-Token": token_of(alice)})
+    assert answer.status_code == 404
+    assert len(vera.get(f"/games/warzone/play/{table_id}.json").get_json()["actions"]) == 1
+
+
+def test_fusion_face_down_cards_of_the_opponent_stay_hidden(client):
+    table_id = start(client, "fusion", seed="3")
+    rng = random.Random(9)
+    view = state(client, "fusion", table_id)
+    for _ in range(400):
+        them = view["board"]["players"][1]
+        down = [c for z in ("creatures", "magic") for c in them["zone"][z]["cards"] if c.get("hidden")]
+        if down or view["over"]:
+            break
+        if view["moves"]:
+            move = rng.choice(view["moves"])
+            view = post(client, "fusion", table_id, "move", {"seat": 0, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+        else:
+            view = post(client, "fusion", table_id, "advance", {"expect": view["decisions"]})
+    assert down, "the random AI set a card face down"
+    assert all(set(c) == {"hidden", "face_down"} for c in down)
+    # Which cards those are is nowhere in the answer: not on the board, not in the log, not in the moves.
+    table = client.get(f"/games/fusion/play/{table_id}.json").get_json()
+    position = tables.replay(table)
+    s = position.state
+    secret = [s.names[i] for i in s.crea[1] + s.magic[1] if i in s.down]
+    names = {s.cards[s.names.index(n)].name for n in secret}
+    visible_copies = {c["name"] for p in view["board"]["players"] for z in p["zones"] for c in z["cards"] if c.get("name")}
+    text = client.get(f"/games/fusion/play/{table_id}/state").get_data(as_text=True)
+    for inst in secret:
+        assert f'"inst":"{inst}"' not in text.replace(" ", "")
+    for name in names - visible_copies:
+        assert name not in "\n".join(view["log"]) and name not in str(view["moves"])
+    assert any("face-down card" in line for line in view["log"])
+
+
+def test_seth_damage_can_be_split_freely_and_the_engine_checks_the_sums(client):
+    for seed in range(1, 12):
+        table_id = start(client, "seth", seed=str(seed))
+        rng = random.Random(seed)
+        view = state(client, "seth", table_id)
+        while not view["over"] and not (view["split"] and len(view["split"]["targets"]) >= 2):
+            if view["moves"]:
+                move = rng.choice(view["moves"])
+                view = post(client, "seth", table_id, "move", {"seat": 0, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+            else:
+                view = post(client, "seth", table_id, "advance", {"expect": view["decisions"]})
+        if not view["over"]:
+            break
+    split = view["split"]
+    assert split and len(split["targets"]) >= 2, "a split with two targets came up"
+    page = client.get(f"/games/seth/play/{table_id}").get_data(as_text=True)
+    assert 'id="pt-split"' in page
+    element, amount = next(iter(split["total"].items()))
+    first, second = split["targets"][0]["inst"], split["targets"][1]["inst"]
+    wrong = [[first, element, amount + 1]]
+    refused = post(client, "seth", table_id, "move", {"seat": 0, "kind": "split", "args": wrong, "expect": view["decisions"]}, status=400)
+    assert "error" in refused
+    parts = [[first, element, amount - 1], [second, element, 1]] if amount > 1 else [[second, element, amount]]
+    for other, value in list(split["total"].items())[1:]:
+        parts.append([first, other, value])
+    step = view["decisions"]
+    after = post(client, "seth", table_id, "move", {"seat": 0, "kind": "split", "args": parts, "expect": step})
+    assert after["decisions"] >= step + 1
+    table = client.get(f"/games/seth/play/{table_id}.json").get_json()
+    assert table["actions"][step]["by"]["0"][0] == "split"

@@ -558,6 +558,14 @@ def view(
                 for c in zone["cards"]:
                     if c.get("inst") in by_card:
                         c["moves"] = by_card[c["inst"]]
+    split = None
+    if moves and any(m["kind"] in ("split", "focus") for m in moves) and seat is not None:
+        psnap = (snap.get("players") or [{}])[seat]
+        total, targets = psnap.get("total"), psnap.get("targets")
+        if isinstance(total, Mapping) and total and isinstance(targets, list) and targets:
+            # A free split of damage among targets (seth §2.3): the engine checks the sums.
+            split = {"total": {str(k): int(v) for k, v in total.items()},
+                     "targets": [{"inst": t, "label": cards.labels.get(t, cards.names.get(t, t))} for t in targets]}
     log = [plain(line, cards, labels) for line in state.log]
     shared = {k: v for k, v in snap.items() if k not in ("players", "to_act", "terminal", "result")}
     chain = [
@@ -594,6 +602,7 @@ def view(
                   "pending": _pending_text(snap.get("pending"), cards)},
         "shared": {k: v for k, v in shared.items() if isinstance(v, (int, str, float, bool)) or v is None},
         "moves": moves,
+        "split": split,
         "log": log,
         "status": _status(table, acting, pending, seat, over, result, labels, reveal),
         "undo": _undo_points(table, position, seat, cards, labels) if position.turns and not reveal else [],

@@ -240,6 +240,7 @@ def test_a_playtest_game_replays_on_the_table_and_can_be_taken_over(live_server,
     page.get_by_role("button", name="To the start").click()
     forward.click()
     forward.click()
+    expect(count).to_have_text(f"Step 2 of {total}")
     page.get_by_label("Take over as").select_option("0")
     page.get_by_label("against").select_option("random")
     page.get_by_role("button", name="Take over from here").click()
