@@ -159,7 +159,7 @@ class Repository:
             paths = (folder, folder / DEFINITION_FILE)
         folder = self._inside(paths[0])
         if not paths[1].is_file():
-            raise NotFound(f"game {game_id!r} does not exist in {self.root}")
+            raise NotFound(f"game {game_id!r} does not exist (the data folder has no {game_id}/{DEFINITION_FILE})")
         if len(self._game_paths) < 1000:  # remembered for games that exist only
             self._game_paths[game_id] = paths
         return folder

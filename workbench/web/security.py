@@ -83,8 +83,48 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+def _server_paths(app: Flask) -> list[tuple[bytes, bytes]]:
+    """(absolute path, what to show instead) for the data, export and instance folders, longest
+    first, each as configured and resolved: a file in the data folder shows as ``seth/cards/x.yaml``."""
+    pairs: dict[str, str] = {}
+    for key, name in (("DATA_DIR", ""), ("EXPORT_DIR", "exports/"), (None, "instance/")):
+        configured = app.config.get(key) if key else app.instance_path
+        if not configured:
+            continue
+        for form in {str(configured).rstrip("/"), str(Path(configured).resolve())}:
+            if len(form) > 1:
+                pairs[form + "/"] = name
+                pairs[form] = name.rstrip("/") or "the data folder"
+    return [(k.encode("utf-8"), v.encode("utf-8")) for k, v in sorted(pairs.items(), key=lambda kv: -len(kv[0]))]
+
+
+def hide_server_paths(response: Response) -> Response:
+    """Show paths in an error answer relative to the data folder (``exports/…``, ``instance/…``
+    for the other two folders): a logged-in user never learns where the server keeps its data.
+    Error answers only (status 400 and up); files and streams are left alone."""
+    if response.status_code < 400 or response.direct_passthrough or response.is_streamed:
+        return response
+    if response.mimetype not in ("text/html", "application/json", "text/plain"):
+        return response
+    from flask import current_app
+
+    pairs = current_app.extensions.get("workbench.server_paths")
+    if pairs is None:
+        pairs = current_app.extensions["workbench.server_paths"] = _server_paths(current_app)
+    body = response.get_data()
+    changed = body
+    for absolute, shown in pairs:
+        if absolute in changed:
+            changed = changed.replace(absolute, shown)
+    if changed is not body:
+        response.set_data(changed)
+    return response
+
+
 def init_security(app: Flask) -> None:
-    """Install the CSRF check, the headers and the ``csrf_token()`` template helper."""
+    """Install the CSRF check, the headers, the server-path filter of error answers and the
+    ``csrf_token()`` template helper."""
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
+    app.after_request(hide_server_paths)
     app.jinja_env.globals["csrf_token"] = csrf_token
