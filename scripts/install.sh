@@ -12,3 +12,7 @@ if [ ! -f "$stamp" ] || ! python3 -c "import workbench" 2>/dev/null; then
   python3 -m pip install -q --disable-pip-version-check -e "$target"
   touch "$stamp"
 fi
+# The browser tests inject axe-core (from the npm registry, pinned in tests/web/browser/axe/).
+if [ "$extras" = "test" ] && [ ! -f tests/web/browser/axe/node_modules/axe-core/axe.min.js ]; then
+  (cd tests/web/browser/axe && npm ci --no-audit --no-fund --silent)
+fi

@@ -92,6 +92,7 @@ class HelpBook:
         )
         html = converter.convert(text)
         html = _ALIGN.sub(r' class="align-\1"', html)  # the CSP allows no inline styles
+        html = html.replace("<pre>", '<pre tabindex="0">')  # a code block that scrolls must take keyboard focus
         html = _HREF.sub(lambda m: self._link(name, m), html)
         toc = tuple(_flatten(converter.toc_tokens))  # type: ignore[attr-defined]
         title = toc[0].title if toc else name

@@ -141,7 +141,7 @@ def budget_scatter(title: str, points: Sequence[tuple[str, str, float, float, bo
         return pad_t + plot_h * (1 - y / y1)
 
     parts = [
-        f'<svg class="chart scatter" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" '
+        f'<svg class="chart scatter" viewBox="0 0 {width} {height}" role="group" aria-label="{escape(title)}" '
         f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
         f'<line class="axis" x1="{pad_l}" y1="{_num(py(0))}" x2="{width - pad_r}" y2="{_num(py(0))}"/>',
         f'<line class="axis" x1="{pad_l}" y1="{pad_t}" x2="{pad_l}" y2="{_num(py(0))}"/>',

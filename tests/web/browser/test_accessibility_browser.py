@@ -1,0 +1,109 @@
+"""Every page, and the main interactive states, checked with axe-core (from npm, injected by the
+test) for critical and serious accessibility violations, and at 1280x720 and 390x844 for content
+wider than the screen (a phone must never scroll sideways)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = [
+    "/", "/docs/", "/docs/printing",
+    "/games/warzone/cards", "/games/fusion/cards", "/games/seth/cards",
+    "/games/warzone/cards/ashcloud-catapult/edit", "/games/fusion/new-card?kind=creature", "/games/seth/new-card?kind=monster",
+    "/games/warzone/decks", "/games/warzone/decks/iron-bastion/edit", "/games/seth/decks/rot-and-stone/edit",
+    "/games/fusion/new-deck",
+    "/games/warzone/print", "/games/fusion/export", "/games/seth/import", "/games/warzone/playtest",
+    "/games/seth/playtest/gauntlet", "/games/fusion/overview",
+    "/games/seth/cards/bog-lurker/history", "/games/warzone/deleted",
+]
+# Elements that may be wider than the screen because they scroll inside themselves.
+_SCROLLERS = "pre, .help-body table, .table-scroll, .chart, .print-card-list"
+_OVERFLOW = ("[...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect();"
+             " if (r.width === 0 || r.right <= window.innerWidth + 1 || e.closest('" + _SCROLLERS + "')) return false;"
+             " for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {"  # clipped inside its box
+             "   if (getComputedStyle(a).overflowX !== 'visible' && a.getBoundingClientRect().right <= window.innerWidth + 1)"
+             "     return false; }"
+             " return true; })"
+             ".slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '.' + e.className"
+             " + ' ' + (e.textContent || '').slice(0, 40))")
+
+
+def _violations(page) -> list[str]:  # type: ignore[no-untyped-def]
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes'][:3]]}"
+            for v in result["violations"] if v["impact"] in ("critical", "serious")]
+
+
+@pytest.fixture
+def tester(browser):  # type: ignore[no-untyped-def]
+    if not AXE.is_file():
+        raise RuntimeError(f"{AXE} is missing: scripts/install.sh test installs it with npm")
+    contexts = []
+
+    def open_page(width: int, height: int):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)  # to inject axe
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
+def test_every_page_has_no_serious_violations_and_no_sideways_scroll(live_server, tester, size):
+    page = tester(*size)
+    problems: dict[str, list[str]] = {}
+    for path in PAGES:
+        page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
+        found = _violations(page)
+        wide = page.evaluate(_OVERFLOW)
+        if page.evaluate("document.documentElement.scrollWidth") > size[0]:
+            wide.append(f"page scrollWidth {page.evaluate('document.documentElement.scrollWidth')}")
+        if found or wide:
+            problems[path] = found + [f"wider than the screen: {w}" for w in wide]
+    assert problems == {}
+
+
+def test_interactive_states_have_no_serious_violations(live_server, tester):
+    page = tester(1280, 720)
+    problems: dict[str, list[str]] = {}
+    page.goto(live_server + "/games/seth/new-card?kind=monster")
+    page.get_by_label("Power").fill("40")  # an error shown next to its field
+    page.wait_for_load_state("networkidle")
+    problems["editor with an error"] = _violations(page)
+    page.goto(live_server + "/games/warzone/decks/iron-bastion/edit")
+    page.get_by_text("Paste or import a list").click()
+    page.get_by_label("Deck list").fill("4 Mudfoot Recruit\n1 nothing")
+    page.get_by_role("button", name="Check the list").click()
+    page.locator("#list-report p").wait_for()
+    problems["deck list report"] = _violations(page)
+    page.goto(live_server + "/games/warzone/print?deck=iron-bastion")
+    page.get_by_role("button", name="Preview the first sheet").click()
+    page.locator("#preview-pages img").first.wait_for()
+    problems["print preview"] = _violations(page)
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
+def test_a_playtest_report_and_its_replay(live_server, tester, size):
+    page = tester(*size)
+    page.goto(live_server + "/games/seth/playtest")
+    page.get_by_label("Games").fill("40")
+    page.get_by_label("Seed").fill("5")
+    page.get_by_label("Worker processes").fill("1")
+    page.get_by_role("button", name="Start playtest").click()
+    page.locator("#chart-win-rate").wait_for(timeout=90_000)
+    problems = {"report": _violations(page) + [f"wider than the screen: {w}" for w in page.evaluate(_OVERFLOW)]}
+    page.locator("a.replay-link").first.click()
+    page.locator("#replay-log").wait_for()
+    problems["replay"] = _violations(page) + [f"wider than the screen: {w}" for w in page.evaluate(_OVERFLOW)]
+    assert {k: v for k, v in problems.items() if v} == {}
