@@ -462,7 +462,7 @@
         if (answer.ok) {
           version = answer.body.version;
           const undoCurrent = document.getElementById("undo-current");
-          if (undoCurrent) undoCurrent.value = version;  // "Undo last save" now undoes this save
+          if (undoCurrent) undoCurrent.value = version;  // "Undo last change" now undoes this save
           original = Object.assign({}, answer.body.card);
           dirty = false;
           renderProblems(answer.body.problems || []);

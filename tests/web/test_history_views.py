@@ -13,7 +13,7 @@ def test_history_shows_what_changed_and_undo_goes_back_one_save(client, repo) ->
     assert "Sharper text." in body and "<th scope=\"row\">power</th>" in body and "Restore this version" in body
     assert body.count('class="history-entry"') == 2
     edit = client.get("/games/seth/cards/bog-lurker/edit").get_data(as_text=True)
-    assert "Undo last save" in edit and f'value="{saved.version}" id="undo-current"' in edit
+    assert "Undo last change" in edit and f'value="{saved.version}" id="undo-current"' in edit
     undo = client.post("/games/seth/cards/bog-lurker/restore", data={"version": "previous", "current": saved.version},
                        headers={"X-CSRF-Token": token})
     assert undo.status_code == 302 and repo.get_card("seth", "bog-lurker").data == original.data

@@ -3,7 +3,9 @@
 Saving a card after changing only its flavor text turned ``speed: [fast, hyper]`` into
 ``[fast]`` and deleted ``element: lightning`` (values outside the field's allowed list). Now an
 unknown value is shown (ticked or selected, marked "not an allowed value") with its problem
-next to it, and saved back exactly as it was. Drives the real editor in Chromium.
+next to it, and saved back exactly as it was. Drives the real editor in Chromium (so it lives with
+the browser tests: importing their session fixtures into another folder started a second
+Playwright beside theirs, which failed every browser test after it).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser.conftest import browser, live_server, live_server_data, page  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,7 @@ def _api(base: str, path: str, body: dict | None = None, method: str = "GET") ->
         return json.loads(answer.read())
 
 
-def test_saving_only_the_flavor_keeps_unknown_values_and_other_fields(live_server, page) -> None:  # noqa: F811
+def test_saving_only_the_flavor_keeps_unknown_values_and_other_fields(live_server, page) -> None:
     card = {"id": "odd-wasp", "name": "Odd Wasp", "kind": "monster", "power": 4, "damage": 3, "health": "6",
             "speed": ["fast", "hyper"], "race": "Insect", "element": "lightning", "resist": ["poison", "sound"],
             "text": "Plain text.", "flavor": "Before.", "number": "SE-900", "from_a_tool": {"kept": True},
@@ -51,7 +52,7 @@ def test_saving_only_the_flavor_keeps_unknown_values_and_other_fields(live_serve
     assert not [e for e in page.console_errors if "status of 4" not in e], page.console_errors
 
 
-def test_a_changed_list_keeps_its_unknown_value_until_unticked(live_server, page) -> None:  # noqa: F811
+def test_a_changed_list_keeps_its_unknown_value_until_unticked(live_server, page) -> None:
     card = {"id": "odd-moth", "name": "Odd Moth", "kind": "monster", "power": 2, "damage": 1, "health": 3,
             "speed": ["hyper"], "race": "Insect", "element": "fire"}
     _api(live_server, f"/api/games/{GAME}/cards", card, "POST")
