@@ -273,6 +273,9 @@ def _print_variants(result: dict[str, Any]) -> None:
     diff = result["difference"]
     ci = diff.get("win_rate_a_ci95")
     within = f" (95% interval {ci[0] * 100:+.1f} to {ci[1] * 100:+.1f})" if ci else ""
+    paired = diff.get("win_rate_a_paired") or {}
+    if paired.get("ci95"):
+        within += f", paired on the same seeds {paired['ci95'][0] * 100:+.1f} to {paired['ci95'][1] * 100:+.1f}"
     print(f"  change: deck A {diff['win_rate_a'] * 100:+.1f} pts{within}, first player {diff['first_player_win_rate'] * 100:+.1f} pts, "
           f"length {diff['turns_mean']:+.1f} turns")
 

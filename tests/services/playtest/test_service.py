@@ -98,6 +98,16 @@ def test_variants_compare_the_same_seeds_under_two_rule_sets(ro_repo):
     assert low_life["turns"]["mean"] < base["turns"]["mean"]
     assert result["difference"]["turns_mean"] == pytest.approx(low_life["turns"]["mean"] - base["turns"]["mean"])
     assert result["games"] == 30
+    paired = result["difference"]["win_rate_a_paired"]
+    assert paired["pairs"] == 15
+    assert paired["value"] == pytest.approx(result["difference"]["win_rate_a"])
+
+
+def test_gauntlet_overall_rate_counts_pairs(repo):
+    result = service.run_gauntlet(repo, "seth", "rot-and-stone", 20, seed=1, workers=1)
+    overall = result["overall"]
+    assert overall["unit"] == "pair" and overall["pairs"] == 10 * len(result["rows"])
+    assert overall["counts"] == [sum(r["win_rate"]["counts"][i] for r in result["rows"]) for i in range(5)]
 
 
 def test_goldfish_opening_hands_follow_the_game_rules_and_the_exact_odds(ro_repo):

@@ -190,9 +190,9 @@ def run_gauntlet(
             "turns_mean": report["turns"]["mean"],
         })
     total = sum(r["games"] for r in rows)
-    points = sum(r["win_rate"]["value"] * r["games"] for r in rows)
+    counts = [sum(r["win_rate"]["counts"][i] for r in rows) for i in range(5)]
     return {"game": game, "deck": label, "seed": seed, "agents": list(agents), "rows": rows,
-            "games": total, "overall": stats.rate(points, total)}
+            "games": total, "overall": stats.pair_rate(counts)}
 
 
 def compare_variants(
@@ -216,6 +216,7 @@ def compare_variants(
     """
     options = [definition.resolve_options(format_id, overrides) for overrides in (variant_1, variant_2)]
     reports = []
+    scores: list[list[float]] = []
     for i, (overrides, resolved) in enumerate(zip((variant_1, variant_2), options, strict=True)):
 
         def step(done: int, total: int, i: int = i) -> None:
@@ -223,7 +224,7 @@ def compare_variants(
                 progress(i * total + done, 2 * total)
 
         report = run_matchup(with_options(matchup, resolved), games, workers, progress=step, should_cancel=should_cancel)
-        report.pop("records", None)
+        scores.append(stats.pair_scores([stats.a_points(r) for r in report.pop("records", None) or ()]))
         report["overrides"] = dict(overrides)
         reports.append(report)
     first, second = reports
@@ -242,6 +243,8 @@ def compare_variants(
         "difference": {
             "win_rate_a": delta(("win_rate_a", "value")),
             "win_rate_a_ci95": difference_interval(first["win_rate_a"], second["win_rate_a"]),
+            # Both variants play the same seeds: the pair-by-pair difference is the precise one.
+            "win_rate_a_paired": stats.paired_difference(scores[1], scores[0]),
             "first_player_win_rate": delta(("first_player_win_rate", "value")),
             "turns_mean": delta(("turns", "mean")),
         },
