@@ -61,6 +61,8 @@ class EffectAdapter(Protocol):
     def turn(self, s: State) -> int: ...
     def summoned_this_turn(self, s: State, u: Unit) -> bool: ...
     def pay_life(self, s: State, player: int, n: int, src: Source) -> None: ...
+    def counters(self, s: State, u: Unit, name: str) -> int: ...
+    def remove_counters(self, s: State, u: Unit, name: str, n: int, src: Source) -> None: ...
     def settle(self, s: State) -> bool: ...
     """State-based checks after an effect; True when the game is over."""
 
@@ -94,8 +96,25 @@ class BaseAdapter:
     def bounce(self, s: State, u: Unit, src: Source) -> None:
         self._missing("return_to_hand")
 
+    def counter_map(self, s: State, u: Unit, create: bool) -> dict[str, int] | None:
+        """The unit's counters by name (None: it has none and ``create`` is false)."""
+        raise NotImplementedError(f"{self.capabilities.game} has no counters")
+
+    def counters(self, s: State, u: Unit, name: str) -> int:
+        table = self.counter_map(s, u, False)
+        return table.get(name, 0) if table else 0
+
     def add_counters(self, s: State, u: Unit, counter: str, n: int, src: Source) -> None:
-        self._missing(f"{counter} counters")
+        table = self.counter_map(s, u, True)
+        assert table is not None
+        table[counter] = table.get(counter, 0) + n
+        self.say(s, f"  {src.name}: {n} {counter} counter(s) (now {table[counter]})")
+
+    def remove_counters(self, s: State, u: Unit, counter: str, n: int, src: Source) -> None:
+        table = self.counter_map(s, u, False)
+        if table and table.get(counter):
+            table[counter] = max(0, table[counter] - n)
+            self.say(s, f"  {src.name}: {n} {counter} counter(s) removed (now {table[counter]})")
 
     def add_mana(self, s: State, player: int, n: int, src: Source) -> None:
         self._missing("add_mana")

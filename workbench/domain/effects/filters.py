@@ -47,6 +47,7 @@ class Condition:
     filter: Filter | None = None
     low: int | None = None
     high: int | None = None
+    counter: str = ""
 
 
 def _whole(value: object) -> bool:
@@ -157,6 +158,16 @@ def read_condition(raw: object, filter_keys: Iterable[str] | None) -> tuple[Cond
         return None, [("effect.bad_condition", f"{kind} is {value!r}; write {{min: N}} or {{max: N}}"
                        + ("" if kind == "turn" else " with side: own or opponent"), value, None)]
     problems: list[Problem] = []
+    if kind == "counters":
+        name = value.get("counter")
+        extra = set(value) - {"counter", "min", "max"}
+        if not isinstance(name, str) or not name.strip() or extra:
+            return None, [("effect.bad_condition", f"counters is {value!r}; write {{counter: charge, min: 3}}",
+                           value, None)]
+        low, high, more = _bounds("counters", value, True)
+        if more:
+            return None, more
+        return Condition("counters", low=low, high=high, counter=name.strip().lower()), []
     known = {"min", "max"} if kind == "turn" else {"side", "min", "max"}
     for key in value:
         if key not in known:

@@ -139,6 +139,8 @@ def holds(c: Condition, src: Source, s: State, a: EffectAdapter) -> bool:
         return src.unit is not None and a.summoned_this_turn(s, src.unit)
     if kind == "turn":
         return _within(a.turn(s), c)
+    if kind == "counters":
+        return src.unit is not None and _within(a.counters(s, src.unit, c.counter), c)
     players = _sides(c.side, src.controller)
     if kind == "life":
         return all(_within(a.life(s, p), c) for p in players)
@@ -235,6 +237,16 @@ def _mana(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -
     return _players(e, src, chosen, s, a, lambda p: a.add_mana(s, p, n, src))
 
 
+def _add_counters(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _each_unit(e, src, chosen, s, a, lambda u: a.add_counters(s, u, e.counter, n, src))
+
+
+def _remove_counters(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    n = _amount(e, src, s, a)
+    return _each_unit(e, src, chosen, s, a, lambda u: a.remove_counters(s, u, e.counter, n, src))
+
+
 def _negate(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
     a.negate(s, e, src, chosen)
     return 1
@@ -285,7 +297,7 @@ def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -
 VERBS: dict[str, Verb] = {
     "draw": _draw, "damage": _damage, "heal": _heal, "gain_life": _gain_life, "modify_stats": _modify,
     "destroy": _destroy, "return_to_hand": _bounce, "add_poison": _poison, "add_mana": _mana,
-    "negate": _negate, "move": _move,
+    "negate": _negate, "move": _move, "add_counters": _add_counters, "remove_counters": _remove_counters,
 }
 
 
@@ -315,6 +327,9 @@ def can_pay(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> bool:
                 return False
         elif kind == "sacrifice" and len(_fodder(f, src, s, a)) < n:
             return False
+        elif kind.startswith("remove_counters:"):
+            if src.unit is None or a.counters(s, src.unit, kind.split(":", 1)[1]) < n:
+                return False
     return True
 
 
@@ -333,6 +348,8 @@ def pay(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> None:
         elif kind == "sacrifice":
             for u in _cheapest(_fodder(f, src, s, a), n, s, a):
                 a.destroy(s, u, src)
+        elif kind.startswith("remove_counters:") and src.unit is not None:
+            a.remove_counters(s, src.unit, kind.split(":", 1)[1], n, src)
 
 
 def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:

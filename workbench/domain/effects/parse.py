@@ -244,7 +244,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     if not isinstance(tap, bool):
         return invalid(f"cost tap {tap!r} is not true or false")
     costs: list[tuple[str, int, Any]] = []
-    for key in ("pay_life", "discard", "sacrifice", "exile_from_graveyard"):
+    for key in ("pay_life", "discard", "sacrifice", "exile_from_graveyard"):  # remove_counters below
         if key not in cost:
             continue
         value, flt_cost = cost[key], None
@@ -261,6 +261,14 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         if not _whole(value) or value < 1:
             return invalid(f"cost {key} {value!r} is not a whole number 1 or more")
         costs.append((key, int(value), flt_cost))
+    raw_counters = cost.get("remove_counters")
+    if raw_counters is not None:
+        if not isinstance(raw_counters, Mapping) or not raw_counters:
+            return invalid("cost remove_counters must map counter names to numbers")
+        for name, n in raw_counters.items():
+            if not isinstance(name, str) or not _whole(n) or n < 1:
+                return invalid(f"cost remove_counters {name}: {n!r} is not a whole number 1 or more")
+            costs.append((f"remove_counters:{name.strip().lower()}", int(n), None))
     if costs and trigger != "activated":
         return unsimulated("costs beyond mana and tapping are paid when an effect is activated")
     raw_speed = entry.get("speed", speed)
@@ -270,6 +278,12 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     once = entry.get("once_per_turn", True)
     if not isinstance(once, bool):
         return invalid(f"once_per_turn {once!r} is not true or false")
+    counter = ""
+    if action in ("add_counters", "remove_counters"):
+        raw_counter = entry.get("counter")
+        if not isinstance(raw_counter, str) or not raw_counter.strip():
+            return invalid(f"{action} needs counter: a name")
+        counter = raw_counter.strip().lower()
     harmful = (action in _HARMFUL or (action == "modify_stats" and sum(v for _, v in stats) < 0)
                or (action == "move" and from_zone == "field"))
     spec = caps.spec_type(
@@ -277,7 +291,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         x=x, stats=stats, duration=str(duration), cost_mana=0 if cost_x else int(mana), cost_x=cost_x,
         cost_tap=tap, speed=int(raw_speed), once_per_turn=once, chooses=selector.choose, harmful=harmful,
         filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
-        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs))
+        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter)
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)
@@ -298,6 +312,8 @@ def _condition_gap(c: Condition, trigger: str, index: int, caps: Capabilities) -
         missing = c.filter.keys() - caps.filters if c.filter else frozenset()
         if missing:
             return f"the {game} engine does not filter by {', '.join(sorted(missing))}"
+    if c.kind == "counters" and "counters" not in caps.conditions:
+        return f"the {game} engine does not count counters"
     if c.kind == "previous" and (index == 0 or trigger not in caps.grouped):
         return (f"if previous needs an entry before it that resolves together with it (in {game}: "
                 f"{', '.join(sorted(caps.grouped)) or 'none'} effects)")

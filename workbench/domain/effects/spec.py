@@ -94,8 +94,11 @@ class EffectSpec:
     side: str = "own"
     pick: str = "best"
     look: int = 0
+    counter: str = ""
+    """add_counters / remove_counters: the counters' name (lower case)."""
     costs: tuple[tuple[str, int, Filter | None], ...] = ()
-    """Costs beyond mana and tapping: (kind, how many, which cards), e.g. ("discard", 1, None)."""
+    """Costs beyond mana and tapping: (kind, how many, which cards), e.g. ("discard", 1, None);
+    remove_counters is ("remove_counters:NAME", N, None)."""
 
     @property
     def permanent(self) -> bool:

@@ -48,6 +48,8 @@ ACTIONS: dict[str, ActionSpec] = {
     "negate": ActionSpec("negate the activation or attack it answers", takes_target=False),
     "add_poison": ActionSpec("put poison counters on the target monster", needs_amount=True),
     "add_mana": ActionSpec("the controller gains mana this turn, ignoring the cap", needs_amount=True),
+    "add_counters": ActionSpec("put counters of a name (counter: charge) on the target", needs_amount=True),
+    "remove_counters": ActionSpec("take counters of a name off the target", needs_amount=True),
     "move": ActionSpec("move cards from a zone to a zone: search the deck, return from the graveyard, "
                        "exile, mill, discard, shuffle into the deck, put onto the field"),
 }
@@ -95,6 +97,8 @@ DEFAULT_TARGET: dict[str, str] = {
     "return_to_hand": "enemy_creature",
     "add_poison": "enemy_creature",
     "move": "enemy_creature",
+    "add_counters": "this",
+    "remove_counters": "this",
 }
 """The target of an entry that names none (``negate`` takes no target)."""
 
@@ -142,6 +146,7 @@ COSTS: dict[str, str] = {
     "discard": "N: discard N cards from the hand",
     "sacrifice": "N or {count: N, filter: {...}}: destroy N of the controller's other creatures",
     "exile_from_graveyard": "N: exile N cards from the controller's graveyard",
+    "remove_counters": "{NAME: N}: take N counters of that name off the card itself",
 }
 """``cost:`` keys; the engine picks the cards a cost takes: those worth least (docs/effects.md)."""
 
@@ -153,6 +158,7 @@ CONDITIONS: dict[str, str] = {
     "turn": "{min: N, max: N}: the game's turn (seth: round) number",
     "summoned_this_turn": "true: the card itself came onto the field this turn",
     "previous": "true: the entry before this one did something (\"if you do\")",
+    "counters": "{counter: NAME, min: N, max: N}: counters of that name on the card itself",
 }
 
 KEYS: dict[str, str] = {
@@ -175,6 +181,7 @@ KEYS: dict[str, str] = {
     "look": "move from deck_top: look at the top N, move count of the matching ones, the rest go under",
     "if": "a condition checked when the effect resolves; unmet, the entry does nothing",
     "per": "{zone, side, filter}: the amount is multiplied by the number of matching cards",
+    "counter": "add_counters, remove_counters: the counters' name (seth: poison is the poison of §2.5)",
 }
 
 SPEED_RANGE = (1, 3)
@@ -320,6 +327,10 @@ def _check_cost_and_speed(entry: Mapping[str, Any], bad: Callable[..., None]) ->
                 elif key in ("pay_life", "discard", "sacrifice", "exile_from_graveyard") and not (
                         _is_int(value) and value >= 1):
                     bad("effect.bad_cost", f"cost {key} is {value!r}; a whole number 1 or more", value, 1)
+                elif key == "remove_counters":
+                    if not (isinstance(value, Mapping) and value and all(
+                            isinstance(k, str) and _is_int(v) and v >= 1 for k, v in value.items())):
+                        bad("effect.bad_cost", f"cost remove_counters is {value!r}; write {{charge: 2}}", value)
                 elif key not in COSTS:
                     bad("effect.bad_cost", f"cost key {key!r} is unknown; allowed: {_one_of(COSTS)}", key, list(COSTS))
     speed = entry.get("speed")
@@ -355,6 +366,13 @@ def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., No
     count = entry.get("count")
     if count is not None and not (_is_int(count) and count >= 1):
         bad("effect.bad_count", f"count is {count!r}; a whole number 1 or more", count, 1)
+    counter = entry.get("counter")
+    if action in ("add_counters", "remove_counters"):
+        if not isinstance(counter, str) or not counter.strip():
+            bad("effect.missing_counter", f"{action} needs counter: the counters' name, e.g. charge", counter)
+    elif counter is not None:
+        bad("effect.unused_key", f"counter only applies to add_counters and remove_counters, not {action}",
+            severity="warning")
     zone_keys = [k for k in ("from", "to", "side", "pick", "look") if k in entry]
     if action != "move":
         if zone_keys:

@@ -65,21 +65,23 @@ CAPABILITIES = Capabilities(
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
                               "end_of_turn", "on_attack", "on_attacked", "on_leave"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "add_mana", "move"}),
+                     "negate", "add_mana", "move", "add_counters", "remove_counters"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
              "damage": PLAYER_TARGETS | _ON_CREATURES | {"this"},
              "heal": _ON_CREATURES | {"self", "this"}, "modify_stats": _ON_CREATURES | {"self", "this"},
              "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"},
-             "move": _ON_CREATURES | {"this"}},
+             "move": _ON_CREATURES | {"this"}, "add_counters": _ON_CREATURES | {"self", "this"},
+             "remove_counters": _ON_CREATURES | {"self", "this"}},
     stats=frozenset({"atk", "def"}),
-    costs=frozenset({"mana", "tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard"}),
+    costs=frozenset({"mana", "tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard",
+                     "remove_counters"}),
     self_is_player=frozenset({"draw", "gain_life", "damage", "add_mana"}),
     x_amounts=True,
     keywords=frozenset({"taunt"}),
     filters=frozenset({"kind", "subtype", "attribute", "stars", "cost", "name", "keywords", "atk", "def",
                        "tapped", "face_down", "summoned_this_turn", "other"}),
     zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field"}),
-    conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous"}),
+    conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous", "counters"}),
     grouped=frozenset({"on_play", "activated"}),
     refuse=_refuse,
     spec_type=Effect,
@@ -233,6 +235,12 @@ class FusionEffects(BaseAdapter):
         if s.logging:
             s._say(f"{s._cname(u)} of P{p + 1} goes to the {to.replace('_', ' ')}")
         return True
+
+    def counter_map(self, s: FusionState, u: int, create: bool) -> dict[str, int] | None:
+        table = s.counters.get(u)
+        if table is None and create:
+            table = s.counters[u] = {}
+        return table
 
     def shuffle(self, s: FusionState, player: int) -> None:
         s.rng.shuffle(s.deck[player])

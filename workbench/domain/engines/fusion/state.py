@@ -226,6 +226,7 @@ class FusionState(Observe, State):
         self.mods: dict[int, tuple[int, int]] = {}  # permanent ATK/DEF changes
         self.eot: dict[int, tuple[int, int]] = {}  # until end of turn
         self.attached: dict[int, int] = {}  # equip/aura card -> creature
+        self.counters: dict[int, dict[str, int]] = {}  # named counters of effects, by creature
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
         self.acts = [0, 0]
         self.turn = 0
@@ -269,6 +270,8 @@ class FusionState(Observe, State):
             d[key] = set(d[key])
         for key in ("set_turn", "damage", "mods", "eot", "attached"):
             d[key] = dict(d[key])
+        if self.counters:
+            d["counters"] = {i: dict(table) for i, table in self.counters.items()}
         d["chain"] = [list(link) for link in self.chain]
         d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
         d["_legal"] = None
@@ -583,6 +586,8 @@ class FusionState(Observe, State):
         self.down.discard(i)
         self.sick.discard(i)
         self.damage.pop(i, None)
+        if self.counters:
+            self.counters.pop(i, None)
         self.mods.pop(i, None)
         self.eot.pop(i, None)
         self.set_turn.pop(i, None)

@@ -52,7 +52,8 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
     return None
 
 
-_VERBS = frozenset({"damage", "heal", "add_poison", "modify_stats", "destroy"})
+_VERBS = frozenset({"damage", "heal", "add_poison", "modify_stats", "destroy", "add_counters",
+                    "remove_counters"})
 
 CAPABILITIES = Capabilities(
     game="seth",
@@ -65,7 +66,7 @@ CAPABILITIES = Capabilities(
     filters=frozenset({"race", "element", "speed", "keywords", "name", "power", "damage", "health", "resist",
                        "vulnerable", "other"}),
     zones=frozenset({"field"}),
-    conditions=frozenset({"count", "turn"}),
+    conditions=frozenset({"count", "turn", "counters"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -102,10 +103,25 @@ class SethEffects(BaseAdapter):
             s.say(f"  {u.label} heals {healed}")
 
     def add_counters(self, s: SethState, u: Monster, counter: str, n: int, src: Source) -> None:
-        assert counter == "poison"
+        if counter != "poison":
+            return super().add_counters(s, u, counter, n, src)
         u.poison += n
         if s.logging:
             s.say(f"  {u.label} gets {n} poison counter(s) (now {u.poison})")
+
+    def counter_map(self, s: SethState, u: Monster, create: bool) -> dict[str, int] | None:
+        if u.counters is None and create:
+            u.counters = {}
+        return u.counters
+
+    def counters(self, s: SethState, u: Monster, name: str) -> int:
+        return u.poison if name == "poison" else super().counters(s, u, name)
+
+    def remove_counters(self, s: SethState, u: Monster, counter: str, n: int, src: Source) -> None:
+        if counter == "poison":
+            u.poison = max(0, u.poison - n)
+        else:
+            super().remove_counters(s, u, counter, n, src)
 
     def destroy(self, s: SethState, u: Monster, src: Source) -> None:
         u.damage_taken = max(u.damage_taken, u.health)

@@ -38,7 +38,7 @@ class Monster:
 
     __slots__ = ("card", "name", "owner", "damage_taken", "poison", "alive", "assigned",
                  "ever_assigned", "round_damage", "round_health", "perm_damage", "perm_health",
-                 "cont_damage", "cont_health", "damage", "health", "mult", "focus")
+                 "cont_damage", "cont_health", "damage", "health", "mult", "focus", "counters")
 
     def __init__(self, card: MonsterCard, name: str, owner: int) -> None:
         self.card = card
@@ -56,6 +56,7 @@ class Monster:
         self.health = card.health
         self.mult: dict[str, float] = {}  # element -> damage factor against it (set by the state)
         self.focus: Action | None = None  # the "everything on it" split, built once (combat.focus_action)
+        self.counters: dict[str, int] | None = None  # named counters of effects (poison is its own)
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
@@ -77,6 +78,7 @@ class Monster:
         m.health = self.health
         m.mult = self.mult
         m.focus = self.focus
+        m.counters = dict(self.counters) if self.counters else None
         return m
 
     def recalc(self) -> None:

@@ -65,19 +65,20 @@ CAPABILITIES = Capabilities(
               "trap": frozenset({"on_play"}),
               "area": frozenset({"continuous", "start_of_turn", "end_of_turn"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "move"}),
+                     "negate", "move", "add_counters", "remove_counters"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS,
              "damage": PLAYER_TARGETS | _ON_CREATURES,
              "heal": _ON_CREATURES, "modify_stats": _ON_CREATURES, "destroy": _ON_CREATURES,
-             "return_to_hand": _ON_CREATURES, "move": _ON_CREATURES},
+             "return_to_hand": _ON_CREATURES, "move": _ON_CREATURES, "add_counters": _ON_CREATURES,
+             "remove_counters": _ON_CREATURES},
     stats=frozenset({"strength", "resilience"}),
-    costs=frozenset({"tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard"}),
+    costs=frozenset({"tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard", "remove_counters"}),
     self_is_player=frozenset({"draw", "gain_life", "damage"}),
     filters=frozenset({"kind", "class", "degree", "name", "keywords", "class_master", "strength",
                        "resilience", "position", "other"}),
     zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field",
                      "damage_pile"}),
-    conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous"}),
+    conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous", "counters"}),
     grouped=frozenset({"on_play", "activated"}),
     refuse=_refuse,
     spec_type=Effect,
@@ -232,6 +233,11 @@ class WarzoneEffects(BaseAdapter):
             self._put(s, card, to)
         s._after_leaving(u)
         return True
+
+    def counter_map(self, s: WarzoneState, u: Unit, create: bool) -> dict[str, int] | None:
+        if u.counters is None and create:
+            u.counters = {}
+        return u.counters
 
     def shuffle(self, s: WarzoneState, player: int) -> None:
         s.rng.shuffle(s.p[player].deck)

@@ -12,7 +12,7 @@ class Unit:
     """A creature on the field: its card plus damage, position and this turn's flags."""
 
     __slots__ = ("card", "iid", "cls", "owner", "damage", "pos", "attacked", "pos_changed",
-                 "used", "eot_str", "eot_res", "perm_str", "perm_res", "zero_ok")
+                 "used", "eot_str", "eot_res", "perm_str", "perm_res", "zero_ok", "counters")
 
     def __init__(self, card: Card, pos: str = BATTLING) -> None:
         self.card = card
@@ -30,6 +30,7 @@ class Unit:
         self.perm_res = 0
         # A Guarding creature left at exactly 0 by a 0/0 battle lives on (§1.9.3).
         self.zero_ok = False
+        self.counters: dict[str, int] | None = None  # named counters of effects (docs/effects.md)
 
     def copy(self) -> Unit:
         """An independent copy (the card is shared: it never changes)."""
@@ -48,6 +49,7 @@ class Unit:
         u.perm_str = self.perm_str
         u.perm_res = self.perm_res
         u.zero_ok = self.zero_ok
+        u.counters = dict(self.counters) if self.counters else None
         return u
 
 
