@@ -20,7 +20,7 @@ from tests.web.pages_helpers import page_token
 
 GAME = "seth"
 CARD = "glass-wasp"
-RUN_ID = "20260101-000000-abcdef"
+RUN_ID = "20260101-000000-000abcd"
 
 
 @pytest.fixture

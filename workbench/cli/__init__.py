@@ -10,6 +10,7 @@ Exit codes: 0 success, 1 the command ran and found problems (or failed), 2 usage
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import pkgutil
 import sys
@@ -61,6 +62,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2 if exc.__class__.__name__ in {"InvalidId", "NotFound"} else 1
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        # A full disk, a read-only or forbidden folder: one clear line, not a traceback.
+        known = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+                 errno.EROFS: "the folder is read-only", errno.EACCES: "permission denied",
+                 errno.EPERM: "permission denied"}.get(exc.errno or -1)
+        if known is None:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {known}{where}; the command stopped (every write is atomic: no file was left half-written)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ before expanding them, so the refusal names the limit instead of running out of 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -91,3 +92,27 @@ def shown_count(number: int) -> str:
     if digits > 18:
         return f"about 10^{int(digits)}"
     return f"{number:,}"
+
+
+def find_non_finite(value: Any, path: str = "") -> str | None:
+    """The path (``power``, ``effects[0].amount``) of the first infinite or NaN number in a
+    card's or deck's data, or None. JSON has no such numbers (``1e400`` parses as infinity and
+    would be written back as the invalid ``Infinity``), so they are refused on the way in."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return where or "the value"
+        if isinstance(item, Mapping):
+            stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(item.items())))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+    return None
+
+
+def check_finite(value: Any, what: str) -> None:
+    """Raise DataError naming the field when ``value`` holds an infinite or NaN number."""
+    where = find_non_finite(value)
+    if where is not None:
+        raise DataError(f"{what}: {where[:80]} is not a finite number (numbers must be finite, "
+                        "like 12 or 0.5; 1e400, Infinity and NaN are refused)")

@@ -108,16 +108,20 @@ class RunStore:
                 run = self.get(game, path.stem)
             except DataError:
                 continue
-            report = run.get("report") or {}
+            report = run.get("report") if isinstance(run.get("report"), dict) else {}
+            rate = report.get("win_rate_a") if isinstance(report.get("win_rate_a"), dict) else {}
+            decks = run.get("decks") if isinstance(run.get("decks"), dict) else None
+            if decks is not None and not all(isinstance(d, dict) or d is None for d in decks.values()):
+                decks = None  # a damaged file: listed, its page says what is wrong
             summaries.append({
                 "id": path.stem,
-                "kind": run.get("kind", "matchup"),
-                "created": run.get("created"),
-                "decks": run.get("decks"),
-                "agents": run.get("agents"),
-                "overrides": run.get("overrides"),
-                "games": report.get("games"),
-                "win_rate_a": (report.get("win_rate_a") or {}).get("value"),
+                "kind": run.get("kind", "matchup") if isinstance(run.get("kind", "matchup"), str) else "?",
+                "created": run.get("created") if isinstance(run.get("created"), str) else None,
+                "decks": decks,
+                "agents": run.get("agents") if isinstance(run.get("agents"), list) else None,
+                "overrides": run.get("overrides") if isinstance(run.get("overrides"), dict) else None,
+                "games": report.get("games") if isinstance(report.get("games"), int) else None,
+                "win_rate_a": rate.get("value") if isinstance(rate.get("value"), (int, float)) else None,
             })
         return summaries
 

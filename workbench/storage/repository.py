@@ -23,7 +23,7 @@ from typing import Any
 from workbench.domain.errors import AlreadyExists, Conflict, DataError, DefinitionError, InvalidId, NotFound
 from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import check_id, is_valid_id, slugify
-from workbench.domain.limits import check_copies, check_deck_counts, check_total, count_value
+from workbench.domain.limits import check_copies, check_deck_counts, check_finite, check_total, count_value
 from workbench.storage.atomic import atomic_write, file_lock, fsync_dir, sweep_temp_files
 from workbench.storage.audit import LOCAL_ACTOR, AuditLog, current_actor
 from workbench.storage.history import History
@@ -252,6 +252,8 @@ class Repository:
             data = parse_yaml(raw, COLLECTIONS[collection], f"{collection}/{item_id}.yaml")
             if not isinstance(data, dict):
                 raise DataError(f"{collection}/{item_id}.yaml must hold a mapping, not {type(data).__name__}")
+            # A hand-typed .inf or .nan: JSON cannot carry it (the editor would get Infinity).
+            check_finite(data, f"{collection}/{item_id}.yaml")
         except DataError as exc:
             # Remembered until the file changes: a hostile file (deep nesting costs about a
             # second to refuse) must not be parsed again on every page that lists the cards.
@@ -368,6 +370,7 @@ class Repository:
     ) -> Stored:
         path = self._file(game_id, collection, item_id)
         ordered = self._ordered(game_id, collection, data)
+        check_finite(ordered, f"{collection[:-1]} {item_id!r}")  # 1e400 would be saved as .inf
         if collection == "decks":  # refused before anything expands the counts (domain/limits.py)
             check_deck_counts(ordered.get("zones"), f"deck {item_id!r}")
         with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):

@@ -85,6 +85,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     init_help(app, Path(app.config.get("DOCS_DIR") or PROJECT_ROOT / "docs"), PROJECT_ROOT / "README.md")
     app.register_error_handler(HTTPException, _http_error)
+    from workbench.web.ui import storage_error_response
+
+    app.register_error_handler(OSError, storage_error_response)  # full disk 507, read-only 503
     return app
 
 

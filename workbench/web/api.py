@@ -23,6 +23,7 @@ from workbench.domain.errors import (
     NotFound,
     WorkbenchError,
 )
+from workbench.domain.limits import find_non_finite
 from workbench.domain.problems import Problem, has_errors
 from workbench.services.checks import card_problems, deck_problems
 from workbench.storage.repository import Stored
@@ -73,6 +74,20 @@ def _http_error(exc: HTTPException) -> Response:
     return error_response(exc.description or exc.name, exc.code or 400)
 
 
+@bp.errorhandler(OSError)
+def _storage_error(exc: OSError) -> Response:
+    """A full disk answers 507, a read-only data folder 503 (workbench.web.ui.storage_error)."""
+    from workbench.web.ui import storage_error
+
+    known = storage_error(exc)
+    if known is None:
+        return _unexpected(exc)
+    response = error_response(known[2], known[0])
+    if known[0] == 503:
+        response.headers["Retry-After"] = "10"
+    return response
+
+
 @bp.errorhandler(Exception)
 def _unexpected(exc: Exception) -> Response:  # pragma: no cover - last line of defence
     import logging
@@ -99,6 +114,9 @@ def _check_payload(data: Any, what: str) -> dict[str, Any]:
             raise BadRequest(f"field name {str(key)[:50]!r} is not allowed: use letters, digits and '_'")
     if _depth(data) > MAX_PAYLOAD_DEPTH:
         raise BadRequest(f"the {what} nests deeper than {MAX_PAYLOAD_DEPTH} levels")
+    where = find_non_finite(data)
+    if where is not None:  # Python's JSON reads 1e400 as infinity, and NaN and Infinity too
+        raise BadRequest(f"{where[:80]} is not a finite number: 1e400, Infinity and NaN are refused")
     return data
 
 

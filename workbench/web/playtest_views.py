@@ -13,12 +13,13 @@ from typing import Any
 
 from filelock import Timeout
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from jinja2.exceptions import UndefinedError
 from werkzeug.wrappers import Response
 
 from workbench.domain import stats
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import AGENT_LABELS
-from workbench.domain.errors import WorkbenchError
+from workbench.domain.errors import DataError, NotFound, WorkbenchError
 from workbench.domain.tally import upgrade_report
 from workbench.services.playtest import service
 from workbench.services.playtest.jobs import JobRegistry, RunsBusy
@@ -105,7 +106,7 @@ def index(game: str) -> str:
 def _form_request(definition: Any) -> dict[str, Any]:
     """Read the start request (form or JSON) into checked parameters. Raises WorkbenchError."""
     data: Any = request.get_json(silent=True) if request.is_json else request.form
-    if data is None:
+    if not hasattr(data, "get"):
         raise WorkbenchError("send a form or a JSON object")
 
     def deck(side: str) -> Any:
@@ -125,8 +126,8 @@ def _form_request(definition: Any) -> dict[str, Any]:
             return default
         try:
             value = int(raw)
-        except (TypeError, ValueError):
-            raise WorkbenchError(f"{key} must be a whole number, not {raw!r}") from None
+        except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 reads as infinity
+            raise WorkbenchError(f"{key} must be a whole number, not {str(raw)[:40]!r}") from None
         if not low <= value <= high:
             raise WorkbenchError(f"{key} must be between {low:,} and {high:,}, not {value:,}")
         return value
@@ -353,10 +354,12 @@ def _run_exists(game: str, run_id: str) -> bool:
 
 @bp.get("/api/games/<game>/playtests/<run_id>")
 def run_json(game: str, run_id: str) -> Response:
-    """A finished run as stored (404 while it is still running)."""
+    """A finished run as stored (404 while it is still running; 400 when its file is damaged)."""
     _game_or_404(game)
     try:
         return jsonify(RunStore(get_repo()).get(game, run_id))
+    except DataError as exc:
+        abort(400, description=str(exc))
     except WorkbenchError:
         abort(404, description=f"no playtest run {run_id!r}")
 
@@ -372,11 +375,25 @@ def report(game: str, run_id: str) -> Any:
     store = RunStore(get_repo())
     try:
         run = store.get(game, run_id)
-    except WorkbenchError:
+    except DataError as exc:  # a run file that is not JSON, or not an object
+        abort(400, description=str(exc))
+    except NotFound:
         live = jobs().progress(game, run_id)
         if live is None:
             abort(404, description=f"no playtest run {run_id!r}")
         return render_template("playtest/progress.html", game=definition, game_id=game, job=live)
+    try:
+        return _report_page(definition, game, run_id, run, store)
+    except DAMAGED as exc:  # a run file edited or cut by hand: say so instead of a 500
+        abort(400, description=f"playtest run {run_id} cannot be shown: its file is damaged "
+                               f"({type(exc).__name__}: {str(exc)[:120]})")
+
+
+# What a run file with the wrong shape raises while its page is built.
+DAMAGED = (KeyError, TypeError, AttributeError, ValueError, IndexError, UndefinedError)
+
+
+def _report_page(definition: Any, game: str, run_id: str, run: dict[str, Any], store: RunStore) -> Any:
     if run.get("kind") == "variants":
         return render_template("playtest/variants.html", game=definition, game_id=game, run=run, report=run["report"],
                                charts=_variant_charts(run["report"]))
@@ -399,16 +416,23 @@ def replay(game: str, run_id: str, index: int) -> str:
     definition = _game_or_404(game)
     try:
         run = RunStore(get_repo()).get(game, run_id)
+    except DataError as exc:
+        abort(400, description=str(exc))
     except WorkbenchError:
         abort(404, description=f"no playtest run {run_id!r}")
-    games = (run.get("report") or {}).get("games", 0)
+    report = run.get("report") or {}
+    games = report.get("games", 0) if isinstance(report, dict) else None
+    if not isinstance(games, int) or isinstance(games, bool):
+        abort(400, description=f"playtest run {run_id} cannot be replayed: its file is damaged (report)")
     if not 0 <= index < games:
-        abort(404, description=f"run {run_id} has games 0–{games - 1}")
+        abort(404, description=f"run {run_id} has games 0–{games - 1}" if games else f"run {run_id} has no games to replay")
     try:
         matchup = service.matchup_from_run(run)
         record, state = play_one(matchup, index, log=True)
     except WorkbenchError as exc:
         abort(409, description=str(exc))
+    except DAMAGED as exc:
+        abort(400, description=f"playtest run {run_id} cannot be replayed: its file is damaged ({type(exc).__name__})")
     return render_template(
         "playtest/replay.html", game=definition, game_id=game, run=run, index=index, record=record,
         log=list(state.log), games=games,

@@ -6,13 +6,15 @@ them are built only when their route exists, so the UI never points at a 404.
 
 from __future__ import annotations
 
+import errno
 import functools
+import logging
 import secrets
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
-from flask import Blueprint, current_app, g, render_template, request, session, url_for
+from flask import Blueprint, current_app, g, jsonify, make_response, render_template, request, session, url_for
 
 from workbench.domain.errors import (
     AlreadyExists,
@@ -171,6 +173,46 @@ def error_page(exc: WorkbenchError) -> tuple[str, int]:
     """An HTML page naming what went wrong (the error's own message), with its HTTP status."""
     status, title = next(((code, t) for cls, code, t in ERROR_STATUS if isinstance(exc, cls)), (400, "Error"))
     return render_template("error.html", title=title, message=str(exc), status=status), status
+
+
+# Write failures of the machine, not of the request: a full disk is 507 (Insufficient Storage), a
+# read-only or forbidden data folder and a busy lock are 503 (Service Unavailable).
+_STORAGE_ERRORS = {
+    errno.ENOSPC: (507, "Disk full", "the disk that holds the data is full, so nothing was saved; free some "
+                                     "space and try again"),
+    errno.EDQUOT: (507, "Disk quota reached", "the disk quota of the data folder is used up, so nothing was "
+                                              "saved; free some space and try again"),
+    errno.EROFS: (503, "Read-only data folder", "the data folder is read-only on this server, so nothing was "
+                                                "saved; make it writable (or ask the operator) and try again"),
+    errno.EACCES: (503, "Cannot write", "the server is not allowed to write to the data folder, so nothing was "
+                                        "saved; check the folder's owner and permissions"),
+    errno.EPERM: (503, "Cannot write", "the server is not allowed to write to the data folder, so nothing was "
+                                       "saved; check the folder's owner and permissions"),
+}
+
+
+def storage_error(exc: OSError) -> tuple[int, str, str] | None:
+    """(status, title, message) for a failure of the disk or the data folder, or None."""
+    if isinstance(exc, TimeoutError) and exc.errno is None:  # filelock.Timeout: another save holds the file
+        return 503, "Busy", "another save of the same file is still running; try again in a few seconds"
+    return _STORAGE_ERRORS.get(exc.errno) if exc.errno is not None else None
+
+
+def storage_error_response(exc: OSError) -> Any:
+    """A clear 507/503 (JSON under /api and for scripts, a page otherwise) instead of a 500."""
+    known = storage_error(exc)
+    if known is None:
+        raise exc
+    status, title, message = known
+    logging.getLogger("workbench").warning("storage error answered %s: %s (%s)", status, message, exc.strerror)
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        response = jsonify({"error": message, "problems": []})
+        response.status_code = status
+    else:
+        response = make_response(render_template("error.html", title=title, message=message, status=status), status)
+    if status == 503:
+        response.headers["Retry-After"] = "10"
+    return response
 
 
 def install_error_page(bp: Blueprint) -> None:
