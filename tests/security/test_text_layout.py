@@ -55,15 +55,19 @@ def test_ten_thousand_characters_without_a_space_lay_out_in_under_a_second() -> 
 
 
 def test_layout_time_grows_about_linearly() -> None:
-    def seconds(n: int) -> float:
-        started = time.perf_counter()
-        fit_paragraphs([Paragraph("q" * n)], 700, 500, 40, 20, 1.0)
-        return time.perf_counter() - started
+    def seconds(n: int) -> float:  # best of 3 (a shared machine), a new letter each time (no cache)
+        best = float("inf")
+        for letter in "qrs":
+            started = time.perf_counter()
+            fit_paragraphs([Paragraph(letter * n)], 700, 500, 40, 20, 1.0)
+            best = min(best, time.perf_counter() - started)
+        return best
 
     seconds(2000)  # warm the font
     small, large = seconds(5000), seconds(40_000)
-    assert large < 2.0, large
-    assert large < 8 * small * 3 + 0.2  # 8 times the text, far from 64 or 512 times the time
+    assert large < 3.0, large
+    # 8 times the text: about 8-10 times the time when n·log n, 64 when quadratic, 512 when cubic.
+    assert large < 32 * small + 0.3, (small, large)
 
 
 def test_a_huge_draft_is_cut_to_max_length_before_layout(repo) -> None:
