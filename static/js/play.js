@@ -111,7 +111,7 @@
     if (!undoSel) return;
     undoSel.replaceChildren();
     (view.undo || []).forEach(function (u) {
-      const turn = u.turn !== null && u.turn !== undefined ? `Turn ${u.turn}: ` : "";
+      const turn = u.turn !== null && u.turn !== undefined ? `${view.turn_label || "Turn"} ${u.turn}: ` : "";
       undoSel.appendChild(el("option", { value: u.step, text: `${turn}${u.who} — ${u.text}` }));
     });
     const none = !(view.undo || []).length;
@@ -127,7 +127,7 @@
     board.innerHTML = view.board_html; // rendered by the server from escaped templates
     statusEl.textContent = view.status;
     statusEl.classList.remove("is-error");
-    document.getElementById("pt-turn").textContent = view.turn !== null && view.turn !== undefined ? `Turn ${view.turn}` : "";
+    document.getElementById("pt-turn").textContent = view.turn !== null && view.turn !== undefined ? `${view.turn_label || "Turn"} ${view.turn}` : "";
     document.getElementById("pt-phase").textContent = view.phase || "";
     document.getElementById("pt-step").textContent = view.step;
     root.dataset.step = view.step;

@@ -32,7 +32,6 @@ from workbench.services.playtest.runner import a_seat, deck_seed, derive_seed, g
 from workbench.storage.repository import Repository
 
 HUMAN = "human"
-SEARCH_AGENTS = ("montecarlo", "search", "mcts")
 MAX_DECISIONS = 20_000
 
 
@@ -462,8 +461,9 @@ def seat_labels(table: Mapping[str, Any]) -> list[str]:
 def instance_cards(engine_name: str, state: State) -> dict[str, str]:
     """Instance name (as the snapshot and the action arguments write it) -> card id.
 
-    Known for the bundled engines; a new engine's snapshot entries with a ``card`` key are found
-    by :func:`view`, and names equal to card ids are taken as they are.
+    Known for the bundled engines; for a new engine :func:`view` reads a top-level ``cards``
+    mapping (instance -> card id) of its snapshot, entries with a ``card`` key, and names equal
+    to card ids.
     """
     found: dict[str, str] = {}
     if engine_name == "warzone" and hasattr(state, "p"):
@@ -530,6 +530,9 @@ def view(
     labels = seat_labels(table)
     card_data = table["card_data"]
     ids = instance_cards(str(table["engine"]), state)
+    named = snap.get("cards")  # a new engine may name its instances' cards in its snapshot
+    if isinstance(named, Mapping):
+        ids.update({str(k): str(v) for k, v in named.items() if isinstance(v, str)})
     names = {inst: str((card_data.get(cid) or {}).get("name", cid)) for inst, cid in ids.items()}
     for cid, data in card_data.items():
         names.setdefault(cid, str(data.get("name", cid)))
@@ -567,7 +570,7 @@ def view(
             split = {"total": {str(k): int(v) for k, v in total.items()},
                      "targets": [{"inst": t, "label": cards.labels.get(t, cards.names.get(t, t))} for t in targets]}
     log = [plain(line, cards, labels) for line in state.log]
-    shared = {k: v for k, v in snap.items() if k not in ("players", "to_act", "terminal", "result")}
+    shared = {k: v for k, v in snap.items() if k not in ("players", "to_act", "terminal", "result", "cards")}
     chain = [
         {"player": labels[int(link.get("player", 0))], "card": cards.names.get(str(link.get("instance") or link.get("card")), ""),
          "negated": bool(link.get("negated"))}
@@ -597,6 +600,7 @@ def view(
         "over": over,
         "result": result,
         "turn": snap.get("turn", snap.get("round")),
+        "turn_label": "Turn" if "turn" in snap or "round" not in snap else "Round",
         "phase": " · ".join(str(snap[k]) for k in ("phase", "step") if snap.get(k) not in (None, "")),
         "board": {"players": players, "chain": chain, "attacks": attacks,
                   "pending": _pending_text(snap.get("pending"), cards)},
@@ -660,7 +664,7 @@ def _player_view(p: int, psnap: Mapping[str, Any], cards: _Cards, *, mine: bool,
             continue
         secret = any(w in key for w in HIDDEN_ZONE_WORDS)
         private = key in PRIVATE_ZONES and not mine and not show_all
-        zone_cards = []
+        zone_cards: list[dict[str, Any]] = []
         for inst, attrs in entries:
             if inst is None:
                 zone_cards.append({"empty": True})

@@ -87,7 +87,7 @@ def _payload(definition: Any, table: dict[str, Any], position: tables.Position, 
     game = definition.id
     data = tables.view(table, position, seat, reveal=reveal, face_url=lambda cid: face_url(game, cid))
     data["board_html"] = render_template("play/_board.html", v=data, board_templates=_board_templates(definition),
-                                         game=definition)
+                                         game=definition, card_data=table["card_data"])
     data["next_human"] = tables.next_human(table, position) if table.get("kind") != "replay" else None
     data["kind"] = table.get("kind", "game")
     data["id"] = table["id"]
