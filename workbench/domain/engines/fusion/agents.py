@@ -48,7 +48,7 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
         sign = 1.0 if s.owner[t] == p else -1.0
         if amount >= d - s.damage.get(t, 0):
             return 0.0 - sign * (a + d + 1.0)
-        return 0.0 - sign * 0.2
+        return _chip(s, t, amount, a, d, sign)
     if act == "negate":
         if not s.chain:
             return 0.0
@@ -59,7 +59,7 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
             _effect_value(s, link[0], link[1], le, lt, link[5]) for le, lt in zip(link[3], link[4])
         )
     if act == "add_mana":
-        return 0.3 * amount
+        return _mana_value(s, p, src, amount)
     if e.choice:  # what _effect_targets returns for a chosen target, without a call
         if t is None:
             return 0.0
@@ -92,7 +92,7 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
             if amount >= d - s.damage.get(target, 0):
                 total -= sign * (a + d + 1.0)
             else:
-                total -= sign * 0.2
+                total += _chip(s, target, amount, a, d, sign)
         elif act == "destroy":
             a, d = s.atk_dfn(target)
             total -= sign * (a + d + 1.0)
@@ -109,8 +109,11 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
                     total -= sign * _value(s, target)
                 elif s.phase == "battle" and _in_fight(s, target):
                     total += sign * 1.5 * (max(e.atk, 0) + max(e.dfn, 0))
+                elif (s.phase == "main1" and s.active == p and mine and e.atk > 0
+                      and s.can_attack(target)):
+                    total += 0.3 * e.atk  # before the battle, on a creature that can attack
                 else:
-                    total += sign * 0.1 * (e.atk + e.dfn)
+                    total -= _WASTED  # wears off before it matters: after combat, off-fight
     return total
 
 
@@ -130,6 +133,33 @@ def _guess(s: FusionState, q: int) -> tuple[int, int]:
     if not n:
         return (0, 1)
     return (round(ta / n), round(td / n))
+
+
+_WASTED = 0.3
+"""What a card spent for nothing costs: less than holding it (``end`` and ``pass`` score 0)."""
+
+
+def _chip(s: FusionState, t: int, amount: int, a: int, d: int, sign: float) -> float:
+    """Worth of ``amount`` damage that does not destroy creature ``t`` (ATK ``a``, DEF ``d``):
+    it wears off at end of turn (§3.5.6), so it counts only as part of a fight this battle."""
+    if s.phase == "battle" and _in_fight(s, t):
+        left = d - s.damage.get(t, 0)
+        return -sign * 0.5 * (a + d + 1.0) * amount / max(left, 1)
+    return -_WASTED
+
+
+def _mana_value(s: FusionState, p: int, src: int, amount: int) -> float:
+    """Extra mana is worth the plays it opens: a card in hand it makes affordable now."""
+    cards = s.cards
+    own = cards[src]
+    mana = s.mana[p] - (own.cost if src in s.hand[p] and not own.x_cost else 0)
+    for i in s.hand[p]:
+        if i == src:
+            continue
+        c = cards[i]
+        if c.x_cost or mana < c.cost <= mana + amount:
+            return 0.3 * amount + 0.5
+    return -_WASTED
 
 
 def _in_fight(s: FusionState, i: int) -> bool:
@@ -258,7 +288,7 @@ class HeuristicAgent:
                         if amount >= (v[1] - damage.get(t, 0) if damage else v[1]):
                             gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
                         else:
-                            gain = 0.0 + (0.0 - sign * 0.2)
+                            gain = 0.0 + _chip(state, t, amount, v[0], v[1], sign)
                     else:
                         if e.choice:
                             if len(args) > 1:

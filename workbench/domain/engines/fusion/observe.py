@@ -129,6 +129,8 @@ class Observe:
         if any(old != new for old, new in perm.items()):
             _relabel(s, perm)
         s.rng = random.Random(rng.getrandbits(64))
+        if getattr(s, "deck_seeds", None) is not None:  # future mulligan shuffles are hidden too
+            s.deck_seeds = (rng.getrandbits(32), rng.getrandbits(32))
         s._legal = None
         s._sc = {}
         s._cb = None

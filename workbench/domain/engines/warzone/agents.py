@@ -203,6 +203,9 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
         cfg = state.cfg
         a_str, a_left, a_worth = us
         battles = _BATTLES
+        # An attacker stays Battling through the opponent's turn: with the Damage Pile one card
+        # from the limit, an overflow there loses the game (§1.4.2, §1.9.2).
+        foe_max = _exposure(state, owner, foe_stats) if followers is not None else 0
         for w, ws in foe_stats:
             # _battle_value inlined: this loop runs for every pair at nearly every decision.
             guarding = w.pos == GUARDING
@@ -223,6 +226,8 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
                 val -= a_worth
             else:
                 val -= 0.3 * (a_left - att_left)
+                if foe_max > att_left and damage_value(state, owner, foe_max - att_left) >= LETHAL:
+                    val -= _EXPOSED
             if to_def:
                 val += damage_value(state, d, to_def)
             if to_att:
@@ -246,6 +251,8 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
                 out[v.iid] = _EXPECT * worst + _REST * val
         if reach[4]:
             val = damage_value(state, d, us[0])
+            if val < LETHAL and foe_max > a_left and damage_value(state, owner, foe_max - a_left) >= LETHAL:
+                val -= _EXPOSED
             worst = below[3]
             if lo3 < worst:
                 worst = lo3
@@ -261,6 +268,20 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
         if reach[4]:
             out["direct"] = damage_value(state, d, us[0])
     return out
+
+
+_EXPOSED = 20_000.0
+"""The cost of leaving a creature Battling where one enemy attack's overflow is the last
+Damage Card: most of a lost game (the opponent must still reach it)."""
+
+
+def _exposure(state: WarzoneState, owner: int, foe_stats: list) -> int:
+    """The strongest enemy Strength when ``owner``'s Damage Pile is one card from the limit
+    (an overflow of a full damage step on a Battling creature loses), else 0."""
+    cfg = state.cfg
+    if cfg.pile_limit - len(state.p[owner].pile) > 1 or not foe_stats:
+        return 0
+    return max(ws[0] for _, ws in foe_stats)
 
 
 def _fresh_attack_pays(state: WarzoneState, card: Card, plan: dict) -> bool:
