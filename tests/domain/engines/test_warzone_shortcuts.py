@@ -74,11 +74,19 @@ def reference_attack_values(state: WarzoneState, u: Unit) -> dict[str, float]:
                         val = 0.6 * vs[2]
                         break
         val = val - us[2] if att_dies else val - 0.3 * (us[1] - att_left)
+        if not att_dies and exposed(att_left):
+            val -= agents._EXPOSED  # left Battling where one overflow is the last Damage Card
         if to_def:
             val += agents.damage_value(state, v.owner, to_def)
         if to_att:
             val -= agents.damage_value(state, u.owner, to_att)
         return val
+
+    def exposed(left: int) -> bool:
+        if followers is None or cfg.pile_limit - len(state.p[u.owner].pile) > 1 or not foe.field:
+            return False
+        strongest = max(agents._stats(state, w)[0] for w in foe.field)
+        return strongest > left and agents.damage_value(state, u.owner, strongest - left) >= agents.LETHAL
 
     per_unit = [(w, value(w)) for w in foe.field]
     out: dict[str, float] = {}
@@ -91,6 +99,8 @@ def reference_attack_values(state: WarzoneState, u: Unit) -> dict[str, float]:
             out[v.iid] = val
     if can_direct(u.cls, u.card.master, rows):
         val = agents.damage_value(state, 1 - u.owner, us[0])
+        if val < agents.LETHAL and exposed(us[1]):
+            val -= agents._EXPOSED
         if intercept:
             worst = min([val] + [wval for _, wval in per_unit])
             val = 0.6 * worst + (1 - 0.6) * val

@@ -117,6 +117,11 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
     return total
 
 
+_BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
+"""Steps where the heuristic reads no stats of the opponent's face-down creatures (they can
+neither attack nor be blockers' targets): no need to mask them."""
+
+
 def _guess(s: FusionState, q: int) -> tuple[int, int]:
     """The (ATK, DEF) player ``q``'s face-down creature is expected to have: the mean of the
     creatures it could be (``q``'s unseen settable creatures: hand, deck and face-down ones)."""
@@ -178,6 +183,8 @@ class HeuristicAgent:
         # the creature stats of the last attack declaration: (state, turn, attacks declared,
         # ATK, damage left, untapped enemy blockers), see _declare
         self._decl: tuple[Any, ...] | None = None
+        # (state, zone sizes, guess) of the last _masked decision, see _masked
+        self._guessed: tuple[Any, ...] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -194,7 +201,7 @@ class HeuristicAgent:
         """
         assert isinstance(state, FusionState)
         down = state.down
-        if down:
+        if down and state.step not in _BLIND_STEPS:
             hidden = [i for i in state.crea[1 - player] if i in down]
             if hidden:
                 return self._masked(state, player, hidden)
@@ -203,20 +210,30 @@ class HeuristicAgent:
     def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
         """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
         depends only on what ``player`` sees (restored afterwards: the cache is the state's)."""
-        guess = _guess(state, 1 - player)
+        q = 1 - player
+        # the pool changes only when a card of q's moves between zones (or turns face up)
+        key = (state.turn, len(state.hand[q]), len(state.deck[q]), len(state.grave[q]),
+               len(state.exile[q]), len(hidden))
+        memo = self._guessed
+        if memo is not None and memo[0] is state and memo[1] == key:
+            guess = memo[2]
+        else:
+            guess = _guess(state, q)
+            self._guessed = (state, key, guess)
         cards = state.cards
         saved = []
+        sc = state._sc
         for i in hidden:
-            a, d = state.atk_dfn(i)  # base plus public changes (modifiers, continuous bonuses)
+            true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
             card = cards[i]
-            saved.append(i)
-            state._sc[i] = (guess[0] + a - card.atk, guess[1] + d - card.dfn)
+            saved.append((i, true))
+            sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
         try:
             return self._choose(state, player)
         finally:
-            sc = state._sc
-            for i in saved:
-                sc.pop(i, None)  # recomputed from the real card on the next read
+            sc = state._sc  # the decision reads the state; the cache dict is still this one
+            for i, true in saved:
+                sc[i] = true
 
     def _choose(self, state: FusionState, player: int) -> Action:
         if state.actor == player and not state.over:

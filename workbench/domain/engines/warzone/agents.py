@@ -195,6 +195,9 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
         us = _stats(state, u)  # type: ignore[arg-type]
     reach = reach_table(cls, master, rows)
     out: dict[str, float] = {}
+    # An attacker stays Battling through the opponent's turn: with the Damage Pile one card
+    # from the limit, an overflow there loses the game (§1.4.2, §1.9.2).
+    foe_max = _exposure(state, owner, foe_stats) if followers is not None else 0
     if state.cfg.interceptors > 0:
         # The defender's best answer to an attack on Class c: its lowest value among the
         # creatures of a lower Class (any creature against a Direct Attack), per Class once.
@@ -203,9 +206,6 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
         cfg = state.cfg
         a_str, a_left, a_worth = us
         battles = _BATTLES
-        # An attacker stays Battling through the opponent's turn: with the Damage Pile one card
-        # from the limit, an overflow there loses the game (§1.4.2, §1.9.2).
-        foe_max = _exposure(state, owner, foe_stats) if followers is not None else 0
         for w, ws in foe_stats:
             # _battle_value inlined: this loop runs for every pair at nearly every decision.
             guarding = w.pos == GUARDING
@@ -264,9 +264,20 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
             followers = [f for f in followers if f[0] is not u]
         for w, ws in foe_stats:
             if reach[w.cls]:
-                out[w.iid] = _battle_value(state, cls, owner, us, w, ws, followers, rows)
+                val = _battle_value(state, cls, owner, us, w, ws, followers, rows)
+                if foe_max:
+                    o = battle_tuple(state.cfg, cls, us[0], us[1], w.cls, ws[0], ws[1],
+                                     w.pos == GUARDING)
+                    if (not o[2] and foe_max > o[0]
+                            and damage_value(state, owner, foe_max - o[0]) >= LETHAL):
+                        val -= _EXPOSED
+                out[w.iid] = val
         if reach[4]:
-            out["direct"] = damage_value(state, d, us[0])
+            val = damage_value(state, d, us[0])
+            if (val < LETHAL and foe_max > us[1]
+                    and damage_value(state, owner, foe_max - us[1]) >= LETHAL):
+                val -= _EXPOSED
+            out["direct"] = val
     return out
 
 
