@@ -58,6 +58,7 @@ class Observe:
                 view: dict[str, Any] = {
                     "at": label(i), "tapped": i in s.tapped, "face_down": i in s.down,
                     "damage": s.damage.get(i, 0), "set_turn": s.set_turn.get(i),
+                    "counters": getattr(s, "counters", {}).get(i),
                 }
                 if i not in hidden:
                     view.update(card=cards[i].id, atk=s.atk(i), dfn=s.dfn(i), sick=i in s.sick,
@@ -149,8 +150,9 @@ def _relabel(s: FusionState, perm: dict[int, int]) -> None:
             z[:] = [m(i) for i in z]
     for key in ("tapped", "down", "sick"):
         setattr(s, key, {m(i) for i in getattr(s, key)})
-    for key in ("set_turn", "damage", "mods", "eot"):
-        setattr(s, key, {m(i): v for i, v in getattr(s, key).items()})
+    for key in ("set_turn", "damage", "mods", "eot", "counters"):
+        if hasattr(s, key):
+            setattr(s, key, {m(i): v for i, v in getattr(s, key).items()})
     s.attached = {m(i): m(h) for i, h in s.attached.items()}
     s.chain = [[link[0], m(link[1]), link[2], link[3],
                 tuple(t if e.action == "negate" else m(t) for e, t in zip(link[3], link[4])),

@@ -613,6 +613,8 @@ class SethState(Observe, State):
         # the starting values; its changes are noted and undone before the next one runs.
         monsters = self.everyone
         start = [_mutable(m) for m in monsters]
+        counters_start = [dict(m.counters) if m.counters else None for m in monsters]
+        counter_deltas: dict[int, dict[str, int]] = {}
         flight_start = self.flight_used
         flight_after = set(flight_start)
         deltas: dict[int, list[int]] = {}
@@ -642,8 +644,26 @@ class SethState(Observe, State):
                         if effect.action == "destroy" and now[0] > was[0]:
                             destroyed.add(k)
                         _restore(x, was)
+                    if x.counters or counters_start[k]:
+                        before = counters_start[k] or {}
+                        after = x.counters or {}
+                        if after != before:
+                            d = counter_deltas.setdefault(k, {})
+                            for name in set(before) | set(after):
+                                d[name] = d.get(name, 0) + after.get(name, 0) - before.get(name, 0)
+                            x.counters = dict(before) if before else None
             self.queued[p] = []
         self.flight_used = flight_after
+        for k, cd in counter_deltas.items():
+            x = monsters[k]
+            table = dict(x.counters or {})
+            for name, dv in cd.items():
+                left = table.get(name, 0) + dv
+                if left > 0:
+                    table[name] = left
+                else:
+                    table.pop(name, None)
+            x.counters = table or None
         for k, d in deltas.items():
             x = monsters[k]
             _restore(x, [v + dv for v, dv in zip(start[k], d)])
