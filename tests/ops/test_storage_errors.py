@@ -114,3 +114,35 @@ def test_a_playtest_start_with_huge_numbers_answers_400(client, body: str) -> No
     answer = client.post(f"/games/{GAME}/playtest", data=body, content_type="application/json",
                          headers={"X-CSRF-Token": token})
     assert answer.status_code == 400 and answer.get_json()["error"]
+
+
+# ------------------------------------------------------------------ 1 MB names
+
+
+def test_a_one_megabyte_name_is_answered_clearly_everywhere(client) -> None:
+    import time
+
+    name = "N" * 1_000_000
+    token = client.get("/api/csrf").get_json()["csrf_token"]
+    headers = {"X-CSRF-Token": token}
+    card = client.get(f"/api/games/{GAME}/cards/{CARD}").get_json()["card"]
+    calls = [
+        ("card", lambda: client.post(f"/api/games/{GAME}/cards", json=dict(card, name=name), headers=headers)),
+        ("deck", lambda: client.post(f"/api/games/{GAME}/decks", json={"name": name, "zones": {"team": {CARD: 1}}},
+                                     headers=headers)),
+        ("validate", lambda: client.post(f"/api/games/{GAME}/validate", json={"card": dict(card, name=name)},
+                                         headers=headers)),
+        ("preview", lambda: client.post(f"/games/{GAME}/preview.png", json={"card": dict(card, name=name, text=name)},
+                                        headers=headers)),
+        ("pasted list", lambda: client.post(f"/games/{GAME}/playtest/goldfish", data={"text": "1 " + name,
+                                                                                      "csrf_token": token})),
+        ("deck list import", lambda: client.post(f"/games/{GAME}/deck-import", json={"text": "1 " + name},
+                                                 headers=headers)),
+    ]
+    for label, call in calls:
+        started = time.perf_counter()
+        answer = call()
+        assert answer.status_code < 500, (label, answer.status_code)
+        assert time.perf_counter() - started < 10, label
+        if answer.status_code >= 400 and answer.is_json:
+            assert answer.get_json()["error"], label
