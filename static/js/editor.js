@@ -323,6 +323,14 @@
     return control ? control.meta.label : name;
   }
 
+  /* A new card starts with its required fields empty: those show as quiet hints, not errors,
+     until the designer edits that field or tries to save. */
+  const touched = new Set();
+  let triedSave = Boolean(cardId);
+  function asHint(p) {
+    return !triedSave && p.code === "card.required" && p.field && !touched.has(p.field);
+  }
+
   function renderProblems(problems) {
     document.querySelectorAll(".field-problems").forEach(function (list) { list.textContent = ""; });
     document.querySelectorAll("[aria-invalid]").forEach(function (node) { node.removeAttribute("aria-invalid"); });
@@ -335,7 +343,14 @@
     general.textContent = "";
     let errors = 0;
     let warnings = 0;
+    let hints = 0;
     all.forEach(function (p) {
+      if (asHint(p)) {
+        hints += 1;
+        const list = document.getElementById("problems-" + p.field);
+        if (list) list.appendChild(el("li", { class: "problem problem-hint", text: "Required: fill it in before saving." }));
+        return;
+      }
       if (p.severity === "error") errors += 1; else warnings += 1;
       /* A control may place its own problems (the effects rows: "effect N: …" next to row N). */
       const control = p.field ? controls[p.field] : null;
@@ -354,7 +369,10 @@
         p.field ? el("strong", { text: fieldLabel(p.field) + ": " }) : null, p.message]));
     });
     const summary = document.getElementById("problem-summary");
-    if (!all.length) {
+    if (!errors && !warnings && hints) {
+      summary.textContent = hints + " required field" + (hints === 1 ? "" : "s") + " to fill";
+      summary.className = "problem-summary";
+    } else if (!errors && !warnings) {
       summary.textContent = "No problems";
       summary.className = "problem-summary ok";
     } else {
@@ -437,6 +455,7 @@
 
   async function save() {
     if (saving || readOnly) return;
+    if (!triedSave) { triedSave = true; validate(); }  // every required field now counts as an error
     const card = collect();
     if (Object.keys(localProblems).length) {
       renderProblems([]);
@@ -578,8 +597,12 @@
     buildFields(kindSelect.value);
     changed();
   });
-  form.addEventListener("input", changed);
-  form.addEventListener("change", function (event) { if (event.target !== kindSelect) changed(); });
+  function touch(event) {
+    const box = event.target.closest ? event.target.closest("[data-field]") : null;
+    if (box && box.dataset.field) touched.add(box.dataset.field);
+  }
+  form.addEventListener("input", function (event) { touch(event); changed(); });
+  form.addEventListener("change", function (event) { touch(event); if (event.target !== kindSelect) changed(); });
   form.addEventListener("submit", function (event) { event.preventDefault(); save(); });
   document.addEventListener("keydown", function (event) {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {

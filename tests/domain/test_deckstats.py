@@ -147,3 +147,19 @@ def test_warzone_curve_leaves_spells_out_and_counts_them(definitions) -> None:
     assert degree.counts == {2: 4} and degree.without == 3 and degree.average == 2
     assert stats.draw_zone == "main" and stats.draw_zone_size == 7
     assert wanted_count({"zones": {"main": {"s": 3, "c": 4}}}, cards, "main", kind="spell") == 3
+
+
+def test_the_opening_hand_row_against_every_shuffle() -> None:
+    """Brute force over every ordered deal of a 7-card deck with 2 wanted: the kept hand of 3
+    (one mulligan when short of 1 wanted card) holds one with 1 - miss^2."""
+    import itertools
+    from fractions import Fraction
+
+    from workbench.domain.deckstats import prob_opening_hand
+
+    deck = [1, 1, 0, 0, 0, 0, 0]
+    hands = list(itertools.combinations(range(7), 3))
+    miss = Fraction(sum(1 for h in hands if sum(deck[i] for i in h) < 1), len(hands))
+    assert prob_opening_hand(7, 2, 1, DrawPlan(3, 1, False, 1)) == 1 - miss**2
+    assert prob_opening_hand(7, 2, 1, DrawPlan(3, 1, False, 0)) == 1 - miss
+    assert prob_opening_hand(7, 2, 2, DrawPlan(0, 1, False, 0)) == 0

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.web.pages_helpers import json_block, make_readonly_client, page_token
-from workbench.domain.deckstats import DrawPlan, prob_by_turn
+from workbench.domain.deckstats import DrawPlan, prob_by_turn, prob_opening_hand
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,9 @@ def test_fusion_odds_follow_five_cards_skipped_draw_and_mulligans(ro):
     plan = DrawPlan(opening_hand=5, draws_per_turn=1, first_player_skips_draw=True, mulligans=3)
     expected = [float(prob_by_turn(size, magic, 2, plan, t, True)) for t in range(1, 5)]
     assert _odds_column(html) == pytest.approx(expected)
+    opening = float(re.search(r'data-odds-opening="([0-9.e-]+)"', html).group(1))
+    assert opening == pytest.approx(float(prob_opening_hand(size, magic, 2, plan)))
+    assert "<td>Opening hand (after mulligans)</td><td>5</td>" in html  # the table starts with the hand
     assert "Going second" in html and "<td>1</td><td>5 / 6</td>" in html
     assert "up to 3 mulligans" in html and "<svg" in html and "Mana cost curve" in html
 

@@ -156,6 +156,20 @@ def prob_by_turn(deck_size: int, wanted: int, k: int, plan: DrawPlan, turn: int,
     return total
 
 
+def prob_opening_hand(deck_size: int, wanted: int, k: int, plan: DrawPlan) -> Fraction:
+    """P(the kept opening hand holds at least ``k`` of the ``wanted`` cards), before any draw.
+
+    A hand short of them is redrawn while mulligans remain, so it is short only when every
+    attempt was. Raises StatsError for impossible numbers.
+    """
+    if k < 1:
+        raise StatsError("k (how many of the wanted cards) must be at least 1")
+    _check_sizes(deck_size, wanted, 0)
+    hand = min(plan.opening_hand, deck_size)
+    miss = sum((hypergeom_pmf(deck_size, wanted, hand, h) for h in range(0, k)), Fraction(0))
+    return 1 - miss ** (max(0, plan.mulligans) + 1)
+
+
 @dataclass(frozen=True)
 class OddsRow:
     """One turn of a draw-odds table: cards seen and the probability going first and second."""

@@ -20,6 +20,7 @@ from workbench.domain.deckstats import (
     deck_statistics,
     draw_plan,
     odds_table,
+    prob_opening_hand,
     wanted_count,
 )
 from workbench.domain.errors import Conflict, NotFound
@@ -228,6 +229,7 @@ def render_stats(game: str, definition: GameDefinition, deck: dict[str, Any], bo
         try:
             wanted = wanted_count(deck, cards, stats.draw_zone, card_id=card_id, kind=kind)
             rows = odds_table(stats.draw_zone_size, wanted, k, stats.plan, turns)
+            opening = float(prob_opening_hand(stats.draw_zone_size, wanted, k, stats.plan))
         except StatsError as exc:
             error = str(exc)
         else:
@@ -236,7 +238,8 @@ def render_stats(game: str, definition: GameDefinition, deck: dict[str, Any], bo
             if not same:
                 series.append(("going second", "second", [(r.turn, r.second) for r in rows]))
             title = f"Chance of at least {k} × {described} by turn"
-            odds = {"rows": rows, "same": same, "k": k, "wanted": wanted, "described": described,
+            odds = {"rows": rows, "same": same, "k": k, "opening": opening,
+                    "opening_seen": min(stats.plan.opening_hand, stats.draw_zone_size), "wanted": wanted, "described": described,
                     "card": card_id, "kind": kind, "turns": turns,
                     "chart": line_chart(title, series)}
     return render_template("decks/_stats.html", game=definition, stats=stats, zone_charts=zone_charts,

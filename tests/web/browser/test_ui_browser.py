@@ -5,6 +5,7 @@ Screenshots of each main page go to test-output/screenshots/."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -178,3 +179,21 @@ def test_leaving_with_unsaved_edits_asks_first(live_server, page):
     expect(page.locator("#legal-status")).to_have_text("Legal")
     page.get_by_role("button", name="One more Glass Wasp").click()
     assert page.evaluate(LEAVE_PROBE) is True  # the deck builder guards unsaved decks too
+
+
+def test_a_new_card_shows_hints_not_errors_until_edited_or_saved(live_server, page):
+    page.goto(live_server + "/games/warzone/new-card?kind=creature")
+    summary = page.locator("#problem-summary")
+    expect(summary).to_have_text(re.compile(r"^\d+ required fields? to fill$"))
+    assert page.locator("[aria-invalid='true']").count() == 0
+    assert page.locator(".field-problems .problem-error").count() == 0
+    expect(page.locator("#problems-strength .problem-hint")).to_have_count(1)
+    strength = page.locator("[data-field=strength] input")
+    strength.fill("500")
+    strength.fill("")  # edited and left empty: now it is an error next to the field
+    expect(page.locator("#problems-strength .problem-error")).to_have_count(1)
+    expect(strength).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#problems-degree .problem-hint")).to_have_count(1)  # the others are still hints
+    page.get_by_role("button", name="Create card").click()  # trying to save shows every missing field
+    expect(summary).to_have_text(re.compile(r"^\d+ errors?, \d+ warnings?$"))
+    assert page.locator(".field-problems .problem-hint").count() == 0
