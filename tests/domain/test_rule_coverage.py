@@ -111,3 +111,29 @@ def test_unknown_rules_and_whole_sections_are_refused() -> None:
         "a.yaml: cites §1.9.9, which is not a warzone rule of RULES.md",
         "§1.7 in the not-yet-covered list is not a rule",
     ]
+
+
+@pytest.mark.parametrize("game", sorted(rc.GAME_NUMBERS))
+def test_every_decision_option_is_played_the_other_way_by_a_scenario(game: str) -> None:
+    """Each Decision of RULES.md is a rule option (game.yaml ``decision: true``) whose default is
+    played by the scenarios that leave it alone; at least one scenario must play another value
+    (an option whose range holds only its default has no other value to play)."""
+    import yaml
+
+    from workbench.storage.scenario_files import read_scenarios
+
+    definition = yaml.safe_load((ROOT / "card_data" / game / "game.yaml").read_text("utf-8"))
+    decisions = {name: spec for name, spec in (definition.get("options") or {}).items()
+                 if spec.get("decision")}
+    played: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "card_data" / game / "scenarios").glob("*.y*ml")):
+        for item in read_scenarios(path):
+            for name, value in (item.data.get("options") or {}).items():
+                played.setdefault(name, set()).add(repr(value))
+    missing = []
+    for name, spec in decisions.items():
+        if spec.get("minimum") is not None and spec.get("minimum") == spec.get("maximum"):
+            continue
+        if not played.get(name, set()) - {repr(spec["default"])}:
+            missing.append(f"{name} ({spec.get('rule', '')})")
+    assert not missing, f"{game}: no scenario plays these Decisions the other way: {missing}"

@@ -27,8 +27,10 @@ def test_warzone_opening_hand_is_the_dealt_hand(repo):
     matchup, _ = service.prepare(repo, "warzone", "iron-bastion", "vanguard-rush", seed=5)
     state, agents = runner.new_state(matchup, 0)
     opening = [set(s) for s in state.stats.opening]
-    # The first player has drawn its first turn's card too (§1.6.1); that one is not "opening".
-    assert len(state.p[1].hand) == state.cfg.start_hand == len(state.p[0].hand) - 1
+    # A new game waits on the Areas' rows (§1.12.4): the first turn's draw (§1.6.1) comes
+    # after, and it is not "opening".
+    assert state.phase == "start"
+    assert len(state.p[1].hand) == state.cfg.start_hand == len(state.p[0].hand)
     assert opening[1] == {c.id for c in state.p[1].hand}
     assert opening[0] <= {c.id for c in state.p[0].hand}
     play_game(state, agents)

@@ -29,8 +29,23 @@ def test_start_areas_hands_life_and_the_first_wake_draw() -> None:
     snap = ENGINE.snapshot(state)
     p0, p1 = snap["players"]
     assert p0["life"] == p1["life"] == 2500
+    assert p0["hand_count"] == p1["hand_count"] == 8
+    # §1.12.4: the first player places its Areas first, in the open, then the second player
+    assert snap["phase"] == "start" and snap["turn"] == 0
+    assert snap["pending"] == {"kind": "areas", "player": 0} and snap["to_act"] == [0]
+    assert p0["areas"] == p1["areas"] == [None, None, None]
+    choices = state.legal_actions(0)
+    assert len(choices) == len({tuple(state.p[0].areas) for _ in choices}) * len(choices)
+    assert len({a.args for a in choices}) == len(choices) >= 2
+    first = choices[-1]
+    state.apply(first)
+    snap = ENGINE.snapshot(state)
+    assert snap["players"][0]["areas"] == list(first.args)
+    assert snap["to_act"] == [1] and snap["pending"]["kind"] == "areas"
+    state.apply(state.legal_actions(1)[0])
+    snap = ENGINE.snapshot(state)
+    p0, p1 = snap["players"]
     assert all(a is not None for a in p0["areas"] + p1["areas"])
-    assert [len(p["areas"]) for p in (p0, p1)] == [3, 3]
     assert p0["hand_count"] == 9 and p0["field"] == {}  # 8 + the Wake draw; nothing chosen yet
     assert p1["hand_count"] == 8 and p1["deck_count"] == main_size(BASTION) - 8
     assert p0["deck_count"] == main_size(RUSH) - 9

@@ -165,9 +165,10 @@ def test_recruit_potential_counts_the_best_bodies_that_fit() -> None:
 
 # ------------------------------------------------------------------ the engine's shortcuts
 
-def reference_hand_part(hand, band_ok) -> tuple[list, list]:
+def reference_hand_part(hand, band_ok, set_traps) -> tuple[list, list]:
     """The first copy of each card id in hand order: creatures whose Degree band is open and
-    spells; those without a chosen target give their actions, the others are listed as cards."""
+    spells; those without a chosen target give their actions, the others are listed as cards;
+    settable creatures may also be set, traps with an effect are set (when ``set_traps``)."""
     plain, targeted, seen = [], [], set()
     for card in hand:
         if card.id in seen:
@@ -175,8 +176,12 @@ def reference_hand_part(hand, band_ok) -> tuple[list, list]:
         seen.add(card.id)
         if card.kind == "creature" and band_ok[card.band]:
             (plain.extend(card.recruit_acts) if card.plain_play else targeted.append(card))
+            if card.settable:
+                plain.append(card.set_act)
         elif card.kind == "spell":
             (plain.append(card.spell_act) if card.plain_play else targeted.append(card))
+        elif card.kind == "trap" and card.on_play and set_traps:
+            plain.append(card.set_act)
     return plain, targeted
 
 
@@ -187,19 +192,30 @@ def test_hand_part_lists_the_first_copy_of_each_playable_card() -> None:
     for state in positions(4):
         for pl in state.p:
             for band_ok in ((True, True, True), (True, False, False), (False, True, False)):
-                _, _, plain, targeted = _hand_part(pl.hand, band_ok)
-                assert (list(plain), list(targeted)) == reference_hand_part(pl.hand, band_ok)
+                for set_traps in (True, False):
+                    _, _, plain, targeted = _hand_part(pl.hand, band_ok, set_traps)
+                    assert (list(plain), list(targeted)) == reference_hand_part(
+                        pl.hand, band_ok, set_traps)
             duplicates += len({c.id for c in pl.hand}) < len(pl.hand)
     assert duplicates > 50  # hands holding two copies of a card were compared
 
-def test_trap_window_check_agrees_with_the_listed_traps() -> None:
+@pytest.mark.parametrize("opts", [{}, {"traps_set_first": False}])
+def test_answer_check_agrees_with_the_listed_answers(opts) -> None:
+    """_may_answer (no listing, a shortcut for the common "no answer") says what listing says,
+    with a chain open on each kind of link the state could hold."""
     seen = set()
-    for state in positions(6):
+    for state in positions(6, **opts):
+        if state.is_terminal() or state.phase == "start":
+            continue
+        saved = state.chain  # positions() plays on: put the real chain back
         for c in (0, 1):
-            for window in ("defend", "respond"):
-                listed = bool(state._trap_actions(c, window, None))
-                assert state._may_trap(c, window) == listed
+            for link in (("attack", 1 - c, None, (), (), "x", None),
+                         ("spell", 1 - c, None, (), (), None, None)):
+                state.chain = [link]
+                listed = bool(state._answers(c, True))
+                assert state._may_answer(c) == listed
                 seen.add(listed)
+        state.chain = saved
     assert seen == {True, False}
 
 

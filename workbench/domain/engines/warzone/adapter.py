@@ -51,6 +51,8 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
         return "only a trap negates (a spell, or an attack it answers)"
     if e.target == "attacker" and kind != "trap" and e.trigger != "on_attacked":
         return "only a trap or an on_attacked effect answers an attack, so only they name the attacker"
+    if e.from_zone == "exile":
+        return "the Exiled zone is out of the game for good (§1.12.6): nothing comes back from it"
     if e.selector.what == "this" and kind != "creature":
         return f"a {kind} is not on the field, so it cannot affect itself"
     return None
@@ -80,6 +82,7 @@ CAPABILITIES = Capabilities(
                      "damage_pile"}),
     conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous", "counters"}),
     grouped=frozenset({"on_play", "activated"}),
+    keywords=frozenset({"heal_trigger", "settable"}),
     refuse=_refuse,
     spec_type=Effect,
 )

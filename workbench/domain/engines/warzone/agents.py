@@ -37,7 +37,8 @@ LETHAL = 100_000
 _EXPECT = 0.6  # weight of the defender's best interception; the rest: it lets the attack through
 _REST = 1 - _EXPECT
 _NEVER = -1e9
-_ZERO_KINDS = frozenset(("end_phase", "end_turn", "pass"))  # scored 0 by HeuristicAgent.score
+_ZERO_KINDS = frozenset(("end_phase", "end_turn", "pass", "heal"))  # scored 0 by HeuristicAgent.score
+_SET_TRAP = 50.0  # setting a trap costs nothing and keeps an answer ready (§1.12.2)
 
 
 def unit_value(state: WarzoneState, u: Unit) -> float:
@@ -654,6 +655,18 @@ class HeuristicAgent:
             return val - 10.0
         if kind == "trap":
             return self._trap_score(state, p, args)
+        if kind == "set":
+            card = _find(state.p[p].hand, args[0])
+            if card.kind == "trap":
+                return _SET_TRAP
+            # a settable creature: just below recruiting it face up (its text waits)
+            return self._recruit_score(state, p, (args[0], GUARDING), plan) - 1.0
+        if kind == "flip":
+            u = state.p[p].unit(args[0])
+            assert u is not None
+            return card_value(state, p, u.card, u.card.on_play, args[1:], u.iid) + 1.0
+        if kind == "areas":
+            return area_value(state, p, args)
         if kind == "target":
             _, c, card, e, src = state.pending  # type: ignore[misc]
             return effect_value(state, c, e, args[0], src)
@@ -684,21 +697,21 @@ class HeuristicAgent:
         return -battle_value(state, u, v) if v is not None else 0.0
 
     def _trap_score(self, state: WarzoneState, p: int, args: tuple) -> float:
-        card = _find(state.p[p].hand, args[0])
-        pend = state.pending
-        assert pend is not None
-        if pend[0] == "defend":
-            att = pend[1]
-            val = card_value(state, p, card, card.on_play, args[1:], None, att)
-            if any(e.action == "negate" for e in card.on_play):
-                u = state.unit(att)
-                val += max(0.0, attack_values(state, u).get(pend[2] or "direct", 0.0)) if u else 0.0
-            return val - 150.0
-        # Answering a spell: a negation is worth what the spell would do to us.
-        _, caster, spell, targets = pend
-        val = card_value(state, p, card, card.on_play, args[1:])
-        if any(e.action == "negate" for e in card.on_play):
-            val += card_value(state, caster, spell, spell.on_play, targets)
+        """A trap answering the chain's last link (§1.12.3): what its effects do, plus, for a
+        negation, what the link it cancels would have done to us."""
+        card = _own_trap(state, p, args[0])
+        chain = state.chain
+        base, top = chain[0], chain[-1]
+        att = base[5] if base[0] == "attack" else None
+        val = card_value(state, p, card, card.on_play, args[1:], None, att)
+        if card.negates:
+            if top[0] == "attack":
+                u = state.unit(att) if att else None
+                val += max(0.0, attack_values(state, u).get(top[6] or "direct", 0.0)) if u else 0.0
+            elif top[3]:
+                val += card_value(state, top[1], top[2], top[3], top[4], top[5], att)
+        if base[0] not in ("attack", "spell") and not card.negates and not card.on_attacker:
+            val -= 150.0  # kept for a better moment than a recruit or an effect
         return val - 150.0
 
     def _recruit_score(self, state: WarzoneState, p: int, args: tuple,
@@ -776,7 +789,8 @@ class MonteCarloAgent:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
-        if state.pending is None and state.phase != "war":
+        if (state.pending is None and state.phase != "war") or (
+                state.pending is not None and state.pending[0] in ("areas", "heal")):
             return self.heuristic.choose(state, player)
         plan: dict = {}
         ranked = sorted(acts, key=lambda a: -self.heuristic.score(state, player, a, plan))
@@ -825,6 +839,43 @@ def position_value(state: WarzoneState, player: int) -> float:
     return 1.0 / (1.0 + math.exp(-score / 1500.0))
 
 
+def area_value(state: WarzoneState, p: int, order: tuple) -> float:
+    """Placing Areas (§1.12.4): each row's standing changes weighed by how many creatures of
+    that Class the side they reach may field (own: hand and deck; the opponent: its deck list,
+    which is public, all its unseen cards counted by Class)."""
+    me = state.p[p]
+    foe = state.p[1 - p]
+    own = [0, 0, 0, 0]
+    for card in me.hand + me.deck:
+        if card.kind == "creature":
+            own[card.cls] += 1
+    theirs = [0, 0, 0, 0]
+    for card in foe.hand + foe.deck:
+        if card.kind == "creature":
+            theirs[card.cls] += 1
+    cards = {c.iid: c for c in (state.to_place[p] or ())} if state.to_place else {}
+    val = 0.0
+    for row, iid in enumerate(order, start=1):
+        area = cards.get(iid)
+        if area is None:
+            continue
+        for e in area.continuous:
+            change = e.d_str + e.d_res
+            if e.target == "own_creatures":
+                val += change * own[row]
+            elif e.target == "enemy_creatures":
+                val -= change * theirs[row]
+    return val
+
+
+def _own_trap(state: WarzoneState, p: int, iid: str) -> Card:
+    """A trap of ``p`` by instance name: set face down, or in the hand."""
+    for card, _ in state.p[p].traps:
+        if card.iid == iid:
+            return card
+    return _find(state.p[p].hand, iid)
+
+
 def _find(cards: list[Card], iid: str) -> Card:
     for card in reversed(cards):  # the newest cards are usually the ones played
         if card.iid == iid:
@@ -852,7 +903,8 @@ def _search_candidates(state: WarzoneState, player: int, acts: list[Action]) -> 
 def _battle_decision(state: WarzoneState, player: int) -> bool:
     """War-phase and answer-window decisions are searched; Recruitment/Return are the
     heuristic's (its recruit planning is already exact about the limit)."""
-    return state.pending is not None or state.phase == "war"
+    pend = state.pending
+    return (pend is not None and pend[0] not in ("areas", "heal")) or state.phase == "war"
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,

@@ -40,7 +40,8 @@ class Card:
                  "continuous", "start_turn", "end_turn", "on_attack", "on_attacked", "on_leave", "unsimulated",
                  "pays", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
-                 "acts", "list_slot", "play_acts", "target_acts", "is_trap")
+                 "acts", "list_slot", "play_acts", "target_acts", "is_trap", "quick", "settable",
+                 "heal_trigger", "set_act", "on_attacker", "negates")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -69,6 +70,14 @@ class Card:
             self.list_slot, self.play_acts = -1, ()
         self.target_acts: dict[tuple, Any] = {}  # actions by chosen targets, filled on first use
         self.is_trap = self.kind == "trap" and bool(self.on_play)  # may answer (with an effect)
+        # A quick spell (an effect of speed 2) may answer in either turn (§1.12.1).
+        self.quick = self.kind == "spell" and any(e.speed >= 2 for e in self.on_play)
+        keywords = proto.keywords
+        self.settable = self.kind == "creature" and "settable" in keywords  # §1.12.7
+        self.heal_trigger = "heal_trigger" in keywords  # §1.12.5
+        self.set_act = Action("set", (iid,), f"set {self.name} face down")
+        self.on_attacker = any(e.target == "attacker" for e in self.on_play)  # answers attacks
+        self.negates = any(e.action == "negate" for e in self.on_play)
 
     def __repr__(self) -> str:
         return f"Card({self.iid})"
@@ -91,6 +100,9 @@ class _Proto:
         self.resilience = _int(data.get("resilience"), 0)
         self.master = bool(data.get("class_master", False))
         self.text = str(data.get("text") or "")
+        raw = data.get("keywords") or ()
+        self.keywords = frozenset(str(k).lower() for k in (raw if isinstance(raw, (list, tuple))
+                                                            else (raw,)))
         parsed = parse_card_effects(self.kind, data.get("effects"))
         self.effects = parsed.runnable
         self.on_play = parsed.of("on_play")

@@ -27,16 +27,27 @@ class Combat:
             self._resolve_all(p, u.card, u.card.on_attack, (), att, None)
         if target is not None:
             v = self.unit(target)
-            if v is not None and v.card.on_attacked:
+            if v is not None and v.card.on_attacked and not v.face_down:
                 self._resolve_all(d, v.card, v.card.on_attacked, (), target, att)
         if self.over or self.unit(att) is None or (target is not None and self.unit(target) is None):
+            self.step = "end_of_combat"
             return  # the game ended, or the attacker or its target is gone: the attack ends
-        if self._interceptors(d, target, ()) or self._may_trap(d, "defend"):
+        self.step = "battle"
+        self._open(("attack", p, u.card, (), (), att, target))
+
+    def _after_declaration(self, att: str, target: str | None) -> None:
+        """The declaration's chain has resolved: the defender may intercept (§1.8), then the
+        battle. An attacker or target gone meanwhile ends the attack."""
+        if self.unit(att) is None or (target is not None and self.unit(target) is None):
+            self.step = "end_of_combat"
+            return
+        if self._interceptors(1 - self.active, target, ()):
             self.pending = ("defend", att, target, ())
         else:
             self._resolve_attack(att, target, ())
 
     def _resolve_attack(self, att: str, target: str | None, chosen: tuple[str, ...]) -> None:
+        self.step = "end_of_combat"
         u = self.unit(att)
         if u is None:
             return
@@ -61,6 +72,11 @@ class Combat:
 
     def _battle(self, u: Unit, v: Unit) -> None:
         """One battle between attacker ``u`` and defending creature ``v`` (§1.9)."""
+        if v.face_down:  # a set creature is turned face up when it is attacked (§1.12.7)
+            v.face_down = False
+            self._aura = None
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[v.owner]}'s set {v.card.name} is turned face up")
         ures, vres = self.resilience(u), self.resilience(v)
         o = battle(self.cfg, u.cls, self.strength(u), ures - u.damage, v.cls, self.strength(v),
                    vres - v.damage, v.pos == GUARDING)
@@ -94,7 +110,12 @@ class Combat:
             if not me.deck:
                 me.decked = True
                 break
-            me.pile.append(me.deck.pop())
+            card = me.deck.pop()
+            me.pile.append(card)
+            if card.heal_trigger:  # its owner chooses a card to discard (§1.12.5)
+                self.heals.append(p)
+                if self.cfg.log:
+                    self.say(f"{PLAYER_NAMES[p]}'s Damage Card {card.name} is a heal trigger")
         me.life -= rest
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[p]} takes {amount}: {cards} Damage Card(s), {rest} Life "

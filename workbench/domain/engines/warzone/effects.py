@@ -1,5 +1,5 @@
-"""Warzone card effects (docs/effects.md, warzone section): spells and the traps that answer
-them or an attack, and triggered effects. A mixin of :class:`~.state.WarzoneState`; what an
+"""Warzone card effects (docs/effects.md, warzone section): spells, the chain of answers
+(RULES.md §1.12.3) and triggered effects. A mixin of :class:`~.state.WarzoneState`; what an
 effect does is the effect interpreter's (``workbench.domain.effects``) with ``adapter.py``."""
 
 from __future__ import annotations
@@ -16,62 +16,77 @@ class Effects:
     """Effect methods of the warzone state (they use its zones, options and log)."""
 
     def _cast(self, p: int, card: Card, targets: tuple) -> None:
-        """Activate a spell from the hand; the opponent may respond with a trap."""
+        """Activate a spell from the hand: it opens a chain (§1.12.3)."""
         self.p[p].hand.remove(card)
         self.stats.played[p].add(card.id)
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
-        if self._may_trap(1 - p, "respond"):
-            self.pending = ("respond", p, card, targets)
-            return
-        self._finish_cast(p, card, targets)
+        self._open(("spell", p, card, card.on_play, targets, None, None))
 
-    def _finish_cast(self, p: int, card: Card, targets: tuple, negated: bool = False) -> None:
-        if negated:
-            if self.cfg.log:
-                self.say(f"{card.name} is negated")
+    # The chain (§1.12.3). A link is (kind, controller, card, effects, targets, creature,
+    # target): kind recruit, flip, activate (the effects of that creature), spell, trap, or
+    # attack (the declaration: creature is the attacker, target its target or None).
+
+    def _open(self, link: tuple) -> None:
+        """Start a chain with ``link``; with no possible answer it resolves at once."""
+        self.chain = [link]
+        other = 1 - link[1]
+        if self._may_answer(other):
+            self.pending = ("chain", other)
         else:
-            self._resolve_all(p, card, card.on_play, targets, None, None)
-        self.p[p].discard.append(card)
+            self._resolve_chain()
 
-    def _respond_trap(self, p: int, trap: Card, targets: tuple) -> None:
-        """A trap played in a response window (against a spell, or an attack)."""
+    def _link(self, link: tuple) -> None:
+        """Add an answer to the chain; the other player may answer it in turn."""
+        self.chain.append(link)
+        other = 1 - link[1]
+        if self._may_answer(other):
+            self.pending = ("chain", other)
+        else:
+            self._resolve_chain()
+
+    def _answer_trap(self, p: int, iid: str, targets: tuple) -> None:
+        """Activate a set trap (or, with ``traps_set_first`` off, one from the hand)."""
         me = self.p[p]
-        me.hand.remove(trap)
+        if self.cfg.set_first:
+            i = next(i for i, (card, _) in enumerate(me.traps) if card.iid == iid)
+            trap = me.traps.pop(i)[0]
+        else:
+            trap = next(card for card in me.hand if card.iid == iid)
+            me.hand.remove(trap)
         self.stats.played[p].add(trap.id)
         if self.cfg.log:
-            self.say(f"{PLAYER_NAMES[p]} responds with trap {trap.name}")
-        pend = self.pending
-        assert pend is not None
-        negates = any(e.action == "negate" for e in trap.on_play)
-        if pend[0] == "respond":
-            _, caster, card, ctargets = pend
-            self.pending = None
-            self._resolve_all(p, trap, trap.on_play, targets, None, None)
-            me.discard.append(trap)
-            if not self.over:
-                self._finish_cast(caster, card, ctargets, negated=negates)
-            return
-        _, att, target, chosen = pend
-        self.pending = None
-        self._resolve_all(p, trap, trap.on_play, targets, None, att)
-        me.discard.append(trap)
-        if self.over:
-            return
-        if negates:
-            if self.cfg.log:
-                self.say("the attack is negated")
-            return
-        u = self.unit(att)
-        if u is None:
-            return  # the attacker is gone: the attack ends
-        if target is not None and self.unit(target) is None:
-            return  # its target is gone: the attack ends
-        if self._interceptors(p, target, chosen) or self._may_trap(p, "defend"):
-            self.pending = ("defend", att, target, chosen)
-        else:
-            self._resolve_attack(att, target, chosen)
+            self.say(f"{PLAYER_NAMES[p]} answers with trap {trap.name}")
+        self._link(("trap", p, trap, trap.on_play, targets, None, None))
 
+    def _resolve_chain(self) -> None:
+        """Resolve the chain, the last link first. A negating link cancels the link it
+        answers (the one below it); a cancelled attack declaration ends the attack."""
+        chain = self.chain
+        self.chain = []
+        base = chain[0]
+        attacker = base[5] if base[0] == "attack" else None
+        negated = [False] * len(chain)
+        log = self.cfg.log
+        for i in range(len(chain) - 1, -1, -1):
+            kind, c, card, effects, targets, src, extra = chain[i]
+            if negated[i]:
+                if log:
+                    self.say("the attack is negated" if kind == "attack"
+                             else f"{card.name} is negated")
+                if kind == "attack":
+                    self.step = "end_of_combat"
+            elif kind == "attack":
+                self._after_declaration(src, extra)
+            else:
+                if i and card.negates:
+                    negated[i - 1] = True
+                if effects:
+                    self._resolve_all(c, card, effects, targets, src, attacker)
+            if kind in ("spell", "trap"):
+                self.p[c].discard.append(card)
+            if self.over:
+                return
 
     def _run_trigger(self) -> None:
         c, card, e, src = self.queue.pop(0)

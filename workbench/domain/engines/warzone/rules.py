@@ -28,6 +28,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "damage_pile_loss_immediate": True,
     "attacker_excess_battle_damage": True,
     "damage_step_single": True,
+    "traps_set_first": True,
+    "heal_before_pile_loss": True,
 }
 """The rule options with their RULES.md defaults (game.yaml holds the same)."""
 
@@ -41,7 +43,8 @@ class Config:
 
     __slots__ = ("start_life", "start_hand", "pile_limit", "step", "stat_step", "first_no_attack",
                  "limit_by_highest", "guard_attacks", "pos_once", "interceptors",
-                 "pile_immediate", "attacker_excess", "step_single", "log")
+                 "pile_immediate", "attacker_excess", "step_single", "set_first", "heal_first",
+                 "log")
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         def get(name: str) -> Any:
@@ -67,6 +70,8 @@ class Config:
         self.pile_immediate = bool(get("damage_pile_loss_immediate"))
         self.attacker_excess = bool(get("attacker_excess_battle_damage"))
         self.step_single = bool(get("damage_step_single"))
+        self.set_first = bool(get("traps_set_first"))
+        self.heal_first = bool(get("heal_before_pile_loss"))
         self.log = bool(options.get("_log", True))
 
     def quiet(self) -> Config:

@@ -14,25 +14,11 @@ from workbench.domain.engines.warzone.units import Unit
 from workbench.domain.errors import WorkbenchError
 
 SIDES = ("a", "b")
-PHASES = ("recruit", "war", "return")
+PHASES = ("start", "recruit", "war", "return")
 
 
 class SetupError(WorkbenchError):
     """A scenario ``setup`` mapping does not describe a warzone position."""
-
-
-def _set_areas(state: WarzoneState, player: int, areas: Sequence[Card | None]) -> None:
-    """Put Areas in rows 1-3 (§1.3.2) and record their continuous effects on those rows."""
-    me = state.p[player]
-    me.areas = list(areas)[:3] + [None] * (3 - len(list(areas)[:3]))
-    for row, area in enumerate(me.areas, start=1):
-        if area is None:
-            continue
-        for e in area.continuous:
-            side = player if e.target == "own_creatures" else 1 - player
-            state.area_aura[side][row][0] += e.d_str
-            state.area_aura[side][row][1] += e.d_res
-    state._aura = None
 
 
 def _note_unsimulated(state: WarzoneState, cards: Sequence[Card]) -> None:
@@ -110,6 +96,8 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
     state = WarzoneState(_config(options), seed)
     stats = state.stats
     deck_seeds = options.get("_deck_seeds")
+    state.phase = "start"
+    state.to_place = [None, None]
     for player, deck in enumerate((deck_a, deck_b)):
         main, areas, unsimulated, area_ids = _deck_cards(deck, player)
         # Shuffle by sorting on one random key per card: uniform, seeded by the state's own
@@ -118,23 +106,24 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
         keys = [rand() for _ in main]
         me = state.p[player]
         me.deck = list(map(main.__getitem__, sorted(range(len(main)), key=keys.__getitem__)))
-        _set_areas(state, player, areas)
+        state.to_place[player] = list(areas)
         if unsimulated:
             stats.unsimulated.update(unsimulated)
         stats.played[player].update(area_ids)  # placed at the start (§1.3.2)
         state.draw(player, state.cfg.start_hand)
         stats.opening[player] = set(stats.drawn[player])  # no mulligans in warzone
         if state.cfg.log:
-            state.say(f"{PLAYER_NAMES[player]} places Areas "
+            state.say(f"{PLAYER_NAMES[player]} brings Areas "
                       f"{', '.join(a.name for a in areas) or 'none'} and draws "
                       f"{len(me.hand)} cards")
-    state.start_turn(0)
+    # Each player chooses which Area goes in which row, the first player first (§1.12.4).
+    state.next_area_choice()
     state._advance()
     return state
 
 
 _ENTRY_KEYS = frozenset({
-    "name", "card", "position", "damage", "attacked", "position_changed", "used",  # position
+    "name", "card", "position", "damage", "attacked", "position_changed", "used", "face_down",
     "id", "kind", "class", "degree", "strength", "resilience", "class_master", "text", "flavor",
     "effects", "keywords", "number", "art",  # card fields
 })
@@ -151,7 +140,7 @@ def _card(entry: Any, library: Mapping[str, Any], player: int, taken: set[str],
     if unknown:
         raise SetupError(f"{where}: unknown keys {', '.join(sorted(map(str, unknown)))} "
                          f"(card fields and name, card, position, damage, attacked, "
-                         f"position_changed, used)")
+                         f"position_changed, used, face_down)")
     base = entry.get("card")
     data: dict[str, Any] = {}
     if base is not None:
@@ -161,7 +150,7 @@ def _card(entry: Any, library: Mapping[str, Any], player: int, taken: set[str],
         data.setdefault("id", str(base))
     for key, value in entry.items():
         if key not in ("name", "card", "position", "damage", "attacked", "position_changed",
-                       "used"):
+                       "used", "face_down"):
             data[key] = value
     iid = entry.get("name")
     if iid is None:
@@ -199,10 +188,11 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     if not isinstance(players, Sequence) or len(players) != 2:
         raise SetupError("setup.players must list two players")
     taken: set[str] = set()
+    to_place: list[list[Card] | None] = []
     for player, spec in enumerate(players):
         spec = spec or {}
         unknown = set(spec) - {"life", "hand", "deck", "field", "damage_pile", "discard",
-                               "exiled", "areas"}
+                               "exiled", "areas", "traps"}
         if unknown:
             raise SetupError(f"players.{player}: unknown keys: {', '.join(sorted(unknown))}")
         me = state.p[player]
@@ -217,11 +207,16 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
         me.pile = cards("damage_pile")
         me.discard = cards("discard")
         me.exiled = cards("exiled")
+        # Traps set face down on an earlier turn (usable now, §1.12.2).
+        me.traps = [(card, int(setup.get("turn", 2)) - 1) for card in cards("traps")]
         areas: list[Card | None] = []
         for i, entry in enumerate(spec.get("areas") or ()):
             areas.append(None if entry is None else
                          _card(entry, library, player, taken, f"players.{player}.areas")[0])
-        _set_areas(state, player, areas)
+        if setup.get("phase") == "start":  # the Areas are still to be placed (§1.12.4)
+            to_place.append([a for a in areas if a is not None])
+        else:
+            state.place_areas(player, areas)
         for entry in spec.get("field") or ():
             card, raw = _card(entry, library, player, taken, f"players.{player}.field")
             if card.kind != "creature":
@@ -230,7 +225,11 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
             if pos not in (BATTLING, GUARDING):
                 raise SetupError(f"players.{player}.field: position of {card.iid} must be "
                                  f"battling or guarding")
-            u = Unit(card, pos)
+            face_down = bool(raw.get("face_down", False))
+            if face_down and pos != GUARDING:
+                raise SetupError(f"players.{player}.field: a face-down creature ({card.iid}) "
+                                 "is in guarding position")
+            u = Unit(card, pos, face_down)
             u.damage = int(raw.get("damage", 0))
             u.attacked = bool(raw.get("attacked", False))
             u.pos_changed = bool(raw.get("position_changed", False))
@@ -247,12 +246,20 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     if phase not in PHASES:
         raise SetupError(f"setup.phase must be one of {', '.join(PHASES)}")
     state.phase = phase
+    if phase == "start":  # a new game's start: the Areas are placed, then turn 1 begins
+        state.turn = 0
+        state.to_place = to_place
+        state.next_area_choice()
+        state._advance()
+        return state
     # The Degrees of the creatures already recruited this turn (for the limit of §1.6.2).
     for degree in setup.get("recruited") or ():
         state.count += 1
         state.highest = max(state.highest, int(degree))
         state.used += band_weight(int(degree))
     state._aura = None
+    if phase == "war":
+        state.step = "declaration"
     state._advance()
     return state
 
@@ -275,6 +282,7 @@ def snapshot(state: State) -> dict[str, Any]:
                 "resilience": state.resilience(u),
                 "left": state.left(u),
                 "attacked": u.attacked,
+                "face_down": u.face_down,
             }
         players.append({
             "life": pl.life,
@@ -286,6 +294,8 @@ def snapshot(state: State) -> dict[str, Any]:
             "damage_pile_count": len(pl.pile),
             "discard": [c.iid for c in pl.discard],
             "exiled": [c.iid for c in pl.exiled],
+            "traps": [c.iid for c, _ in pl.traps],
+            "traps_count": len(pl.traps),
             "areas": [a.iid if a else None for a in pl.areas],
             "field": field,
             "rows": rows,
@@ -296,8 +306,13 @@ def snapshot(state: State) -> dict[str, Any]:
         if pend[0] == "defend":
             pending = {"kind": "defend", "attacker": pend[1], "target": pend[2] or "direct",
                        "interceptors": list(pend[3])}
-        elif pend[0] == "respond":
-            pending = {"kind": "respond", "card": pend[2].iid}
+        elif pend[0] == "chain":
+            pending = {"kind": "chain", "player": pend[1],
+                       "links": [{"kind": link[0], "player": link[1],
+                                  "card": link[5] if link[0] == "attack" else link[2].iid}
+                                 for link in state.chain]}
+        elif pend[0] in ("areas", "heal"):
+            pending = {"kind": pend[0], "player": pend[1]}
         else:
             pending = {"kind": "target", "card": pend[2].iid}
     result = None
@@ -311,6 +326,7 @@ def snapshot(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "active": state.active,
         "phase": state.phase,
+        "step": state.step if state.phase == "war" else None,
         "pending": pending,
         "recruited": {"count": state.count, "highest": state.highest},
         "players": players,

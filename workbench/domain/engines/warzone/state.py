@@ -3,16 +3,23 @@
 Decisions the players take (``Action.kind`` and ``args``):
 
 * ``recruit (card, position, *targets)`` — Recruitment/Return, within the turn's limit (§1.6.2)
-* ``spell (card, *targets)`` — activate a spell from hand; the opponent may answer with a trap
-  (``respond`` window). Traps are only played as answers: to an attack or to a spell
+* ``spell (card, *targets)`` — activate a spell from hand: Recruitment/Return and the War
+  phase's steps (§1.12.1); a quick spell also as an answer in a chain
+* ``set (card,)`` — set a trap face down (Decision §1.12.2, ``traps_set_first``), or recruit a
+  ``settable`` creature face down in Guarding position (§1.12.7)
+* ``flip (creature, *targets)`` — turn an own set creature face up (Recruitment/Return)
 * ``activate (creature, *targets)`` — a creature's activated effect, once per turn
 * ``position (creature,)`` — switch Battling/Guarding (Decision §1.6)
 * ``attack (creature, target | "direct")`` — War phase (§1.7)
 * ``end_phase`` / ``end_turn`` — leave Recruitment/War, or Return (Night follows)
-* defender, after an attack declaration: ``intercept (creature,)`` (§1.8), ``trap``, ``allow``
-  (or ``done`` once it has intercepted when several interceptors are allowed)
-* opponent, after a spell/trap: ``trap`` or ``pass``
+* the chain (§1.12.3): after a recruit, a flip, a spell, an activated effect or an attack
+  declaration the other player may answer with ``trap (card, *targets)`` or a quick ``spell``;
+  an answer may be answered in turn; ``pass`` resolves the chain, the last link first
+* defender, after an attack declaration and its chain: ``intercept (creature,)`` (§1.8),
+  ``allow`` (or ``done`` once it has intercepted when several interceptors are allowed)
 * a triggered effect with several legal targets: ``target (creature | "P1" | "P2",)``
+* at the start: ``areas (row 1, row 2, row 3)`` — where each Area goes (§1.12.4)
+* after a heal trigger (§1.12.5): ``heal (card,)`` — the Damage Pile card to discard
 
 Wake and Night are automatic, and a phase whose only choice is to end it ends by itself.
 Card arguments are instance names (e.g. ``a-ironclad-sentry-2``) so scenarios can name them.
@@ -23,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import product
+from itertools import permutations, product
 
 from workbench.domain.effects.interpreter import can_pay, legal_targets, pay
 from workbench.domain.effects.spec import Source
@@ -68,6 +75,10 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.highest = -1   # their highest Degree
         self.used = 0       # how many came from each Degree band (rules.band_weight)
         self.pending: tuple | None = None
+        self.chain: list[tuple] = []  # the links of the open chain, the first at index 0
+        self.heals: list[int] = []    # heal triggers waiting for their player's choice
+        self.step = ""                # the War phase's step (declaration, battle, end_of_combat)
+        self.to_place: list[list[Card] | None] | None = None  # Areas still to place (§1.12.4)
         self.queue: list[tuple[int, Card, Effect, str | None]] = []
         self.over = False
         self.winner: int | None = None
@@ -85,11 +96,8 @@ class WarzoneState(Combat, Effects, Observe, State):
         pend = self.pending
         if pend is None:
             return (self.active,)
-        kind = pend[0]
-        if kind == "defend":
+        if pend[0] == "defend":
             return (1 - self.active,)
-        if kind == "respond":
-            return (1 - pend[1],)
         return (pend[1],)
 
     def legal_actions(self, player: int) -> list[Action]:
@@ -101,8 +109,6 @@ class WarzoneState(Combat, Effects, Observe, State):
             actor = self.active
         elif pend[0] == "defend":
             actor = 1 - self.active
-        elif pend[0] == "respond":
-            actor = 1 - pend[1]
         else:
             actor = pend[1]
         if actor != player:
@@ -121,8 +127,6 @@ class WarzoneState(Combat, Effects, Observe, State):
             player = self.active
         elif pend[0] == "defend":
             player = 1 - self.active
-        elif pend[0] == "respond":
-            player = 1 - pend[1]
         else:
             player = pend[1]
         legal = self._legal
@@ -153,7 +157,7 @@ class WarzoneState(Combat, Effects, Observe, State):
 
         Copies of one card are listed once, by their first copy; naming any copy is as good.
         """
-        if kind not in ("recruit", "spell", "trap") or not args:
+        if kind not in ("recruit", "spell", "trap", "set") or not args:
             return False
         hand = self.p[player].hand
         card = next((c for c in hand if c.iid == args[0]), None)
@@ -195,6 +199,10 @@ class WarzoneState(Combat, Effects, Observe, State):
         s.highest = self.highest
         s.used = self.used
         s.pending = self.pending
+        s.chain = self.chain[:]
+        s.heals = self.heals[:]
+        s.step = self.step
+        s.to_place = self.to_place[:] if self.to_place is not None else None
         s.queue = self.queue[:]
         s.over = self.over
         s.winner = self.winner
@@ -225,6 +233,8 @@ class WarzoneState(Combat, Effects, Observe, State):
         aura = [[row[:] for row in self.area_aura[0]], [row[:] for row in self.area_aura[1]]]
         for owner in (0, 1):
             for u in self.p[owner].field:
+                if u.face_down:
+                    continue  # a set creature's text is not active (§1.12.7)
                 for e in u.card.continuous:
                     if e.target == "own_creatures":
                         rows = aura[owner]
@@ -255,9 +265,11 @@ class WarzoneState(Combat, Effects, Observe, State):
     def card_total(self, player: int) -> int:
         """All cards ``player`` owns, wherever they are (conservation invariant)."""
         n = self.p[player].card_count()
-        pend = self.pending
-        if pend is not None and pend[0] == "respond" and pend[2].owner == player:
-            n += 1
+        if self.to_place is not None:  # Areas not placed yet (§1.12.4)
+            n += len(self.to_place[player] or ())
+        for link in self.chain:  # spells and traps on the chain are out of every zone
+            if link[0] in ("spell", "trap") and link[2].owner == player:
+                n += 1
         return n
 
     # ------------------------------------------------------------------ logging
@@ -278,10 +290,14 @@ class WarzoneState(Combat, Effects, Observe, State):
         kind = pend[0]
         if kind == "defend":
             return self._defend_actions()
-        if kind == "respond":
-            acts = self._trap_actions(1 - pend[1], "respond", None)
+        if kind == "chain":
+            acts = self._answer_actions(pend[1])
             acts.append(PASS)
             return acts
+        if kind == "areas":
+            return self._area_actions(pend[1])
+        if kind == "heal":
+            return self._heal_actions(pend[1])
         c, card, e = pend[1], pend[2], pend[3]
         return [_act("target", (t,), card.name, self._target_name(t))
                 for t in self._choices(c, e, pend[4])]
@@ -332,7 +348,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         hand = me.hand
         cached = me.hand_acts
         if cached is None or cached[0] != hand or cached[1] != band_ok:
-            cached = me.hand_acts = _hand_part(hand, band_ok)
+            cached = me.hand_acts = _hand_part(hand, band_ok, cfg.set_first)
         acts: list[Action] = list(cached[2])
         for card in cached[3]:  # their targets depend on the field: listed afresh
             known = card.target_acts
@@ -352,6 +368,11 @@ class WarzoneState(Combat, Effects, Observe, State):
                     acts.append(act)
         pos_once = cfg.pos_once
         for u in me.field:
+            if u.face_down:  # a set creature is turned face up, nothing else (§1.12.7)
+                if not (u.pos_changed and pos_once):
+                    for targets in self._combos(p, u.card.on_play):
+                        acts.append(_act("flip", (u.iid,) + targets, u.card.name))
+                continue
             if not u.attacked and not (u.pos_changed and pos_once):
                 acts.append(u.card.pos_act)
             activated = u.card.activated
@@ -393,6 +414,22 @@ class WarzoneState(Combat, Effects, Observe, State):
                         act = cache["direct"] = Action("attack", (u.iid, "direct"),
                                                        f"{card.name} attacks directly")
                     acts.append(act)
+        # Spells in the Declaration and End of Combat steps (§1.12.1): between attacks.
+        seen: set[str] | None = None
+        for card in self.p[p].hand:
+            if card.kind != "spell" or not card.on_play:
+                continue
+            if seen is None:
+                seen = set()
+            elif card.id in seen:
+                continue
+            seen.add(card.id)
+            known = card.target_acts
+            for targets in self._combos(p, card.on_play):
+                act = known.get(targets)
+                if act is None:
+                    act = known[targets] = _act("spell", (card.iid,) + targets, card.name)
+                acts.append(act)
         acts.append(END_PHASE)
         return acts
 
@@ -413,33 +450,87 @@ class WarzoneState(Combat, Effects, Observe, State):
         d = 1 - self.active
         acts = [_act("intercept", (v.iid,), v.card.name)
                 for v in self._interceptors(d, target, chosen)]
-        acts.extend(self._trap_actions(d, "defend", att))
         acts.append(DONE if chosen else ALLOW)
         return acts
 
-    def _may_trap(self, c: int, window: str) -> bool:
-        """Whether :meth:`_trap_actions` would list any trap for ``c`` (without listing them)."""
-        for card in self.p[c].hand:
-            if not card.is_trap:
-                continue
-            if window == "respond" and any(e.target == "attacker" for e in card.on_play):
-                continue
-            if card.plain_play or self._combos(c, card.on_play):
-                return True
-        return False
-
-    def _trap_actions(self, c: int, window: str, attacker: str | None) -> list[Action]:
-        """Traps player ``c`` may activate in a response ``window`` (defend or respond)."""
+    def _answers(self, c: int, listing: bool) -> list[Action] | bool:
+        """Player ``c``'s answers to the open chain (§1.12.3): traps set before this turn
+        (Decision §1.12.2; with ``traps_set_first`` off, traps from the hand) and quick spells.
+        A trap that names the attacker answers only in the defence against an attack.
+        ``listing`` False: whether there is any, without listing them."""
+        base = self.chain[0]
+        defending = base[0] == "attack" and base[1] != c
+        me = self.p[c]
         acts: list[Action] = []
         seen: set[str] = set()
-        for card in self.p[c].hand:
-            if not card.is_trap or card.id in seen:
+        if self.cfg.set_first:
+            turn = self.turn
+            traps = [card for card, t in me.traps if t < turn]
+        else:
+            traps = [card for card in me.hand if card.is_trap]
+        for card in traps:
+            if card.id in seen or (card.on_attacker and not defending):
                 continue
             seen.add(card.id)
-            if window == "respond" and any(e.target == "attacker" for e in card.on_play):
+            if not listing:
+                if card.plain_play or self._combos(c, card.on_play):
+                    return True
                 continue
             for targets in self._combos(c, card.on_play):
                 acts.append(_act("trap", (card.iid,) + targets, card.name))
+        for card in me.hand:
+            if not card.quick or card.id in seen:
+                continue
+            seen.add(card.id)
+            if not listing:
+                if card.plain_play or self._combos(c, card.on_play):
+                    return True
+                continue
+            for targets in self._combos(c, card.on_play):
+                acts.append(_act("spell", (card.iid,) + targets, card.name))
+        return acts if listing else False
+
+    def _may_answer(self, c: int) -> bool:
+        """Whether player ``c`` has any answer to the open chain (see :meth:`_answers`)."""
+        me = self.p[c]
+        if not me.traps if self.cfg.set_first else not any(card.is_trap for card in me.hand):
+            for card in me.hand:
+                if card.quick:
+                    break
+            else:
+                return False  # the usual case, decided without building anything
+        return bool(self._answers(c, False))
+
+    def _answer_actions(self, c: int) -> list[Action]:
+        acts = self._answers(c, True)
+        assert isinstance(acts, list)
+        return acts
+
+    def _area_actions(self, c: int) -> list[Action]:
+        """Every distinct way to put the player's Areas in rows 1-3 (§1.12.4)."""
+        assert self.to_place is not None
+        cards = self.to_place[c] or []
+        acts: list[Action] = []
+        seen: set[tuple[str, ...]] = set()
+        for order in permutations(cards):
+            ids = tuple(card.id for card in order)
+            if ids in seen:
+                continue
+            seen.add(ids)
+            acts.append(Action("areas", tuple(card.iid for card in order),
+                               "Areas: " + ", ".join(f"{card.name} (row {i})"
+                                                     for i, card in enumerate(order, 1))))
+        return acts
+
+    def _heal_actions(self, c: int) -> list[Action]:
+        """The Damage Pile cards a heal trigger may move to the Discard Pile (§1.12.5)."""
+        acts: list[Action] = []
+        seen: set[str] = set()
+        for card in self.p[c].pile:
+            if card.id not in seen:
+                seen.add(card.id)
+                acts.append(Action("heal", (card.iid,),
+                                   f"heal: discard {card.name} from the Damage Pile"))
         return acts
 
     # ------------------------------------------------------------------ applying actions
@@ -454,12 +545,43 @@ class WarzoneState(Combat, Effects, Observe, State):
         elif kind == "end_phase":
             if self.phase == "recruit":
                 self.phase = "war"
+                self.step = "declaration"
             else:
                 self.phase = "return"
+                self.step = ""
         elif kind == "end_turn":
             self._enter_night()
         elif kind == "spell":
-            self._cast(player, _in_hand(me, args[0]), args[1:])
+            card = _in_hand(me, args[0])
+            if self.pending is not None:  # a quick spell answering the chain
+                self.pending = None
+                me.hand.remove(card)
+                self.stats.played[player].add(card.id)
+                if self.cfg.log:
+                    self.say(f"{PLAYER_NAMES[player]} answers with quick spell {card.name}")
+                self._link(("spell", player, card, card.on_play, args[1:], None, None))
+            else:
+                self._cast(player, card, args[1:])
+        elif kind == "set":
+            card = _in_hand(me, args[0])
+            if card.kind == "trap":
+                me.hand.remove(card)
+                me.traps.append((card, self.turn))
+                if self.cfg.log:
+                    self.say(f"{PLAYER_NAMES[player]} sets a trap face down")
+            else:
+                self._recruit(player, card, GUARDING, (), face_down=True)
+        elif kind == "flip":
+            u = me.unit(args[0])
+            assert u is not None
+            u.face_down = False
+            u.pos_changed = True
+            self._aura = None
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[player]} turns {u.card.name} face up")
+            if u.card.continuous:
+                self._sweep()
+            self._open(("flip", player, u.card, u.card.on_play, args[1:], u.iid, None))
         elif kind == "position":
             u = me.unit(args[0])
             assert u is not None
@@ -479,7 +601,7 @@ class WarzoneState(Combat, Effects, Observe, State):
                     pay(e, source, self, ADAPTER)
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
-            self._resolve_all(player, u.card, u.card.activated, args[1:], u.iid, None)
+            self._open(("activate", player, u.card, u.card.activated, args[1:], u.iid, None))
         elif kind == "intercept":
             _, att, target, chosen = self.pending  # type: ignore[misc]
             chosen = chosen + (args[0],)
@@ -497,11 +619,28 @@ class WarzoneState(Combat, Effects, Observe, State):
             self.pending = None
             self._resolve_attack(att, target, chosen)
         elif kind == "trap":
-            self._respond_trap(player, _in_hand(me, args[0]), args[1:])
-        elif kind == "pass":
-            _, caster, card, targets = self.pending  # type: ignore[misc]
             self.pending = None
-            self._finish_cast(caster, card, targets)
+            self._answer_trap(player, args[0], args[1:])
+        elif kind == "pass":
+            self.pending = None
+            self._resolve_chain()
+        elif kind == "areas":
+            assert self.to_place is not None
+            cards = {c.iid: c for c in self.to_place[player] or ()}
+            self.pending = None
+            self.place_areas(player, [cards[iid] for iid in args])
+            self.to_place[player] = None
+            self.next_area_choice()
+        elif kind == "heal":
+            self.pending = None
+            self.heals.remove(player)
+            card = next(c for c in me.pile if c.iid == args[0])
+            me.pile.remove(card)
+            me.discard.append(card)
+            if self.cfg.log:
+                self.say(f"heal trigger: {PLAYER_NAMES[player]} moves {card.name} from the Damage "
+                         f"Pile to the Discard Pile")
+            self._check_end()
         elif kind == "target":
             _, c, card, e, src = self.pending  # type: ignore[misc]
             self.pending = None
@@ -513,6 +652,17 @@ class WarzoneState(Combat, Effects, Observe, State):
         while not self.over:
             if self.pending is not None:
                 return
+            if self.heals:  # heal triggers (§1.12.5) before anything else
+                p = self.heals[0]
+                acts = self._heal_actions(p)
+                if len(acts) > 1:
+                    self.pending = ("heal", p)
+                    return
+                if acts:
+                    self._dispatch(p, "heal", acts[0].args)
+                else:
+                    self.heals.pop(0)
+                continue
             if self.queue:
                 self._run_trigger()
                 continue
@@ -634,10 +784,11 @@ class WarzoneState(Combat, Effects, Observe, State):
         pile_counts = self.cfg.pile_immediate or night
         limit = self.cfg.pile_limit
         reasons: list[str] = []
+        heals = self.heals if self.cfg.heal_first else ()
         for i, pl in enumerate(self.p):
             if pl.life <= 0:
                 reasons.append(f"{PLAYER_NAMES[i]} has {pl.life} Life Points (§1.4.1)")
-            elif pile_counts and len(pl.pile) >= limit:
+            elif pile_counts and len(pl.pile) >= limit and i not in heals:
                 reasons.append(f"{PLAYER_NAMES[i]} has {len(pl.pile)} cards in the Damage Pile "
                                f"(§1.4.2)")
             elif pl.decked:
@@ -650,6 +801,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.over = True
         self.pending = None
         self.queue.clear()
+        self.heals.clear()
         self.phase = "over"
         if all(lost):
             self.winner = None
@@ -665,10 +817,11 @@ class WarzoneState(Combat, Effects, Observe, State):
 
     # ------------------------------------------------------------------ recruiting and cards
 
-    def _recruit(self, p: int, card: Card, pos: str, targets: tuple) -> None:
+    def _recruit(self, p: int, card: Card, pos: str, targets: tuple,
+                 face_down: bool = False) -> None:
         me = self.p[p]
         me.hand.remove(card)
-        u = Unit(card, pos)
+        u = Unit(card, pos, face_down)
         me.field.append(u)
         me.rows_cache = me.units_cache = None  # Player.field_changed(), inlined
         self.count += 1
@@ -676,13 +829,54 @@ class WarzoneState(Combat, Effects, Observe, State):
             self.highest = card.degree
         self.used += band_weight(card.degree)
         self.stats.played[p].add(card.id)
+        if face_down:
+            if self.cfg.log:
+                self.say(f"{PLAYER_NAMES[p]} sets a C{card.cls} creature face down")
+            return  # no text while face down: its on_play waits for the flip (§1.12.7)
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[p]} recruits {card.name} (C{card.cls}, {pos.capitalize()})")
         if card.continuous:
             self._aura = None
             self._sweep()
-        if card.on_play:
-            self._resolve_all(p, card, card.on_play, targets, u.iid, None)
+        self._open(("recruit", p, card, card.on_play, targets, u.iid, None))
+
+    # ------------------------------------------------------------------ the start (§1.12.4)
+
+    def place_areas(self, player: int, areas: Sequence[Card | None]) -> None:
+        """Put Areas in rows 1-3 (§1.3.2) and record their continuous effects on those rows."""
+        me = self.p[player]
+        me.areas = list(areas)[:3] + [None] * (3 - len(list(areas)[:3]))
+        aura = self.area_aura = [[row[:] for row in side] for side in self.area_aura]
+        for row, area in enumerate(me.areas, start=1):
+            if area is None:
+                continue
+            for e in area.continuous:
+                side = player if e.target == "own_creatures" else 1 - player
+                aura[side][row][0] += e.d_str
+                aura[side][row][1] += e.d_res
+        self._aura = None
+        if self.cfg.log and self.to_place is not None:
+            self.say(f"{PLAYER_NAMES[player]} places its Areas: " + ", ".join(
+                f"{a.name} in row {i}" for i, a in enumerate(me.areas, 1) if a))
+
+    def next_area_choice(self) -> None:
+        """The next player with Areas to place chooses their rows (first player first, in
+        the open, §1.12.4); a player with one way to place them is not asked. When all are
+        placed, the first turn starts."""
+        assert self.to_place is not None
+        for player in (0, 1):
+            cards = self.to_place[player]
+            if cards is None:
+                continue
+            acts = self._area_actions(player)
+            if len(acts) > 1:
+                self.pending = ("areas", player)
+                self._legal = acts
+                return
+            self.place_areas(player, cards)
+            self.to_place[player] = None
+        self.to_place = None
+        self.start_turn(self.active)
 
 _ACTS: dict[tuple, Action] = {}
 _TEXT = {
@@ -694,6 +888,7 @@ _TEXT = {
     "attack": "{0} attacks {1}",
     "intercept": "intercept with {0}",
     "target": "{0} targets {1}",
+    "flip": "turn {0} face up",
 }
 
 
@@ -710,10 +905,11 @@ def _act(kind: str, args: tuple, name: str, other: str = "") -> Action:
     return act
 
 
-def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool]) -> tuple:
+def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool], set_traps: bool) -> tuple:
     """(copy of the hand, ``band_ok``, actions of cards played without a target, cards whose
     targets depend on the field): the hand's part of the Recruitment/Return actions, kept on
-    the player while the hand and the open Degree bands stay the same."""
+    the player while the hand and the open Degree bands stay the same. ``set_traps``: traps
+    are set from the hand (Decision §1.12.2); settable creatures may be set (§1.12.7)."""
     plain: list[Action] = []
     targeted: list[Card] = []
     seen: set[str] = set()
@@ -724,12 +920,18 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool]) -> tuple:
             continue  # copies of one card give the same choices: the first is listed
         seen.add(cid)
         slot = card.list_slot
-        if slot < 0 or not ok[slot]:
+        if slot < 0:
+            if set_traps and card.is_trap:
+                plain.append(card.set_act)
+            continue
+        if not ok[slot]:
             continue
         if card.plain_play:
             plain.extend(card.play_acts)
         else:
             targeted.append(card)
+        if card.settable:
+            plain.append(card.set_act)
     return hand[:], band_ok, tuple(plain), tuple(targeted)
 
 

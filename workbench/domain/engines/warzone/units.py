@@ -12,9 +12,10 @@ class Unit:
     """A creature on the field: its card plus damage, position and this turn's flags."""
 
     __slots__ = ("card", "iid", "cls", "owner", "damage", "pos", "attacked", "pos_changed",
-                 "used", "eot_str", "eot_res", "perm_str", "perm_res", "zero_ok", "counters")
+                 "used", "eot_str", "eot_res", "perm_str", "perm_res", "zero_ok", "counters",
+                 "face_down")
 
-    def __init__(self, card: Card, pos: str = BATTLING) -> None:
+    def __init__(self, card: Card, pos: str = BATTLING, face_down: bool = False) -> None:
         self.card = card
         self.iid = card.iid
         self.cls = card.cls
@@ -31,6 +32,7 @@ class Unit:
         # A Guarding creature left at exactly 0 by a 0/0 battle lives on (§1.9.3).
         self.zero_ok = False
         self.counters: dict[str, int] | None = None  # named counters of effects (docs/effects.md)
+        self.face_down = face_down  # a set creature (§1.12.7): hidden from the opponent
 
     def copy(self) -> Unit:
         """An independent copy (the card is shared: it never changes)."""
@@ -50,6 +52,7 @@ class Unit:
         u.perm_res = self.perm_res
         u.zero_ok = self.zero_ok
         u.counters = dict(self.counters) if self.counters else None
+        u.face_down = self.face_down
         return u
 
 
@@ -57,7 +60,7 @@ class Player:
     """One player's Life Points and zones (§1.5). The deck's top card is the list's last."""
 
     __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked",
-                 "hand_acts", "rows_cache", "units_cache")
+                 "traps", "hand_acts", "rows_cache", "units_cache")
 
     def __init__(self, life: int) -> None:
         self.life = life
@@ -69,6 +72,8 @@ class Player:
         self.exiled: list[Card] = []
         self.areas: list[Card | None] = [None, None, None]
         self.decked = False
+        # Traps set face down (§1.12.2) with the turn each was set: usable in a later turn.
+        self.traps: list[tuple[Card, int]] = []
         # (hand as a tuple, recruitable bands, actions of cards without targets, cards with
         # targets): the hand part of the legal actions, reused while the hand is unchanged.
         self.hand_acts: tuple | None = None
@@ -89,6 +94,7 @@ class Player:
         p.exiled = self.exiled[:]
         p.areas = self.areas  # areas never move during play
         p.decked = self.decked
+        p.traps = self.traps[:]
         p.hand_acts = self.hand_acts  # immutable, keyed by the hand itself
         p.rows_cache = self.rows_cache
         p.units_cache = None  # the copy has units of its own
@@ -126,4 +132,5 @@ class Player:
     def card_count(self) -> int:
         """Cards this player owns in all zones (for conservation checks)."""
         return (len(self.deck) + len(self.hand) + len(self.field) + len(self.pile)
-                + len(self.discard) + len(self.exiled) + sum(1 for a in self.areas if a))
+                + len(self.discard) + len(self.exiled) + len(self.traps)
+                + sum(1 for a in self.areas if a))
