@@ -666,7 +666,7 @@ class HeuristicAgent:
             assert u is not None
             return card_value(state, p, u.card, u.card.on_play, args[1:], u.iid) + 1.0
         if kind == "areas":
-            return area_value(state, p, args)
+            return area_value(state, p, args, plan)
         if kind == "target":
             _, c, card, e, src = state.pending  # type: ignore[misc]
             return effect_value(state, c, e, args[0], src)
@@ -839,21 +839,26 @@ def position_value(state: WarzoneState, player: int) -> float:
     return 1.0 / (1.0 + math.exp(-score / 1500.0))
 
 
-def area_value(state: WarzoneState, p: int, order: tuple) -> float:
+def area_value(state: WarzoneState, p: int, order: tuple, plan: dict | None = None) -> float:
     """Placing Areas (§1.12.4): each row's standing changes weighed by how many creatures of
     that Class the side they reach may field (own: hand and deck; the opponent: its deck list,
     which is public, all its unseen cards counted by Class)."""
-    me = state.p[p]
-    foe = state.p[1 - p]
-    own = [0, 0, 0, 0]
-    for card in me.hand + me.deck:
-        if card.kind == "creature":
-            own[card.cls] += 1
-    theirs = [0, 0, 0, 0]
-    for card in foe.hand + foe.deck:
-        if card.kind == "creature":
-            theirs[card.cls] += 1
     cards = {c.iid: c for c in (state.to_place[p] or ())} if state.to_place else {}
+    if not any(c.continuous for c in cards.values()):
+        return 0.0  # no Area changes a row: every placement is as good
+    counts = plan.get("class counts") if plan is not None else None
+    if counts is None:
+        counts = []
+        for side in (p, 1 - p):
+            pl = state.p[side]
+            n = [0, 0, 0, 0]
+            for card in pl.hand + pl.deck:
+                if card.kind == "creature":
+                    n[card.cls] += 1
+            counts.append(n)
+        if plan is not None:
+            plan["class counts"] = counts
+    own, theirs = counts
     val = 0.0
     for row, iid in enumerate(order, start=1):
         area = cards.get(iid)

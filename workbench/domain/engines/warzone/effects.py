@@ -33,8 +33,16 @@ class Effects:
         other = 1 - link[1]
         if self._may_answer(other):
             self.pending = ("chain", other)
-        else:
-            self._resolve_chain()
+            return
+        self.chain = []
+        kind = link[0]
+        if kind == "attack":
+            self._after_declaration(link[5], link[6])
+            return
+        if link[3]:
+            self._resolve_all(link[1], link[2], link[3], link[4], link[5], None)
+        if kind == "spell":
+            self.p[link[1]].discard.append(link[2])
 
     def _link(self, link: tuple) -> None:
         """Add an answer to the chain; the other player may answer it in turn."""

@@ -415,15 +415,12 @@ class WarzoneState(Combat, Effects, Observe, State):
                                                        f"{card.name} attacks directly")
                     acts.append(act)
         # Spells in the Declaration and End of Combat steps (§1.12.1): between attacks.
-        seen: set[str] | None = None
-        for card in self.p[p].hand:
-            if card.kind != "spell" or not card.on_play:
-                continue
-            if seen is None:
-                seen = set()
-            elif card.id in seen:
-                continue
-            seen.add(card.id)
+        me = self.p[p]
+        hand = me.hand
+        spells = me.war_spells
+        if spells is None or spells[0] != hand:
+            spells = me.war_spells = _war_spells(hand)
+        for card in spells[1]:
             known = card.target_acts
             for targets in self._combos(p, card.on_play):
                 act = known.get(targets)
@@ -491,15 +488,33 @@ class WarzoneState(Combat, Effects, Observe, State):
         return acts if listing else False
 
     def _may_answer(self, c: int) -> bool:
-        """Whether player ``c`` has any answer to the open chain (see :meth:`_answers`)."""
+        """Whether player ``c`` has any answer to the open chain (see :meth:`_answers`); the
+        usual "none" is decided without listing anything."""
         me = self.p[c]
-        if not me.traps if self.cfg.set_first else not any(card.is_trap for card in me.hand):
+        if self.cfg.set_first:
+            traps = me.traps
+            if traps:
+                turn = self.turn
+                defending = None
+                for card, t in traps:
+                    if t >= turn:
+                        continue
+                    if card.on_attacker:
+                        if defending is None:
+                            base = self.chain[0]
+                            defending = base[0] == "attack" and base[1] != c
+                        if not defending:
+                            continue
+                    if card.plain_play or self._combos(c, card.on_play):
+                        return True
+        else:
             for card in me.hand:
-                if card.quick:
-                    break
-            else:
-                return False  # the usual case, decided without building anything
-        return bool(self._answers(c, False))
+                if card.is_trap:
+                    return bool(self._answers(c, False))
+        for card in me.hand:
+            if card.quick:
+                return bool(self._answers(c, False))
+        return False
 
     def _answer_actions(self, c: int) -> list[Action]:
         acts = self._answers(c, True)
@@ -510,6 +525,10 @@ class WarzoneState(Combat, Effects, Observe, State):
         """Every distinct way to put the player's Areas in rows 1-3 (§1.12.4)."""
         assert self.to_place is not None
         cards = self.to_place[c] or []
+        key = tuple(map(id, cards))
+        hit = _AREA_ACTS.get(key)
+        if hit is not None and hit[0] == cards:
+            return hit[1]
         acts: list[Action] = []
         seen: set[tuple[str, ...]] = set()
         for order in permutations(cards):
@@ -520,6 +539,9 @@ class WarzoneState(Combat, Effects, Observe, State):
             acts.append(Action("areas", tuple(card.iid for card in order),
                                "Areas: " + ", ".join(f"{card.name} (row {i})"
                                                      for i, card in enumerate(order, 1))))
+        if len(_AREA_ACTS) > 1000:
+            _AREA_ACTS.clear()
+        _AREA_ACTS[key] = (list(cards), acts)  # cards never change; they keep the ids alive
         return acts
 
     def _heal_actions(self, c: int) -> list[Action]:
@@ -879,6 +901,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.start_turn(self.active)
 
 _ACTS: dict[tuple, Action] = {}
+_AREA_ACTS: dict[tuple, tuple[list[Card], list[Action]]] = {}
 _TEXT = {
     "recruit": "recruit {0} ({2})",
     "spell": "activate {0}",
@@ -933,6 +956,18 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool], set_traps: bo
         if card.settable:
             plain.append(card.set_act)
     return hand[:], band_ok, tuple(plain), tuple(targeted)
+
+
+def _war_spells(hand: list[Card]) -> tuple[list[Card], tuple[Card, ...]]:
+    """(copy of the hand, the first copy of each spell with an effect in it): the spells the
+    War phase lists, kept on the player while the hand stays the same."""
+    spells: list[Card] = []
+    seen: set[str] = set()
+    for card in hand:
+        if card.kind == "spell" and card.on_play and card.id not in seen:
+            seen.add(card.id)
+            spells.append(card)
+    return hand[:], tuple(spells)
 
 
 def _in_hand(player: Player, iid: str) -> Card:
