@@ -302,15 +302,14 @@ def snapshot(state: State) -> dict[str, Any]:
         })
     pend = state.pending
     pending = None
+    chain = [{"kind": link[0], "player": link[1],
+              "card": link[5] if link[0] == "attack" else link[2].iid} for link in state.chain]
     if pend is not None:
         if pend[0] == "defend":
             pending = {"kind": "defend", "attacker": pend[1], "target": pend[2] or "direct",
                        "interceptors": list(pend[3])}
         elif pend[0] == "chain":
-            pending = {"kind": "chain", "player": pend[1],
-                       "links": [{"kind": link[0], "player": link[1],
-                                  "card": link[5] if link[0] == "attack" else link[2].iid}
-                                 for link in state.chain]}
+            pending = {"kind": "chain", "player": pend[1], "links": chain}
         elif pend[0] in ("areas", "heal"):
             pending = {"kind": pend[0], "player": pend[1]}
         else:
@@ -328,6 +327,7 @@ def snapshot(state: State) -> dict[str, Any]:
         "phase": state.phase,
         "step": state.step if state.phase == "war" else None,
         "pending": pending,
+        "chain": chain,
         "recruited": {"count": state.count, "highest": state.highest},
         "players": players,
     }
