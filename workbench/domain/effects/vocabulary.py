@@ -169,7 +169,7 @@ KEYS: dict[str, str] = {
     "stats": "modify_stats: stat name → change, e.g. {strength: 200}",
     "duration": "modify_stats: end_of_turn or permanent",
     "cost": "activated: {mana: N or X, tap: true, pay_life: N, discard: N, sacrifice: N, exile_from_graveyard: N}",
-    "speed": "fusion chain speed 1-3",
+    "speed": "chain speed 1-3 (fusion; warzone: 2 is a quick spell)",
     "once_per_turn": "fusion: usable once per turn per card name (default true)",
     "filter": "which cards count: card fields, stats and states, e.g. {class: 2, strength: {min: 500}}",
     "random": "true: one target (or count targets) at random instead of a choice",
