@@ -49,6 +49,11 @@
 
   function restoreFocus(key) {
     let target = null;
+    if (actedOn && key && key.move !== undefined) {
+      const card = board.querySelector(`[data-inst="${CSS.escape(actedOn)}"]`);
+      if (card && card.dataset.moves) target = card;
+    }
+    actedOn = null;
     if (key && key.inst) target = board.querySelector(`[data-inst="${CSS.escape(key.inst)}"]`);
     if (!target && key && key.id) target = document.getElementById(key.id);
     if (!target && key && (key.inst || key.move !== undefined)) {
@@ -174,7 +179,9 @@
     }
   }
 
+  let actedOn = null; // the card a move was chosen from: focus goes back to it afterwards
   function sendMove(m) {
+    actedOn = selected;
     post(root.dataset.moveUrl, { index: m.index, kind: m.kind });
   }
 

@@ -46,6 +46,22 @@ def click_moves(page, rng: random.Random, limit: int, card_first: bool = True) -
         if root.get_attribute("data-over") == "true":
             break
         step = root.get_attribute("data-step")
+        split = page.locator("#pt-split")
+        if split.count() and rng.random() < 0.5:
+            # seth: split the damage by hand, one less than all on the first target, one on the next
+            inputs = split.locator("input[data-target]")
+            columns = {}
+            for i in range(inputs.count()):
+                columns.setdefault(inputs.nth(i).get_attribute("data-element"), []).append(inputs.nth(i))
+            for boxes in columns.values():
+                total = int(boxes[0].get_attribute("max"))
+                boxes[0].fill(str(total - 1 if len(boxes) > 1 and total > 1 else total))
+                if len(boxes) > 1 and total > 1:
+                    boxes[1].fill("1")
+            clicked.append("split")
+            split.get_by_role("button", name="Split").click()
+            page.wait_for_function(f"() => document.getElementById('play').dataset.step !== '{step}'")
+            continue
         cards = page.locator("#pt-board button.pt-card.has-moves")
         if card_first and cards.count() and rng.random() < 0.5:
             cards.nth(rng.randrange(cards.count())).click()
@@ -96,6 +112,9 @@ def test_a_whole_game_by_clicks_against_the_random_ai_matches_the_engine(live_se
     assert reason in status.inner_text()
     mine = [d for d in table["actions"] if "0" in d["by"]]
     assert len(mine) == len(clicked) > 0, "every click was one decision of the person's seat"
+    if game == "seth":
+        splits = [d["by"]["0"] for d in mine if d["by"]["0"][0] == "split"]
+        assert clicked.count("split") and len(splits) >= clicked.count("split"), "hand-made splits were played"
     # The game log speaks in deck names, never P1/P2.
     log = page.locator("#pt-log").inner_text()
     assert labels[0] in log and not re.search(r"\bP[12]\b", log)
