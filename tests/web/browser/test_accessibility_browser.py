@@ -18,7 +18,7 @@ PAGES = [
     "/games/warzone/decks", "/games/warzone/decks/iron-bastion/edit", "/games/seth/decks/rot-and-stone/edit",
     "/games/fusion/new-deck",
     "/games/warzone/print", "/games/fusion/export", "/games/seth/import", "/games/warzone/playtest",
-    "/games/seth/playtest/gauntlet", "/games/fusion/overview",
+    "/games/seth/playtest/gauntlet", "/games/seth/playtest/balance", "/games/fusion/overview",
     "/games/seth/cards/bog-lurker/history", "/games/warzone/deleted",
 ]
 # Elements that may be wider than the screen because they scroll inside themselves.

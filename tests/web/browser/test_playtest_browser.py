@@ -33,8 +33,8 @@ def test_start_watch_progress_read_report_sort_and_replay(live_server, page, scr
     assert page.locator("#summary").inner_text().count("%") >= 2
     screenshot(page, "playtest-report", full_page=False)
 
-    # Sort the card table by impact: biggest first, empty values last.
-    page.get_by_role("button", name="Impact").click()
+    # Sort the card table by improvement when drawn: biggest first, empty values last.
+    page.get_by_role("button", name="Improvement when drawn").click()
     values = page.locator("#card-table tbody tr td:nth-child(7)").evaluate_all(
         "cells => cells.map(c => c.getAttribute('data-value')).filter(v => v !== '').map(Number)")
     assert values == sorted(values, reverse=True) and len(values) > 3
@@ -93,3 +93,21 @@ def test_an_interrupted_run_is_resumed_from_its_page(live_server, live_server_da
     expect(page.locator("#summary")).to_contain_text("wins")
     assert "60 games" in page.locator(".lede").first.inner_text()
     assert not page.console_errors, page.console_errors
+
+
+def test_a_balance_report_shows_its_progress_then_one_row_per_card(live_server, page, screenshot):
+    page.goto(live_server + "/games/fusion/playtest")
+    page.locator("#balance-link").click()
+    expect(page.get_by_role("heading", name="Balance: what each card is worth")).to_be_visible()
+    page.get_by_label("Games per card").fill("60")
+    page.get_by_label("Worker processes").fill("1")
+    page.get_by_role("button", name="Start balance report").click()
+    # 21 runs of 60 fusion games: the deck as built, then each of its 20 distinct cards swapped.
+    expect(page.locator("#pt-status")).to_contain_text(re.compile(r"[1-9][0-9,]* of 1,?260 games"), timeout=30_000)
+    expect(page.locator("#balance-table")).to_be_visible(timeout=180_000)
+    rows = page.locator("#balance-table tbody tr")
+    expect(rows).to_have_count(20)
+    values = page.locator("#balance-table tbody tr td:nth-child(3)").evaluate_all(
+        "cells => cells.map(c => Number(c.getAttribute('data-value')))")
+    assert values == sorted(values, reverse=True)
+    screenshot(page, "playtest-balance", full_page=False)

@@ -51,7 +51,7 @@ def unplayed_zones(play: Sequence[str], decks: Mapping[str, Mapping[str, Sequenc
                    ) -> list[dict[str, Any]]:
     """Cards in zones the engine never plays from (e.g. fusion's extra deck), one row per deck,
     zone and card: ``{deck, zone, card, name, copies}``."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for side, deck in sorted(decks.items()):
         for zone, cards in deck.items():
             if zone in play:
