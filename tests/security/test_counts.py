@@ -181,3 +181,10 @@ def test_costly_work_is_not_reachable_with_a_get(app) -> None:
                        headers={"Origin": "http://localhost"}).status_code == 403
     assert client.post(f"/games/{GAME}/playtest/goldfish", data={"deck": "rot-and-stone"},
                        headers={"Sec-Fetch-Site": "same-origin"}).status_code == 403
+
+
+@pytest.mark.parametrize("text", [f"{MAX_COPIES + 1} {CARD_NAME}", f"{10**20} {CARD_NAME}", "9" * 5000 + " " + CARD_NAME])
+def test_the_deck_builder_import_refuses_a_count_over_the_cap(app, text: str) -> None:
+    client = app.test_client(use_cookies=False)
+    answer = client.post(f"/games/{GAME}/deck-import", json={"text": text})
+    assert answer.status_code == 400 and LIMIT_TEXT in answer.get_json()["error"]

@@ -16,10 +16,11 @@ import re
 from collections.abc import Mapping
 
 from workbench.domain.gamedef import GameDefinition
+from workbench.domain.limits import LIMIT_TEXT, MAX_COPIES
 from workbench.services.imports.lackey import MAX_DECK_CARDS, CardFinder, DeckImport, zone_lookup
 from workbench.services.imports.tabular import ImportFileError, check_size, decode_text
 
-_ENTRY = re.compile(r"^(\d{1,4})\s*[xX×]?(?:\t|\s+)(.+?)\s*$")
+_ENTRY = re.compile(r"^(\d+)\s*[xX×]?(?:\t|\s+)(.+?)\s*$")
 _ZONE = re.compile(r"^([^\t:]{1,60}):\s*$")
 
 
@@ -51,7 +52,11 @@ def read_decklist(data: bytes, definition: GameDefinition, cards: Mapping[str, M
         entry = _ENTRY.match(line)
         if entry:
             entries += 1
-            count = int(entry.group(1))
+            digits = entry.group(1).lstrip("0") or "0"
+            if len(digits) > len(str(MAX_COPIES)) or int(digits) > MAX_COPIES:  # no 5,000-digit int()
+                shown = f"{int(digits):,}" if len(digits) <= 18 else f"a {len(digits)}-digit number of"
+                raise ImportFileError(f"line {number}: {shown} copies of {entry.group(2)[:60]!r}; {LIMIT_TEXT}")
+            count = int(digits)
             total += count
             if total > MAX_DECK_CARDS:
                 raise ImportFileError(f"line {number}: the deck has more than {MAX_DECK_CARDS:,} cards")

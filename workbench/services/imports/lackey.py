@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from xml.etree import ElementTree as ET
 
 from workbench.domain.gamedef import GameDefinition
+from workbench.domain.limits import MAX_DECK_CARDS as LIMITS_DECK_CARDS
 from workbench.services.exports.common import ascii_fold
 from workbench.services.exports.dvorak import CORNER_FIELDS, DVORAK_HEADER, parse_stats_block
 from workbench.services.imports.tabular import (
@@ -31,7 +32,7 @@ from workbench.services.imports.tabular import (
 )
 from workbench.services.imports.values import CellError, parse_kind
 
-MAX_DECK_CARDS = 10_000
+MAX_DECK_CARDS = LIMITS_DECK_CARDS  # one cap for every deck (workbench.domain.limits)
 
 
 def read_carddata(data: bytes) -> Table:
