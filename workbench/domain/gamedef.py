@@ -7,12 +7,15 @@ Everything game-specific that validation needs is data here, so a new game is a 
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
+from workbench.domain.symbols import SymbolSet
 from workbench.domain.errors import DefinitionError
 from workbench.domain.ids import is_valid_id
 
@@ -59,6 +62,7 @@ DEFINITION_SCHEMA: dict[str, Any] = {
         "rules_ref": {"type": "string"},
         "card_size": {"type": "string"},
         "style": {"type": "object"},
+        "symbols": {"type": "object"},
         "fields": {"type": "object", "additionalProperties": _FIELD_SCHEMA},
         "kinds": {
             "type": "object",
@@ -212,6 +216,11 @@ class GameDefinition:
     def deck_rules(self) -> list[Mapping[str, Any]]:
         return list(self.raw.get("deck_rules") or [])
 
+    @functools.cached_property
+    def symbols(self) -> SymbolSet:
+        """The inline symbols of ``symbols:`` (``{T}``, ``{2}``); empty when none are declared."""
+        return SymbolSet.from_raw(self.raw.get("symbols"))
+
     @property
     def budget(self) -> Mapping[str, Any] | None:
         return self.raw.get("budget")
@@ -358,6 +367,7 @@ def parse_definition(raw: Mapping[str, Any], expected_id: str | None = None) -> 
         formats=dict(raw.get("formats") or {}),
     )
     _check_references(definition)
+    definition.symbols  # noqa: B018 - a bad symbols: entry is refused with the definition
     return definition
 
 

@@ -68,6 +68,9 @@ def kinds_css(game: str) -> Response:
             continue
         color = kind.color if COLOR.fullmatch(kind.color) else "#555555"  # never echo arbitrary CSS
         lines.append(f".kind-{kid} {{ --kind: {color}; }}")
+    for symbol in definition.symbols.symbols:  # colours are checked #rrggbb when game.yaml is read
+        if CSS_NAME.fullmatch(symbol.name):
+            lines.append(f".sym-{symbol.name} {{ background: {symbol.fill}; color: {symbol.color}; }}")
     response = Response("\n".join(lines) + "\n", mimetype="text/css")
     response.headers["Cache-Control"] = "no-cache"
     return response

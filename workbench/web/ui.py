@@ -9,12 +9,14 @@ from __future__ import annotations
 import errno
 import functools
 import logging
+import re
 import secrets
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, make_response, render_template, request, session, url_for
+from markupsafe import Markup, escape
 
 from workbench.domain.errors import (
     AlreadyExists,
@@ -43,6 +45,7 @@ NAV_ITEMS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Play", ("play.index",), ("/games/<game>/play",)),
 ]
 FACE_RULE = "/games/<game>/cards/<card_id>/face.png"
+_CSS_SAFE = re.compile(r"[a-z][a-z0-9_-]{0,40}")
 PREVIEW_RULE = "/games/<game>/preview.png"
 
 
@@ -412,3 +415,34 @@ def unique(values: Iterable[Any]) -> list[Any]:
     for value in values:
         seen.setdefault(f"{type(value).__name__}:{value}", value)
     return sorted(seen.values(), key=sort_value_key)
+
+
+def text_with_symbols(text: Any, game: str, limit: int | None = None) -> Markup:
+    """Card text as HTML with the game's inline symbols (``{T}``) drawn as labelled badges;
+    everything else escaped. ``limit`` cuts the text (in characters, a symbol counting as one)
+    with an ellipsis, like Jinja's ``truncate``."""
+    value = "" if text is None else str(text)
+    try:
+        symbols = current_app.extensions["workbench.repo"].game(game).symbols
+    except Exception:  # noqa: BLE001 - a broken game.yaml shows its text plain
+        symbols = None
+    out: list[str] = []
+    at = shown = 0
+    uses = list(symbols.find(value)) if symbols else []
+    for use in uses + [None]:
+        end = use.start if use is not None else len(value)
+        piece = value[at:end]
+        if limit is not None and shown + len(piece) > limit:
+            out.append(str(escape(piece[: max(0, limit - shown)].rstrip())) + "…")
+            return Markup("".join(out))
+        out.append(str(escape(piece)))
+        shown += len(piece)
+        if use is None:
+            break
+        s = use.symbol
+        name = s.name if _CSS_SAFE.fullmatch(s.name) else "symbol"
+        out.append(f'<span class="sym sym-{s.shape} sym-{name}" role="img" aria-label="{escape(symbols.spoken(use.written)[1:-1])}" '
+                   f'title="{escape(use.written)}">{escape(s.drawn_text(use.token))}</span>')
+        shown += 1
+        at = use.end
+    return Markup("".join(out))

@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.services.render.fonts import face_for, missing_glyphs, pil_font, text_width
 from workbench.services.render.sizes import DPI, CardSize, mm_to_px
+from workbench.services.render.inline_symbols import draw_line, encode, has_placeholder
 from workbench.services.render.text import Fit, LayoutTimeout, Paragraph, fit_paragraphs, time_limit
 
 # Bump when a template's drawing changes: it is part of every render-cache key.
@@ -246,10 +247,11 @@ class Template:
         keywords = card.get("keywords") or []
         if isinstance(keywords, list) and keywords:
             paras.append(Paragraph(", ".join(self.keyword_label(k) for k in keywords), role="bold"))
+        symbols = self.definition.symbols
         if card.get("text"):
-            paras.append(Paragraph(str(card["text"])))
+            paras.append(Paragraph(encode(str(card["text"]), symbols)))
         if card.get("text_en"):
-            paras.append(Paragraph(str(card["text_en"]), role="italic", scale=0.85, color="#5a5048"))
+            paras.append(Paragraph(encode(str(card["text_en"]), symbols), role="italic", scale=0.85, color="#5a5048"))
         if card.get("flavor"):
             paras.append(Paragraph(str(card["flavor"]), role="italic", scale=0.9, space_before=0.6,
                                    color="#4a4038"))
@@ -396,6 +398,10 @@ class Template:
     def text(self, draw: ImageDraw.ImageDraw, item: TextItem) -> None:
         o = self.bleed_px
         font = pil_font(item.key, int(round(item.size)))
+        if item.anchor == "la" and has_placeholder(item.text):
+            draw_line(draw, o + self.P(item.x), o + self.P(item.y), item.text, font,
+                      pil_font(face_for("bold", "横"), int(round(item.size))), item.color, item.size)
+            return
         draw.text((o + self.P(item.x), o + self.P(item.y)), item.text, font=font, fill=item.color,
                   anchor=item.anchor)
 

@@ -216,7 +216,9 @@ def text_width(key: str, text: str, size_px: float) -> float:
     """Advance width in pixels of ``text`` in a font at ``size_px`` (measured once, scaled)."""
     w = _width_cache.get((key, text))
     if w is None:
-        w = pil_font(key, _REF_PX).getlength(text) / _REF_PX
+        badges = sum(1 for c in text if 0xE000 <= ord(c) <= 0xE0FF)  # inline symbols (inline_symbols.py)
+        plain = "".join(c for c in text if not 0xE000 <= ord(c) <= 0xE0FF) if badges else text
+        w = pil_font(key, _REF_PX).getlength(plain) / _REF_PX + badges * 1.05
         if len(text) <= _WIDTH_CACHE_CHARS:
             if len(_width_cache) >= _WIDTH_CACHE_ENTRIES:
                 _width_cache.clear()
