@@ -37,6 +37,7 @@ class Capabilities:
     zones: frozenset[str] = frozenset()
     """Zones ``move`` may name (from and to) and conditions may count."""
     conditions: frozenset[str] = frozenset()
+    durations: frozenset[str] = frozenset({"end_of_turn", "permanent"})
     grouped: frozenset[str] = frozenset()
     """Triggers whose entries resolve together, so ``if: {previous: true}`` can see the one before."""
     refuse: Callable[[str, EffectSpec], str | None] = no_refusal

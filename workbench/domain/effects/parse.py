@@ -18,6 +18,7 @@ from workbench.domain.effects.spec import CONTROLLER, NOTHING, SELECTORS, Effect
 from workbench.domain.effects.vocabulary import (
     ACTIONS,
     DEFAULT_TARGET,
+    DURATIONS,
     PICKS,
     SIDES,
     SPEED_RANGE,
@@ -227,8 +228,11 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     duration = entry.get("duration", "end_of_turn")
     if trigger == "continuous":
         duration = "permanent"
-    elif duration not in ("end_of_turn", "permanent"):
+    elif duration not in DURATIONS:
         return invalid(f"unknown duration {duration!r}")
+    elif duration not in caps.durations:
+        return unsimulated(f"the {game} engine has no {duration} duration "
+                           f"(it has: {', '.join(sorted(caps.durations))})")
     # costs
     for key in cost:
         if key not in caps.costs:

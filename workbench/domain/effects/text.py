@@ -17,10 +17,12 @@ _WHEN = {
     "en": {"on_play": "When this is played, ", "on_destroyed": "When this is destroyed, ",
            "activated": "", "continuous": "", "start_of_turn": "At the start of your turn, ",
            "end_of_turn": "At the end of your turn, ", "on_attack": "When this attacks, ",
-           "on_attacked": "When this is attacked, ", "on_leave": "When this leaves the field, "},
+           "on_attacked": "When this is attacked, ", "on_leave": "When this leaves the field, ",
+           "on_block": "When this blocks, ", "on_blocked": "When this is blocked, "},
     "zh": {"on_play": "此卡使用时，", "on_destroyed": "此卡被破坏时，", "activated": "", "continuous": "",
            "start_of_turn": "己方回合开始时，", "end_of_turn": "己方回合结束时，", "on_attack": "此卡攻击宣言时，",
-           "on_attacked": "此卡被攻击时，", "on_leave": "此卡离场时，"},
+           "on_attacked": "此卡被攻击时，", "on_leave": "此卡离场时，", "on_block": "此卡阻挡时，",
+           "on_blocked": "此卡被阻挡时，"},
 }
 
 _WHO = {

@@ -24,6 +24,8 @@ TRIGGERS: dict[str, str] = {
     "on_attack": "when this creature declares an attack",
     "on_attacked": "when this creature is chosen as the target of an attack",
     "on_leave": "when this creature leaves the field for any zone (destroyed, returned, exiled, …)",
+    "on_block": "when this creature blocks (warzone: intercepts) an attack",
+    "on_blocked": "when this attacking creature is blocked (warzone: intercepted)",
 }
 
 
@@ -74,7 +76,8 @@ LABELS: dict[str, dict[str, str]] = {
         "activated": "Activated: pay the cost", "continuous": "Always, while this is on the field",
         "start_of_turn": "At the start of your turn", "end_of_turn": "At the end of your turn",
         "on_attack": "When this attacks", "on_attacked": "When this is attacked",
-        "on_leave": "When this leaves the field",
+        "on_leave": "When this leaves the field", "on_block": "When this blocks",
+        "on_blocked": "When this is blocked",
     },
     "targets": {
         "self": "You (for a creature's stats: this card)", "this": "This card", "opponent": "The opponent",
@@ -105,6 +108,7 @@ DEFAULT_TARGET: dict[str, str] = {
 DURATIONS: dict[str, str] = {
     "end_of_turn": "until the end of the turn (seth: of the round)",
     "permanent": "for as long as the card stays in play",
+    "until_your_next_turn": "until the start of its controller's next turn (warzone, fusion)",
 }
 
 ZONES: dict[str, str] = {
@@ -167,7 +171,7 @@ KEYS: dict[str, str] = {
     "target": "whom it affects",
     "amount": "how much (a whole number; X = the mana paid for an X cost)",
     "stats": "modify_stats: stat name → change, e.g. {strength: 200}",
-    "duration": "modify_stats: end_of_turn or permanent",
+    "duration": "modify_stats: end_of_turn, until_your_next_turn or permanent",
     "cost": "activated: {mana: N or X, tap: true, pay_life: N, discard: N, sacrifice: N, exile_from_graveyard: N}",
     "speed": "chain speed 1-3 (fusion; warzone: 2 is a quick spell)",
     "once_per_turn": "fusion: usable once per turn per card name (default true)",

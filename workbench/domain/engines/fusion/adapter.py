@@ -63,7 +63,8 @@ _ON_CREATURES = ONE_CREATURE | ALL_CREATURES
 CAPABILITIES = Capabilities(
     game="fusion",
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
-                              "end_of_turn", "on_attack", "on_attacked", "on_leave"})},
+                              "end_of_turn", "on_attack", "on_attacked", "on_leave", "on_block",
+                              "on_blocked"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
                      "negate", "add_mana", "move", "add_counters", "remove_counters"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
@@ -83,6 +84,7 @@ CAPABILITIES = Capabilities(
     zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field"}),
     conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous", "counters"}),
     grouped=frozenset({"on_play", "activated"}),
+    durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -142,10 +144,13 @@ class FusionEffects(BaseAdapter):
 
     def modify(self, s: FusionState, u: int, e: EffectSpec, src: Source) -> None:
         assert isinstance(e, Effect)
-        table = s.mods if e.permanent else s.eot
+        lasting = e.duration == "until_your_next_turn"
+        table = s.mods if e.permanent or lasting else s.eot
         s._sc.pop(u, None)
         old = table.get(u, (0, 0))
         table[u] = (old[0] + e.atk, old[1] + e.dfn)
+        if lasting:  # undone at the start of the controller's next turn
+            s.lasting.append((src.controller, u, e.atk, e.dfn))
         if s.logging:
             s._say(f"{src.name}: {s._cname(u)} gets {e.atk:+d}/{e.dfn:+d}")
 

@@ -33,7 +33,7 @@ class CardDef:
     __slots__ = (
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
-        "on_attack", "on_attacked", "on_leave",
+        "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked",
         "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
     )
@@ -67,6 +67,8 @@ class CardDef:
         self.on_attack = parsed.of("on_attack")
         self.on_attacked = parsed.of("on_attacked")
         self.on_leave = parsed.of("on_leave")
+        self.on_block = parsed.of("on_block")
+        self.on_blocked = parsed.of("on_blocked")
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target

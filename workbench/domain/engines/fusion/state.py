@@ -227,6 +227,7 @@ class FusionState(Observe, State):
         self.eot: dict[int, tuple[int, int]] = {}  # until end of turn
         self.attached: dict[int, int] = {}  # equip/aura card -> creature
         self.counters: dict[int, dict[str, int]] = {}  # named counters of effects, by creature
+        self.lasting: list[tuple[int, int, int, int]] = []  # (controller, creature, +atk, +def) until its next turn
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
         self.acts = [0, 0]
         self.turn = 0
@@ -264,7 +265,7 @@ class FusionState(Observe, State):
         for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
             zones = d[key]
             d[key] = [list(zones[0]), list(zones[1])]
-        for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts"):
+        for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts", "lasting"):
             d[key] = list(d[key])
         for key in ("tapped", "down", "sick", "used"):
             d[key] = set(d[key])
@@ -588,6 +589,8 @@ class FusionState(Observe, State):
         self.damage.pop(i, None)
         if self.counters:
             self.counters.pop(i, None)
+        if self.lasting:
+            self.lasting = [x for x in self.lasting if x[1] != i]
         self.mods.pop(i, None)
         self.eot.pop(i, None)
         self.set_turn.pop(i, None)
@@ -657,6 +660,18 @@ class FusionState(Observe, State):
             self.winner = None
             self.reason = f"turn limit {self.opts.max_turns} reached (engine safety limit)"
             return
+        if self.lasting:  # "until your next turn" changes of p's effects end
+            keep = []
+            for entry in self.lasting:
+                if entry[0] != p:
+                    keep.append(entry)
+                    continue
+                _, i, a, d = entry
+                old = self.mods.get(i, (0, 0))
+                self.mods[i] = (old[0] - a, old[1] - d)
+                self._sc.pop(i, None)
+            self.lasting = keep
+            self._check_creatures()  # a DEF that drops to 0 destroys
         # Ready (§3.8.1): mana +1 up to the cap and refill; untap; start-of-turn effects.
         if self.mana_max[p] < self.opts.mana_cap:
             self.mana_max[p] += 1
@@ -1439,6 +1454,10 @@ class FusionState(Observe, State):
             for a in self.attacks:
                 if a[0] == att:
                     a[2].append(b)
+            for e in self.cards[b].on_block:  # block triggers go on the pending list (no chain)
+                self._trigger(p, b, e)
+            for e in self.cards[att].on_blocked:
+                self._trigger(1 - p, att, e)
         elif kind == "done":
             if self.logging:
                 blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]]

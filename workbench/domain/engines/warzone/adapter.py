@@ -41,7 +41,7 @@ class Effect(EffectSpec):
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:
-    if e.trigger in ("on_attack", "on_attacked") and e.chooses:
+    if e.trigger in ("on_attack", "on_attacked", "on_block", "on_blocked") and e.chooses:
         return ("an attack trigger resolves at once, before the defender answers, so it cannot ask for "
                 "a target: use a mass target or random: true")
     if e.trigger == "continuous" and (e.filter is not None or e.condition is not None or e.per is not None):
@@ -49,7 +49,7 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
                 "filter, if or per on a continuous effect is not run")
     if e.action == "negate" and kind != "trap":
         return "only a trap negates (a spell, or an attack it answers)"
-    if e.target == "attacker" and kind != "trap" and e.trigger != "on_attacked":
+    if e.target == "attacker" and kind != "trap" and e.trigger not in ("on_attacked", "on_block"):
         return "only a trap or an on_attacked effect answers an attack, so only they name the attacker"
     if e.from_zone == "exile":
         return "the Exiled zone is out of the game for good (§1.12.6): nothing comes back from it"
@@ -59,7 +59,8 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
 
 
 _CREATURE_TRIGGERS = frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
-                                "end_of_turn", "on_attack", "on_attacked", "on_leave"})
+                                "end_of_turn", "on_attack", "on_attacked", "on_leave", "on_block",
+                                "on_blocked"})
 
 CAPABILITIES = Capabilities(
     game="warzone",
@@ -83,6 +84,7 @@ CAPABILITIES = Capabilities(
     conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous", "counters"}),
     grouped=frozenset({"on_play", "activated"}),
     keywords=frozenset({"heal_trigger", "settable"}),
+    durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -139,9 +141,11 @@ class WarzoneEffects(BaseAdapter):
 
     def modify(self, s: WarzoneState, u: Unit, e: EffectSpec, src: Source) -> None:
         assert isinstance(e, Effect)
-        if e.permanent:
+        if e.permanent or e.duration == "until_your_next_turn":
             u.perm_str += e.d_str
             u.perm_res += e.d_res
+            if not e.permanent:  # undone at the start of the controller's next turn (its Wake)
+                s.lasting.append((src.controller, u.iid, e.d_str, e.d_res))
         else:
             u.eot_str += e.d_str
             u.eot_res += e.d_res

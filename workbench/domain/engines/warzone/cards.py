@@ -37,7 +37,8 @@ class Card:
 
     __slots__ = ("iid", "id", "name", "kind", "cls", "degree", "strength", "resilience",
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
-                 "continuous", "start_turn", "end_turn", "on_attack", "on_attacked", "on_leave", "unsimulated",
+                 "continuous", "start_turn", "end_turn", "on_attack", "on_attacked", "on_leave", "on_block",
+                 "on_blocked", "unsimulated",
                  "pays", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
                  "acts", "list_slot", "play_acts", "target_acts", "is_trap", "quick", "settable",
@@ -114,6 +115,8 @@ class _Proto:
         self.on_attack = parsed.of("on_attack")
         self.on_attacked = parsed.of("on_attacked")
         self.on_leave = parsed.of("on_leave")
+        self.on_block = parsed.of("on_block")
+        self.on_blocked = parsed.of("on_blocked")
         self.pays = any(e.costs for e in self.activated)  # costs beyond tapping (life, cards)
         # Text the engine cannot run stays text: the card plays without it and is reported.
         self.unsimulated = not simulated(data, parsed, CAPABILITIES)
@@ -121,7 +124,8 @@ class _Proto:
 
 _STATIC = ("data", "id", "name", "kind", "cls", "degree", "strength", "resilience", "master",
            "text", "effects", "on_play", "on_destroyed", "activated", "continuous", "start_turn",
-           "end_turn", "on_attack", "on_attacked", "on_leave", "pays", "unsimulated")
+           "end_turn", "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked", "pays",
+           "unsimulated")
 _CACHE: dict[int, _Proto] = {}
 
 

@@ -140,6 +140,8 @@ class Combat:
         pl.field.remove(u)
         pl.field_changed()
         zone.append(u.card)
+        if self.lasting:  # its changes end with it (a card that comes back is a new creature)
+            self.lasting = [x for x in self.lasting if x[1] != u.iid]
         for e in u.card.on_leave:
             self.queue.append((u.owner, u.card, e, None))
         if self.cfg.log:

@@ -80,6 +80,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.step = ""                # the War phase's step (declaration, battle, end_of_combat)
         self.to_place: list[list[Card] | None] | None = None  # Areas still to place (§1.12.4)
         self.queue: list[tuple[int, Card, Effect, str | None]] = []
+        self.lasting: list[tuple[int, str, int, int]] = []  # (controller, iid, +str, +res) until its next turn
         self.over = False
         self.winner: int | None = None
         self.reason = ""
@@ -204,6 +205,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         s.step = self.step
         s.to_place = self.to_place[:] if self.to_place is not None else None
         s.queue = self.queue[:]
+        s.lasting = self.lasting[:]
         s.over = self.over
         s.winner = self.winner
         s.reason = self.reason
@@ -630,6 +632,14 @@ class WarzoneState(Combat, Effects, Observe, State):
             v = self.unit(args[0])
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[player]} intercepts with {v.card.name if v else args[0]}")
+            if v is not None and v.card.on_block:  # block triggers resolve at once (no chosen target)
+                self._resolve_all(player, v.card, v.card.on_block, (), v.iid, att)
+            u = self.unit(att)
+            if u is not None and u.card.on_blocked and not self.over:
+                self._resolve_all(1 - player, u.card, u.card.on_blocked, (), att, None)
+            if self.over:
+                self.pending = None
+                return
             if len(chosen) >= self.cfg.interceptors or not self._interceptors(
                     player, target, chosen):
                 self.pending = None
@@ -717,6 +727,8 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.highest = -1
         self.used = 0
         me = self.p[player]
+        if self.lasting:
+            self._end_lasting(player)
         for u in me.field:
             u.damage = 0
             u.zero_ok = False
@@ -735,6 +747,21 @@ class WarzoneState(Combat, Effects, Observe, State):
             for e in u.card.start_turn:
                 self.queue.append((player, u.card, e, u.iid))
         self._check_end()
+
+    def _end_lasting(self, player: int) -> None:
+        """Undo the "until your next turn" stat changes ``player``'s effects made."""
+        keep = []
+        for entry in self.lasting:
+            c, iid, d_str, d_res = entry
+            if c != player:
+                keep.append(entry)
+                continue
+            u = self.unit(iid)
+            if u is not None:
+                u.perm_str -= d_str
+                u.perm_res -= d_res
+        self.lasting = keep
+        self._sweep()
 
     def _enter_night(self) -> None:
         p = self.active
