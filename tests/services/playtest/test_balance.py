@@ -56,3 +56,18 @@ def test_balance_command_prints_json(data_dir):
     result = json.loads(out.stdout)
     assert result["games_per_card"] == 40 and len(result["cards"]) == 5
     assert {"change", "baseline", "no_change", "win_rate_without"} <= set(result["cards"][0])
+
+
+def test_a_declared_vanilla_card_is_the_baseline(repo):
+    from dataclasses import replace
+
+    definition = repo.game("seth")
+    library = [dict(d, id=cid) for cid, d in repo.card_index("seth").items()]
+    vanilla = library[0]
+    declared = replace(definition, raw={**definition.raw, "balance": {"vanilla": {"monster": vanilla["id"]}}})
+    card = library[1]
+    baseline, what = balance.baseline_card(declared, card, library)
+    assert baseline == vanilla and "vanilla" in what and "game.yaml balance.vanilla" in what
+    blank, what = balance.baseline_card(definition, card, library)  # without the declaration
+    assert blank["id"].startswith("blank-monster-") and "blank monster" in what
+    assert blank["power"] == card["power"] and blank["speed"] == card["speed"]
