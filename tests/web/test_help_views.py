@@ -105,3 +105,15 @@ def test_nothing_outside_the_docs_is_served(client) -> None:  # type: ignore[no-
                  "/docs/printing.md", "/docs/images/x.exe", "/docs/a/b/c"):
         assert client.get(path).status_code == 404, path
     assert client.get("/docs/images/ui-gallery.png").mimetype == "image/png"
+
+
+def test_every_export_format_links_to_its_load_steps(client) -> None:  # type: ignore[no-untyped-def]
+    from workbench.services.exports.run import FORMATS
+    from workbench.web.transfer_views import LOAD_STEPS
+
+    assert set(LOAD_STEPS) == set(FORMATS)
+    exports = client.get("/docs/exports").get_data(as_text=True)
+    body = client.get("/games/warzone/export").get_data(as_text=True)
+    for fmt, anchor in LOAD_STEPS.items():
+        assert f'id="{anchor}"' in exports, fmt
+        assert f'href="/docs/exports#{anchor}" aria-label="How to load {FORMATS[fmt]}' in body, fmt

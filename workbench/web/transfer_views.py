@@ -40,6 +40,19 @@ def _game(game: str) -> Any:
         abort(404, description=f"game {game!r} does not exist")
 
 
+# Where each format's "how to load it into its program" steps are in docs/exports.md.
+LOAD_STEPS: dict[str, str] = {
+    "lackey": "installing-the-plugin-in-lackeyccg",
+    "dvorak-lackey": "dvorak-wiki-formats-seth",
+    "mush": "mushcode-pennmush-tinymux",
+    "dvorak-mush": "dvorak-wiki-formats-seth",
+    "cockatrice": "cockatrice",
+    "tts": "tabletop-simulator",
+    "csv": "spreadsheets-csv-xlsx",
+    "xlsx": "spreadsheets-csv-xlsx",
+}
+
+
 def _decks(game: str) -> list[tuple[str, str]]:
     decks, _ = get_repo().list_decks_tolerant(game)
     return [(d.id, str(d.data.get("name") or d.id)) for d in decks]
@@ -64,7 +77,7 @@ def export_page(game: str) -> str:
     decks = _decks(game)
     form = {"deck": chosen} if any(deck_id == chosen for deck_id, _ in decks) else {}  # a deck page's link
     return render_template("transfer/export.html", game=definition, game_id=game, formats=export_run.FORMATS,
-                           decks=decks, error=None, form=form)
+                           decks=decks, error=None, form=form, load_steps=LOAD_STEPS)
 
 
 @bp.post("/games/<game>/export")
@@ -87,10 +100,11 @@ def export_run_view(game: str) -> Any:
         )
     except WorkbenchError as exc:
         return render_template("transfer/export.html", game=definition, game_id=game,
-                               formats=export_run.FORMATS, decks=_decks(game), error=str(exc), form=form), 400
+                               formats=export_run.FORMATS, decks=_decks(game), error=str(exc), form=form,
+                               load_steps=LOAD_STEPS), 400
     files = [_rel(game, p) for p in result.files]
     return render_template("transfer/export_done.html", game=definition, game_id=game, result=result,
-                           label=export_run.FORMATS[fmt], folder=f"exports/{game}/{_rel(game, result.folder)}",
+                           label=export_run.FORMATS[fmt], folder=f"exports/{game}/{_rel(game, result.folder)}", load_anchor=LOAD_STEPS.get(fmt, ""),
                            own_folder=viewer is not None, main=_rel(game, result.main),
                            archive=_rel(game, result.zip), files=[f for f in files if f][:200],
                            file_count=len(files))
