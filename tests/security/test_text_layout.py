@@ -54,20 +54,30 @@ def test_ten_thousand_characters_without_a_space_lay_out_in_under_a_second() -> 
     assert "ok" in done.stdout
 
 
-def test_layout_time_grows_about_linearly() -> None:
-    def seconds(n: int) -> float:  # best of 3 (a shared machine), a new letter each time (no cache)
-        best = float("inf")
-        for letter in "qrs":
-            started = time.perf_counter()
-            fit_paragraphs([Paragraph(letter * n)], 700, 500, 40, 20, 1.0)
-            best = min(best, time.perf_counter() - started)
-        return best
+def test_the_work_of_breaking_a_long_word_grows_as_n_log_n(monkeypatch) -> None:
+    """Counted, not timed: the characters handed to the font measurer. Breaking a word of n
+    characters into lines of L used to measure about n³/L² characters (every shorter prefix of
+    the rest, for every line); the search measures about 4·n·log2(L)."""
+    from workbench.services.render import text as text_module
 
-    seconds(2000)  # warm the font
-    small, large = seconds(5000), seconds(40_000)
-    assert large < 3.0, large
-    # 8 times the text: about 8-10 times the time when n·log n, 64 when quadratic, 512 when cubic.
-    assert large < 32 * small + 0.3, (small, large)
+    measured = [0]
+    real = text_module.text_width
+
+    def counting(key: str, value: str, size: float) -> float:
+        measured[0] += len(value)
+        return real(key, value, size)
+
+    monkeypatch.setattr(text_module, "text_width", counting)
+
+    def work(n: int, letter: str) -> int:
+        measured[0] = 0
+        wrap(letter * n, "sans", 30.0, 500.0)
+        return measured[0]
+
+    small = work(1_000, "u")
+    assert small < 20 * 1_000, small  # about 6,400 now; the old scan measured 6,680,595
+    large = work(8_000, "v")
+    assert large < 10 * small, (small, large)  # 8 times the text: 8 times the work, not 64 or 512
 
 
 def test_a_huge_draft_is_cut_to_max_length_before_layout(repo) -> None:
