@@ -664,7 +664,10 @@ class HeuristicAgent:
         if kind == "flip":
             u = state.p[p].unit(args[0])
             assert u is not None
-            return card_value(state, p, u.card, u.card.on_play, args[1:], u.iid) + 1.0
+            if not u.card.on_play:
+                return 4.0  # nothing waits for the flip: face up, it may go to battle next turn
+            # its on_play runs at the flip: only for a worthwhile target (none yet: keep it set)
+            return card_value(state, p, u.card, u.card.on_play, args[1:], u.iid) - 1.0
         if kind == "areas":
             return area_value(state, p, args, plan)
         if kind == "target":

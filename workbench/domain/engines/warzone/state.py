@@ -372,7 +372,8 @@ class WarzoneState(Combat, Effects, Observe, State):
         for u in me.field:
             if u.face_down:  # a set creature is turned face up, nothing else (§1.12.7)
                 if not (u.pos_changed and pos_once):
-                    for targets in self._combos(p, u.card.on_play):
+                    # with no target for its on_play effect it may still be turned face up
+                    for targets in self._combos(p, u.card.on_play) or [()]:
                         acts.append(_act("flip", (u.iid,) + targets, u.card.name))
                 continue
             if not u.attacked and not (u.pos_changed and pos_once):
