@@ -214,6 +214,8 @@ class Repository:
         for game_id in self.list_games():
             try:
                 self.game(game_id)
+            except NotFound:  # removed since it was listed
+                continue
             except (DataError, DefinitionError, InvalidId, OSError) as exc:
                 message = str(exc) if not isinstance(exc, OSError) else f"cannot be read ({exc.strerror})"
                 found = _LINE.search(message)
