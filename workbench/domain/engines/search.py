@@ -137,6 +137,7 @@ class SearchAgent:
     ``budget``: playouts per decision (split evenly among the candidates). ``horizon``:
     decisions played by the ``policy`` after the root action before ``evaluate`` scores the
     position. ``margin``: the mean advantage a candidate needs over the policy's choice.
+    ``width``: candidates per player at a simultaneous step (the matrix is width × width).
     ``searches(state, player)`` says which decisions are worth searching (the others are the
     policy's, in a re-dealt world). Seeded: the same seed and view give the same decision.
     """
@@ -144,7 +145,8 @@ class SearchAgent:
     def __init__(self, seed: int, policy: PolicyFactory, evaluate: Evaluator,
                  candidates: Callable[[State, int, list[Action]], list[Action]] | None = None,
                  searches: Callable[[State, int], bool] | None = None,
-                 budget: int = 32, horizon: int = 40, margin: float = 0.02) -> None:
+                 budget: int = 32, horizon: int = 40, margin: float = 0.02,
+                 width: int = 4) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.policy = policy
@@ -154,6 +156,7 @@ class SearchAgent:
         self.budget = max(1, int(budget))
         self.horizon = horizon
         self.margin = margin
+        self.width = max(2, width)  # candidates per player in a simultaneous step
         self.searched = 0  # decisions searched (benchmarks/agents.py prints it)
 
     def choose(self, state: State, player: int) -> Action:
@@ -214,24 +217,32 @@ class SearchAgent:
         candidates with playouts in re-dealt worlds, solve it by regret matching, and draw the
         decision from the searching player's equilibrium strategy."""
         other = next(p for p in acting if p != player)
-        width = max(2, int(math.sqrt(self.budget)))
+        width = self.width
         mine = self._candidates(state, player, acts)[:width]
-        theirs = self._candidates(state, other, state.legal_actions(other))[:width]
         if len(mine) == 1:
             return mine[0]
+        rng = self.rng
+        # The opponent's options may hang on what it has picked unseen (seth's queued
+        # abilities): read them in a re-dealt world, never in the real position.
+        seen = state.determinize(player, rng)
+        theirs = self._candidates(seen, other, seen.legal_actions(other))[:width]
         self.searched += 1
         n, m = len(mine), len(theirs)
         my_places = [_place(acts, a) for a in mine]
-        their_legal = state.legal_actions(other)
-        their_places = [_place(their_legal, a) for a in theirs]
         totals = [[0.0] * m for _ in range(n)]
         visits = [[0] * m for _ in range(n)]
-        rng = self.rng
         for it in range(max(self.budget, n * m)):
             i, j = divmod(it % (n * m), m)
             world = state.determinize(player, rng)
+            their_legal = world.legal_actions(other)
+            reply = theirs[j]
+            place = _place(their_legal, reply)
+            if place is not None:
+                reply = their_legal[place]
+            elif reply.kind not in ("split", "focus"):  # not open to it in this world
+                reply = self.policy(0).choose(world, other)
             world.apply_joint({player: _in_world(world, player, my_places[i], mine[i]),
-                               other: _in_world(world, other, their_places[j], theirs[j])})
+                               other: reply})
             totals[i][j] += self._rollout(world, player)
             visits[i][j] += 1
         payoff = [[totals[i][j] / visits[i][j] for j in range(m)] for i in range(n)]

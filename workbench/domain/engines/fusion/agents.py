@@ -695,7 +695,7 @@ class MonteCarloAgent:
 
 SEARCH_BUDGET = 16
 """Default iterations per searched decision of ``search`` (benchmarks/agents.py measures it)."""
-SEARCH_HORIZON = 40
+SEARCH_HORIZON = 30
 SEARCH_WIDTH = 6
 
 
@@ -726,4 +726,13 @@ def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
     from workbench.domain.engines.search import SearchAgent
 
     return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
-                       budget=budget, horizon=horizon)
+                       _key_decision, budget=budget, horizon=horizon)
+
+
+_SEARCHED_STEPS = frozenset(("main", "declare", "block"))
+
+
+def _key_decision(state: State, player: int) -> bool:
+    """Main-phase plays, attack declarations and blocks are searched; chain answers, battle
+    windows, targets, mulligans and discards are the heuristic's (in a re-dealt world)."""
+    return getattr(state, "step", "") in _SEARCHED_STEPS

@@ -310,7 +310,7 @@ class MonteCarloAgent:
 
 # ---------------------------------------------------------------------- the search player
 
-SEARCH_BUDGET = 25
+SEARCH_BUDGET = 48
 """Default playouts per searched decision of ``search`` (benchmarks/agents.py measures it)."""
 SEARCH_HORIZON = 400  # decisions: seth games are short, playouts go to the end
 
