@@ -241,3 +241,39 @@ def test_honest_wrapper_plays_legal_moves(game: str) -> None:
         apply(state, {p: players[p].choose(state, p) for p in state.to_act()})
         n += 1
     assert n > 3 and (state.is_terminal() or n == 300)
+
+
+def test_warzone_face_down_creatures_are_hidden_and_redealt() -> None:
+    """A set creature shows its row and flags only; the re-deal puts another unseen settable
+    creature of its Class there (renaming it in the pending attack), and the heuristic decides
+    the same whichever lurker it is."""
+    from tests.domain.engines.warzone_fixtures import options as wz_options
+
+    engine = load_engine("warzone")
+    lurker = {"kind": "creature", "class": 2, "degree": 2, "strength": 700, "resilience": 600,
+              "keywords": ["settable"]}
+    setup = {
+        "turn": 4, "active": 0, "phase": "war",
+        "cards": {"knight": {"name": "Knight", "kind": "creature", "class": 1, "degree": 2,
+                             "strength": 600, "resilience": 450},
+                  "reed": dict(lurker, name="Reed Lurker"),
+                  "mire": dict(lurker, name="Mire Lurker", strength=100, resilience=100)},
+        "players": [
+            {"field": [{"card": "knight", "position": "battling"}], "deck": ["knight"] * 6},
+            {"field": [{"card": "reed", "position": "guarding", "face_down": True}],
+             "hand": ["mire"], "deck": ["knight"] * 6}],
+    }
+    state = engine.from_setup(setup, wz_options(_log=False), 1)
+    key = state.observe(0).key()
+    assert "Reed Lurker" not in key and "b-reed-1" not in key  # ("reed" is in the unseen pool)
+    assert state.observe(1).key() != key  # its owner sees it
+    names = set()
+    for k in range(12):
+        world = state.determinize(0, random.Random(k))
+        assert world.observe(0).key() == key
+        names.add(world.p[1].field[0].card.name)
+    assert names == {"Reed Lurker", "Mire Lurker"}
+    agent = engine.agents["heuristic"]
+    other = state.determinize(0, random.Random(3))
+    mine = state.legal_actions(0).index(agent(5).choose(state, 0))
+    assert other.legal_actions(0).index(agent(5).choose(other, 0)) == mine

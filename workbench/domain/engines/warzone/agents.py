@@ -486,7 +486,27 @@ class HeuristicAgent:
         return self._rng
 
     def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
-        """Pick the legal action with the best one-ply score (ties: the first listed)."""
+        """Pick the legal action with the best one-ply score (ties: the first listed).
+
+        The opponent's face-down creatures are unknown (§1.12.7): while it has any, the
+        decision is taken in a world re-dealt from this player's view (``determinize``, from
+        the agent's own generator) and mapped back by its place in the legal actions.
+        """
+        acts = state.legal_actions(player)
+        if len(acts) == 1:
+            return acts[0]
+        for u in state.p[1 - player].field:
+            if u.face_down:
+                world = state.determinize(player, self.rng)
+                chosen = self._choose(world, player)
+                listed = world.legal_actions(player)
+                for k, a in enumerate(listed):
+                    if a is chosen:
+                        return acts[k]
+                return chosen
+        return self._choose(state, player)
+
+    def _choose(self, state: WarzoneState, player: int) -> Action:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]

@@ -45,12 +45,21 @@ class Observe:
                 hidden = [c for c, _ in pl.traps] + [u.card for u in pl.field if u.face_down]
                 view["unseen"] = sorted(c.id for c in pl.hand + pl.deck + hidden)  # as card ids
                 view["trap_turns"] = [t for _, t in pl.traps]
-                for u in pl.field:
-                    if u.face_down:  # only where it stands and what it has been through
-                        entry = view["field"][u.iid]
-                        view["field"][u.iid] = {"class": entry["class"], "position": entry["position"],
-                                                "damage": entry["damage"], "face_down": True,
-                                                "attacked": entry["attacked"]}
+                # a face-down creature: only where it stands and what it has been through,
+                # under a label (its instance name carries its card id)
+                labels = _face_down_labels(self, side)
+                if labels:
+                    field = {}
+                    for iid, entry in view["field"].items():
+                        if iid in labels:
+                            entry = {"class": entry["class"], "position": entry["position"],
+                                     "damage": entry["damage"], "face_down": True,
+                                     "attacked": entry["attacked"]}
+                        field[labels.get(iid, iid)] = entry
+                    view["field"] = field
+                    view["rows"] = [[labels.get(i, i) for i in row] for row in view["rows"]]
+                    for key in ("pending", "chain"):
+                        snap[key] = _renamed(snap[key], labels)
         snap.pop("result", None)  # derived from the rest; its reason names no hidden card
         return Observation(player, snap, private)
 
@@ -72,6 +81,27 @@ class Observe:
             taken = set(map(id, traps))
             foe.traps = [(c, t) for c, (_, t) in zip(traps, foe.traps)]
             pool = [c for c in pool if id(c) not in taken]
+        down = [k for k, u in enumerate(foe.field) if u.face_down]
+        if down:  # a face-down creature is an unseen settable creature of its Class (§1.12.7)
+            rename: dict[str, str] = {}
+            pool += [foe.field[k].card for k in down]
+            pool.sort(key=by_iid)
+            rng.shuffle(pool)
+            for k in down:
+                u = foe.field[k]
+                card = next(c for c in pool if c.kind == "creature" and c.settable and c.cls == u.cls)
+                pool.remove(card)
+                if card is not u.card:
+                    v = u.copy()
+                    v.card, v.iid = card, card.iid
+                    rename[u.iid] = card.iid
+                    foe.field[k] = v
+            if rename:
+                foe.field_changed()
+                s._aura = None
+                s.pending = _renamed(s.pending, rename)
+                s.chain = [_renamed(link, rename) for link in s.chain]
+                s.queue = [_renamed(q, rename) for q in s.queue]
         n = len(foe.hand)
         foe.hand = pool[:n]
         foe.deck = pool[n:]
@@ -83,3 +113,22 @@ class Observe:
 
 def _by_iid(card: Any) -> str:
     return card.iid
+
+
+def _face_down_labels(state: WarzoneState, side: int) -> dict[str, str]:
+    """Instance name -> a label without the card id, for ``side``'s face-down creatures."""
+    return {u.iid: f"face-down {k + 1} of P{side + 1}"
+            for k, u in enumerate(state.p[side].field) if u.face_down}
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """``value`` (nested tuples, lists and dicts of strings) with instance names replaced."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_renamed(v, names) for v in value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: _renamed(v, names) for k, v in value.items()}
+    return value
