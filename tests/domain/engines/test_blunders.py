@@ -132,3 +132,20 @@ def test_warzone_leaves_no_creature_exposed_at_damage_pile_nine() -> None:
     state = _pile_nine(9)
     assert any(a.args == attack for a in state.legal_actions(0))
     assert agent(0).choose(state, 0).kind == "end_phase"
+
+
+def test_fusion_heuristic_retargets_an_attack_whose_target_left() -> None:
+    """It used to crash (KeyError 'player') scoring a retarget at the opponent."""
+    cards = dict(FUSION_CARDS, recall={"name": "Recall", "kind": "magic", "subtype": "quick", "cost": 1,
+                                       "effects": [{"trigger": "on_play", "action": "return_to_hand",
+                                                    "target": "own_creature"}]},
+                 wolf={"name": "Wolf", "kind": "creature", "cost": 2, "stars": 3, "atk": 4, "def": 2})
+    setup = {"turn": 6, "active": 0, "phase": "battle", "cards": cards, "players": [
+        {"creatures": [{"a-wolf": "wolf"}]},
+        {"mana": 1, "creatures": [{"name": "b-imp", "card": "brute", "tapped": True}],
+         "magic": [{"name": "b-recall", "card": "recall", "face_down": True}]}]}
+    state = load_engine("fusion").from_setup(setup, bundled("fusion")[2], 1)
+    state.apply(next(a for a in state.legal_actions(0) if a.args == ("a-wolf", "b-imp")))
+    state.apply(next(a for a in state.legal_actions(1) if a.args[:1] == ("b-recall",)))
+    assert state.step == "retarget"
+    assert fusion_choice(state).args == ("a-wolf", "player")

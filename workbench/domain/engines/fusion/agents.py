@@ -167,6 +167,17 @@ def _mana_value(s: FusionState, p: int, src: int, amount: int) -> float:
     return -_WASTED
 
 
+def _retarget_score(s: FusionState, attacker: int, target: str) -> float:
+    """An attack lost its target (§3.5.2): the player is worth most of the attacker's ATK, a
+    creature it destroys its worth, any other creature a little."""
+    power = s.atk(attacker)
+    if target == PLAYER:
+        return 0.6 * power + 0.1
+    t = s.index[target]
+    a, d = s.atk_dfn(t)
+    return a + d + 1.0 if power >= d - s.damage.get(t, 0) else 0.05
+
+
 def _in_fight(s: FusionState, i: int) -> bool:
     for a in s.attacks:
         if a[0] == i or a[1] == i or i in a[2]:
@@ -355,6 +366,8 @@ class HeuristicAgent:
                 card = cards[i]
                 if kind == "flip" and not card.on_play:
                     score = card.h_flip + (mana if card.x_cost else card.cost)
+                elif kind == "retarget":
+                    score = _retarget_score(state, i, args[1])
                 else:
                     score = score_play(state, player, kind, i, card, args, mana)
             if score > best_score:
