@@ -367,3 +367,25 @@ def test_seth_damage_can_be_split_freely_and_the_engine_checks_the_sums(client):
     assert after["decisions"] >= step + 1
     table = client.get(f"/games/seth/play/{table_id}.json").get_json()
     assert table["actions"][step]["by"]["0"][0] == "split"
+
+
+@pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
+def test_every_ai_player_of_the_engine_is_offered_and_plays(client, game):
+    engine = load_engine(game)
+    page = client.get(f"/games/{game}/play").get_data(as_text=True)
+    for name in engine.agents:
+        assert f'<option value="{name}"' in page
+    assert '<option value="human"' in page
+    for name in engine.agents:
+        table_id = start(client, game, opponent=name, seat="second")
+        view = state(client, game, table_id)
+        for _ in range(4):
+            if view["over"]:
+                break
+            if view["moves"]:
+                move = view["moves"][-1]
+                view = post(client, game, table_id, "move", {"seat": 1, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+            else:
+                view = post(client, game, table_id, "advance", {"expect": view["decisions"]})
+        table = client.get(f"/games/{game}/play/{table_id}.json").get_json()
+        assert table["seats"][0]["player"] == name and any("0" in d["by"] for d in table["actions"]), name

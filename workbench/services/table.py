@@ -48,9 +48,9 @@ class StaleTable(TableError):
 
 def player_choices(engine: Engine) -> list[tuple[str, str]]:
     """(value, label) for the opponent select: the engine's agents, then a second person."""
-    order = {"random": 0, "heuristic": 1}
+    order = {"random": 0, "heuristic": 1, "search": 2}
     labels = {"random": "Random AI (any legal move)", "heuristic": "Heuristic AI",
-              "montecarlo": "Search AI (Monte Carlo, slower)"}
+              "search": "Search AI (the strongest; thinks longer)", "montecarlo": "Monte Carlo AI (thinks longer)"}
     names = sorted(engine.agents, key=lambda n: (order.get(n, 2), n))
     return [(n, labels.get(n, f"{n} AI")) for n in names] + [(HUMAN, "A second person on this screen (hot-seat)")]
 
