@@ -129,7 +129,16 @@
     const previousLog = view && view.id === next.id && next.log.length >= view.log.length ? view.log.length : next.log.length;
     const before = view;
     view = next;
+    const opened = Array.from(board.querySelectorAll("details[open][data-zone]")).map(function (d) {
+      const side = d.closest(".pt-side");
+      return `${side && side.classList.contains("pt-you") ? "you" : "them"}:${d.dataset.zone}`;
+    });
     board.innerHTML = view.board_html; // rendered by the server from escaped templates
+    opened.forEach(function (key) {
+      const [side, zone] = key.split(":");
+      const d = board.querySelector(`.pt-${side} details[data-zone="${CSS.escape(zone)}"]`);
+      if (d) d.open = true;
+    });
     statusEl.textContent = view.status;
     statusEl.classList.remove("is-error");
     document.getElementById("pt-turn").textContent = view.turn !== null && view.turn !== undefined ? `${view.turn_label || "Turn"} ${view.turn}` : "";

@@ -321,7 +321,8 @@ def test_fusion_face_down_cards_of_the_opponent_stay_hidden(client):
         else:
             view = post(client, "fusion", table_id, "advance", {"expect": view["decisions"]})
     assert down, "the random AI set a card face down"
-    assert all(set(c) == {"hidden", "face_down"} for c in down)
+    assert all(set(c) <= {"hidden", "face_down", "attrs"} for c in down)
+    assert all(set(c.get("attrs", {})) <= set(tables.FACE_DOWN_PUBLIC) for c in down)
     # Which cards those are is nowhere in the answer: not on the board, not in the log, not in the moves.
     table = client.get(f"/games/fusion/play/{table_id}.json").get_json()
     position = tables.replay(table)
@@ -389,3 +390,25 @@ def test_every_ai_player_of_the_engine_is_offered_and_plays(client, game):
                 view = post(client, game, table_id, "advance", {"expect": view["decisions"]})
         table = client.get(f"/games/{game}/play/{table_id}.json").get_json()
         assert table["seats"][0]["player"] == name and any("0" in d["by"] for d in table["actions"]), name
+
+
+def test_warzone_set_traps_show_to_their_owner_only(client):
+    table_id = start(client, "warzone", opponent="human")
+    view = state(client, "warzone", table_id)
+    for _ in range(60):
+        seat = view["next_human"]
+        view = state(client, "warzone", table_id, seat=seat)
+        sets = [m for m in view["moves"] if m["kind"] == "set"]
+        move = sets[0] if sets and seat == 0 else view["moves"][-1]
+        view = post(client, "warzone", table_id, "move", {"seat": seat, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
+        if sets and seat == 0:
+            break
+    else:
+        raise AssertionError("seat 1 never had a trap to set")
+    own = state(client, "warzone", table_id, seat=0)["board"]["players"][0]["zone"]["traps"]["cards"]
+    assert own and not own[0].get("hidden") and own[0]["name"] in sets[0]["text"]
+    other = state(client, "warzone", table_id, seat=1)
+    theirs = other["board"]["players"][0]["zone"]["traps"]
+    assert theirs["count"] == len(own) and all(c.get("hidden") for c in theirs["cards"])
+    assert own[0]["inst"] not in client.get(f"/games/warzone/play/{table_id}/state?seat=1").get_data(as_text=True)
+    assert any("sets a trap face down" in line for line in other["log"])

@@ -471,6 +471,8 @@ def instance_cards(engine_name: str, state: State) -> dict[str, str]:
             for zone in (pl.deck, pl.hand, pl.pile, pl.discard, pl.exiled):
                 for c in zone:
                     found[c.iid] = c.id
+            for c, *_turn in getattr(pl, "traps", ()):  # set traps: (card, turn set)
+                found[c.iid] = c.id
             for u in pl.field:
                 found[u.iid] = u.card.id
             for a in pl.areas:
@@ -491,6 +493,8 @@ HIDDEN_ZONE_WORDS = ("deck", "library", "draw_pile")
 PRIVATE_ZONES = ("hand",)
 """Zones only their owner sees (a replay or a finished game shows them to everyone)."""
 FLAG_KEYS = ("tapped", "face_down", "sick", "assigned", "attacked", "flight")
+FACE_DOWN_PUBLIC = ("class", "position", "damage", "tapped", "attacked")
+"""What the opponent still sees of a face-down card on the table: where it lies and what it went through."""
 SKIP_STAT_KEYS = {"alive"}
 
 
@@ -603,7 +607,7 @@ def view(
         "turn_label": "Turn" if "turn" in snap or "round" not in snap else "Round",
         "phase": " · ".join(str(snap[k]) for k in ("phase", "step") if snap.get(k) not in (None, "")),
         "board": {"players": players, "chain": chain, "attacks": attacks,
-                  "pending": _pending_text(snap.get("pending"), cards)},
+                  "pending": _pending_text(snap.get("pending"), cards, labels)},
         "shared": {k: v for k, v in shared.items() if isinstance(v, (int, str, float, bool)) or v is None},
         "moves": moves,
         "split": split,
@@ -681,7 +685,12 @@ def _player_view(p: int, psnap: Mapping[str, Any], cards: _Cards, *, mine: bool,
                 cards.hidden.add(inst)
                 if face_down:
                     cards.face_down.add(inst)
-                zone_cards.append({"hidden": True, "face_down": face_down})
+                back: dict[str, Any] = {"hidden": True, "face_down": face_down}
+                if face_down and not secret and not private:
+                    public = {k: v for k, v in (attrs or {}).items() if k in FACE_DOWN_PUBLIC and not isinstance(v, (dict, list))}
+                    if public:
+                        back["attrs"] = public
+                zone_cards.append(back)
                 continue
             flags = [f.replace("_", " ") for f in FLAG_KEYS if (attrs or {}).get(f) is True]
             shown = {k: v for k, v in (attrs or {}).items()
@@ -785,15 +794,33 @@ def _move(index: int, action: Action, cards: _Cards, labels: Sequence[str]) -> d
     return {"index": index, "kind": action.kind, "text": text[:1].upper() + text[1:], "cards": insts}
 
 
-def _pending_text(pending: Any, cards: _Cards) -> str | None:
+def _pending_text(pending: Any, cards: _Cards, labels: Sequence[str]) -> str | None:
+    """What the game waits for, in words (warzone's ``pending``: a defence, a chain, a target)."""
     if not isinstance(pending, Mapping):
         return None
+
+    def name(value: Any) -> str:
+        text = str(value)
+        if text in cards.hidden:
+            return "a face-down card"
+        return cards.labels.get(text) or cards.names.get(text, text)
+
     kind = str(pending.get("kind", ""))
-    names = {k: cards.labels.get(str(v), cards.names.get(str(v), str(v))) for k, v in pending.items()
-             if isinstance(v, str) and k != "kind"}
     if kind == "defend":
-        return f"{names.get('attacker', '')} attacks {names.get('target', '')}: defend or let it through"
-    return f"{kind}: " + ", ".join(names.values()) if names else kind
+        target = pending.get("target")
+        aim = "directly" if target in (None, "direct") else name(target)
+        return f"{name(pending.get('attacker'))} attacks {aim}: intercept, answer or let it through"
+    if kind == "chain":
+        links = [f"{labels[int(link.get('player', 0))]}'s {name(link.get('card'))}" if str(link.get("kind")) != "attack"
+                 else f"{labels[int(link.get('player', 0))]}'s attack" for link in pending.get("links") or []
+                 if isinstance(link, Mapping)]
+        who = labels[int(pending["player"])] if isinstance(pending.get("player"), int) else "a player"
+        return f"Chain: {', '.join(links) or 'empty'} — {who} may answer or let it resolve"
+    if kind == "target":
+        return f"{name(pending.get('card'))}: choose a target"
+    if isinstance(pending.get("player"), int):
+        return f"{labels[int(pending['player'])]}: {kind}"
+    return kind or None
 
 
 def _status(table: Mapping[str, Any], acting: Sequence[int], pending: Mapping[str, Any], seat: int | None,

@@ -62,7 +62,7 @@ def click_moves(page, rng: random.Random, limit: int, card_first: bool = True) -
             split.get_by_role("button", name="Split").click()
             page.wait_for_function(f"() => document.getElementById('play').dataset.step !== '{step}'")
             continue
-        cards = page.locator("#pt-board button.pt-card.has-moves")
+        cards = page.locator("#pt-board button.pt-card.has-moves:visible")
         if card_first and cards.count() and rng.random() < 0.5:
             cards.nth(rng.randrange(cards.count())).click()
             choices = page.locator("#pt-card-moves button.pt-move")
@@ -127,7 +127,13 @@ def test_undo_keyboard_and_a_phone_screen(live_server, page, screenshot):
     root = page.locator("#play")
     # Keyboard: focus a card that has moves, Enter opens its moves with the focus on the first one.
     page.wait_for_function(READY)
-    card = page.locator("#pt-board button.pt-card.has-moves").first
+    with_moves = page.locator("#pt-board button.pt-card.has-moves:visible")
+    for _ in range(12):  # set-up choices (Areas) come before moves of a card
+        if with_moves.count():
+            break
+        click_moves(page, random.Random(1), 1, card_first=False)
+        page.wait_for_function(READY)
+    card = with_moves.first
     card.focus()
     expect(page.locator("#pt-large")).to_be_visible()  # focus shows the card's face large
     page.keyboard.press("Enter")
