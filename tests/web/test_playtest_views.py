@@ -206,3 +206,17 @@ def test_a_run_can_be_checked_with_a_second_kind_of_player(client):
     check = run["report"]["agent_check"]
     assert check["agents"] == ["random", "random"] and check["games"] == 40
     assert 'id="agent-check"' in client.get(f"/games/seth/playtests/{run_id}").get_data(as_text=True)
+
+
+def test_the_report_opens_with_what_the_engine_did_not_play(client):
+    token = page_token(client, "/games/fusion/playtest")
+    form = {"csrf_token": token, "deck_a": "lie-yan-ji-feng", "deck_b": "pan-shi-chao-xi", "agent_a": "heuristic",
+            "agent_b": "heuristic", "games": "10", "seed": "1", "workers": "1"}
+    answer = client.post("/games/fusion/playtest", data=form)
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, "fusion", run_id)["status"] == "done"
+    body = client.get(f"/games/fusion/playtests/{run_id}").get_data(as_text=True)
+    top = body.index('id="not-played"')
+    assert top < body.index('id="summary"') < body.index('id="card-table"')
+    section = body[top:body.index('id="summary"')]
+    assert "extra</code> zone" in section and "of 10 games" in section and "rules text but no effects" in section

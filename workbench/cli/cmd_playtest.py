@@ -182,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
                              agent_check=check, agent_check_games=args.agent_check_games)
     report["decks"] = facts["decks"]
     report["unplayed_zones"] = facts["unplayed_zones"]
+    for row in report.get("unsimulated") or ():
+        row["reasons"] = facts["unsimulated_reasons"].get(row["card"], [])
     if args.save:
         from workbench.services.playtest.jobs import build_run
         from workbench.storage.playtest_runs import RunStore
@@ -220,6 +222,8 @@ def _print_report(report: dict[str, Any]) -> None:
         for u in not_played:
             print(f"    {u['name']}: effects approximated or skipped — in {u['games']} of {report['games']} games, "
                   f"drawn in {u['drawn_games']}")
+            for reason in u.get("reasons") or ():
+                print(f"      {reason}")
         for z in unplayed:
             print(f"    {z['name']} ×{z['copies']} in deck {z['deck'].upper()}'s {z['zone']} zone: never used by the engine "
                   f"(all {report['games']} games)")

@@ -184,3 +184,12 @@ def test_the_variant_difference_interval_is_newcombes_hybrid_score_interval():
     low, high = service.difference_interval(stats.rate(48, 80), stats.rate(56, 70))
     assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
     assert service.difference_interval(stats.rate(0, 0), stats.rate(1, 2)) is None
+
+
+def test_prepare_lists_what_the_engine_does_not_play_and_why(ro_repo):
+    _, facts = service.prepare(ro_repo, "fusion", "lie-yan-ji-feng", "pan-shi-chao-xi")
+    extra = {(z["deck"], z["card"]) for z in facts["unplayed_zones"]}
+    assert extra and all(z["zone"] == "extra" and z["copies"] >= 1 for z in facts["unplayed_zones"])
+    assert ("a", "yan-feng-he-ti-long") in extra
+    reasons = facts["unsimulated_reasons"]
+    assert "rules text but no effects" in reasons["ran-shao-huang-yuan"][0]

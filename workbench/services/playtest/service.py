@@ -67,6 +67,46 @@ def unplayed_zones(play: Sequence[str], decks: Mapping[str, Mapping[str, Sequenc
     return rows
 
 
+def unsimulated_reasons(definition: GameDefinition, decks: Sequence[LoadedDeck]) -> dict[str, list[str]]:
+    """Card id -> why the engine does not play the card as written, for the cards of the decks it
+    does not (the engine parser's own reasons: skipped effect entries, unknown keywords, rules
+    text with nothing that runs). Empty when the engine declares no capabilities."""
+    from workbench.domain.effects.parse import parse_effects, simulated
+    from workbench.domain.engines import EngineNotFound, load_engine
+
+    try:
+        caps = load_engine(definition.engine).capabilities if definition.engine else None
+    except EngineNotFound:
+        caps = None
+    if caps is None:
+        return {}
+    reasons: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for deck in decks:
+        for cards in deck.cards.values():
+            for card in cards:
+                cid, kind = str(card["id"]), str(card.get("kind") or "")
+                if cid in seen or kind not in definition.kinds:
+                    continue
+                seen.add(cid)
+                found: list[str] = []
+                playable = True
+                for name in (f.name for f in definition.fields_for(kind) if f.type == "effects"):
+                    parsed = parse_effects(kind, card.get(name), caps)
+                    found += [f"effect {skip.index + 1}: {skip.reason}" for skip in parsed.skipped]
+                    playable = playable and simulated(card, parsed, caps)
+                raw = card.get("keywords") or []
+                unknown = sorted({str(k).lower() for k in (raw if isinstance(raw, (list, tuple)) else [raw])}
+                                 - caps.keywords)
+                found += [f"keyword {k!r} is not one the {caps.game} engine knows" for k in unknown]
+                if not playable and not found:
+                    found.append("it has rules text but no effects or keywords the engine runs: it plays with "
+                                 "its stats only")
+                if not playable:
+                    reasons[cid] = found
+    return reasons
+
+
 def load_deck(repo: Repository, game: str, ref: DeckRef) -> LoadedDeck:
     """Resolve a deck reference. Raises NotFound, InvalidId, DeckListError."""
     if isinstance(ref, Mapping):
@@ -133,6 +173,7 @@ def prepare(
     facts = {
         "decks": {"a": a.describe(), "b": b.describe()},
         "unplayed_zones": unplayed_zones(zones, {"a": a.cards, "b": b.cards}),
+        "unsimulated_reasons": unsimulated_reasons(definition, (a, b)),
         "deck_lists": {"a": a.data.get("zones", {}), "b": b.data.get("zones", {})},
         "card_versions": card_versions(repo, game, (a, b)),
         # The cards as they were, so any game of the run replays exactly after later edits.
