@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
+from workbench.domain.effects.vocabulary import COSTS, KEYS
+
 from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import is_valid_id
 from workbench.domain.validation import budget_limit, validate_card, validate_deck
@@ -153,15 +155,15 @@ def test_effects_use_only_the_documented_vocabulary(definition: GameDefinition,
     assert {"on_play", "activated"} <= vocab["Triggers"] and "add_mana" in vocab["Actions"]
     stat_fields = {f.name for kind in definition.kinds for f in definition.fields_for(kind)
                    if f.spec.get("stat")}
-    allowed_keys = {"trigger", "action", "target", "amount", "stats", "duration", "cost", "speed",
-                    "once_per_turn"}
+    allowed_keys = set(KEYS)
     for cid, card in cards.items():
         for effect in card.get("effects") or []:
             where = f"{cid}: {effect}"
             assert set(effect) <= allowed_keys, where
             assert effect["trigger"] in vocab["Triggers"], where
             assert effect["action"] in vocab["Actions"], where
-            assert effect.get("target", "self") in vocab["Targets"], where
+            from_zone = effect["action"] == "move" and effect.get("from", "field") != "field"
+            assert from_zone or effect.get("target", "self") in vocab["Targets"], where
             if effect["action"] in ("draw", "damage", "heal", "gain_life", "add_mana"):
                 assert isinstance(effect.get("amount"), int) and effect["amount"] > 0, where
             if effect["action"] == "modify_stats":
@@ -170,7 +172,7 @@ def test_effects_use_only_the_documented_vocabulary(definition: GameDefinition,
             if effect["action"] == "add_poison":
                 pytest.fail(f"poison is a seth rule, not fusion: {where}")
             if effect["trigger"] == "activated":
-                assert set(effect.get("cost", {})) <= {"mana", "tap"}, where
+                assert set(effect.get("cost", {})) <= set(COSTS), where
             assert effect.get("speed", 1) in (1, 2, 3), where
 
 
