@@ -99,7 +99,7 @@ def test_the_three_way_sprt_says_equal_on_equal_decks_and_keeps_its_error_rates(
     rule = stats.SPRT(margin=0.05)
     nominal = rule.error_rates()["false_better"] + rule.error_rates()["false_worse"]
     rng = random.Random(f"sprt-{game}")
-    runs = 600
+    runs = 1000  # measured 5.1-5.3 % false verdicts with 1,500 runs; the bar is 7.3 %
     verdicts = [run_rule(rule, rng, pools[game]) for _ in range(runs)]
     false = sum(v in ("better", "worse") for v in verdicts) / runs
     assert false <= nominal + 0.02, f"{game}: {false:.3f} false verdicts (nominal {nominal:.3f})"
