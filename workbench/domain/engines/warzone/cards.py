@@ -42,7 +42,7 @@ class Card:
                  "pays", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
                  "acts", "list_slot", "play_acts", "target_acts", "is_trap", "quick", "settable",
-                 "heal_trigger", "set_act", "on_attacker", "negates")
+                 "heal_trigger", "set_act", "on_attacker", "negates", "quick_effect")
 
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
@@ -79,6 +79,8 @@ class Card:
         self.set_act = Action("set", (iid,), f"set {self.name} face down")
         self.on_attacker = any(e.target == "attacker" for e in self.on_play)  # answers attacks
         self.negates = any(e.action == "negate" for e in self.on_play)
+        # A creature's activated effect of speed 2 is a quick effect: an answer too (§1.12.3).
+        self.quick_effect = self.kind == "creature" and any(e.speed >= 2 for e in self.activated)
 
     def __repr__(self) -> str:
         return f"Card({self.iid})"

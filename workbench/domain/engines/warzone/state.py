@@ -13,7 +13,8 @@ Decisions the players take (``Action.kind`` and ``args``):
 * ``attack (creature, target | "direct")`` — War phase (§1.7)
 * ``end_phase`` / ``end_turn`` — leave Recruitment/War, or Return (Night follows)
 * the chain (§1.12.3): after a recruit, a flip, a spell, an activated effect or an attack
-  declaration the other player may answer with ``trap (card, *targets)`` or a quick ``spell``;
+  declaration the other player may answer with ``trap (card, *targets)``, a quick ``spell`` or
+  a quick effect (``activate``);
   an answer may be answered in turn; ``pass`` resolves the chain, the last link first
 * defender, after an attack declaration and its chain: ``intercept (creature,)`` (§1.8),
   ``allow`` (or ``done`` once it has intercepted when several interceptors are allowed)
@@ -488,7 +489,24 @@ class WarzoneState(Combat, Effects, Observe, State):
                 continue
             for targets in self._combos(c, card.on_play):
                 acts.append(_act("spell", (card.iid,) + targets, card.name))
+        for u in me.field:  # quick effects: activated effects of speed 2 (§1.12.3)
+            if not self._quick_ready(c, u):
+                continue
+            for targets in self._combos(c, u.card.activated, u.iid):
+                if not listing:
+                    return True
+                acts.append(_act("activate", (u.iid,) + targets, u.card.name))
         return acts if listing else False
+
+    def _quick_ready(self, c: int, u: Unit) -> bool:
+        """Whether ``u``'s quick effect may answer now: face up, not used this turn, its tap
+        (instead of attacking) and other costs payable."""
+        card = u.card
+        if not card.quick_effect or u.used or u.face_down:
+            return False
+        if u.attacked and any(e.tap for e in card.activated):
+            return False
+        return not card.pays or self._can_pay(c, u)
 
     def _may_answer(self, c: int) -> bool:
         """Whether player ``c`` has any answer to the open chain (see :meth:`_answers`); the
@@ -516,6 +534,9 @@ class WarzoneState(Combat, Effects, Observe, State):
                     return bool(self._answers(c, False))
         for card in me.hand:
             if card.quick:
+                return bool(self._answers(c, False))
+        for u in me.field:
+            if u.card.quick_effect:
                 return bool(self._answers(c, False))
         return False
 
@@ -624,9 +645,16 @@ class WarzoneState(Combat, Effects, Observe, State):
                 source = ADAPTER.source(self, player, u.card, u.iid, None)
                 for e in u.card.activated:
                     pay(e, source, self, ADAPTER)
-            if self.cfg.log:
-                self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
-            self._open(("activate", player, u.card, u.card.activated, args[1:], u.iid, None))
+            link = ("activate", player, u.card, u.card.activated, args[1:], u.iid, None)
+            if self.pending is not None:  # a quick effect answering the chain
+                self.pending = None
+                if self.cfg.log:
+                    self.say(f"{PLAYER_NAMES[player]} answers with {u.card.name}'s quick effect")
+                self._link(link)
+            else:
+                if self.cfg.log:
+                    self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
+                self._open(link)
         elif kind == "intercept":
             _, att, target, chosen = self.pending  # type: ignore[misc]
             chosen = chosen + (args[0],)
