@@ -9,9 +9,11 @@ client must be served, in local mode and in team mode.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -134,3 +136,26 @@ def test_team_server_answers_while_200_sockets_hold_partial_headers(tmp_path):
         latencies = _probe_while_attacked(server.url, "/login")
     slow = [round(t, 2) for t in latencies if t >= LIMIT_S]
     assert not slow, f"{len(slow)} of {len(latencies)} probes took 1 s or more: {slow[:10]}"
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU times from /proc (Linux)")
+def test_an_idle_server_with_two_workers_does_not_spin(tmp_path):
+    """The wake-up that keeps balanced workers listening must not cost an idle server CPU (a
+    loop timeout of 0.1 s, cast to 0 by waitress, once made each worker spin)."""
+    data = copy_data(tmp_path / "card_data")
+    instance = tmp_path / "instance"
+    add_users(instance)
+    with running_server(data, instance, "--team", "--processes", "2") as server:
+        time.sleep(2)
+        children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+        assert len(children) == 2, children
+        before = sum(_cpu_seconds(int(pid)) for pid in children)
+        time.sleep(10)
+        used = sum(_cpu_seconds(int(pid)) for pid in children) - before
+    assert used < 0.5, f"two idle workers used {used:.2f} CPU s in 10 s"

@@ -9,6 +9,10 @@ runs N waitress workers on one shared listening socket (:mod:`workbench.cli.supe
 busy team server uses more than one core. The default is one process per core (at most 8) with
 ``--team``, and one process in local mode: a designer's own browser never keeps more than a few
 requests busy at once, and one process starts faster and holds its caches once.
+
+Waitress gets deliberate limits (connections, header deadline, idle timeout, header and body
+caps) and, in team mode, refuses a stranger's request body from its header:
+:mod:`workbench.cli.server_limits`.
 """
 
 from __future__ import annotations
@@ -209,10 +213,5 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
           f"({mode}; {workers}; data: {os.path.abspath(args.data)}); Ctrl+C stops it", flush=True)
-    # A worker that stopped listening (it held more connections than the others) sleeps in poll
-    # until one of its own sockets stirs or this timeout passes (waitress's is 1 s); meanwhile
-    # the least loaded one may also have stopped, on counts that were stale. Waking every 0.1 s
-    # keeps that gap short (measured: 200 connections at once took over 20 s to be accepted).
-    options["asyncore_loop_timeout"] = server_limits.BALANCED_LOOP_TIMEOUT_S
     return Supervisor(sockets, processes, lambda socks, counts, slot: serve_balanced(
         app, socks, counts, slot, screen, **options)).run()

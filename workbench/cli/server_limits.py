@@ -42,7 +42,7 @@ CLEANUP_INTERVAL_S = 2.0  # how often both timeouts are checked (waitress's defa
 # characters, up to 9 bytes each once percent-encoded, so the header cap stays at 256 KiB.
 MAX_HEADER_BYTES = 256 * 1024
 LOGIN_BODY_BYTES = 16 * 1024  # the login form: a name, a password (≤ 1,024), a token, next
-BALANCED_LOOP_TIMEOUT_S = 0.1  # event-loop wake-up with several processes (see cmd_serve)
+ACCEPT_BATCH = 8  # new connections accepted per event-loop pass
 SPARE_DESCRIPTORS = 256  # files, pipes and sockets the app itself opens
 
 
@@ -126,6 +126,10 @@ class _ScreenedParser(HTTPRequestParser):
             if refusal is not None:
                 self.error = refusal
                 self.completed = True  # answered now; the body is never read
+        if self.error is not None:
+            # No "100 Continue" for a refused request: waitress would send it and then read the
+            # whole body after all (curl asks with Expect: 100-continue for bodies over 1 MiB).
+            self.expect_continue = False
         return consumed
 
 
@@ -139,6 +143,22 @@ def install(server: Any, screen: Screen | None) -> None:
     for listener in waitress_listeners(server):
         listener.channel_class = channel
         listener.maintenance = _with_header_deadline(listener, listener.maintenance)
+        listener.handle_accept = _batched_accept(listener, listener.handle_accept)
+
+
+def _batched_accept(listener: Any, original: Callable[[], None]) -> Callable[[], None]:
+    """Accept up to ACCEPT_BATCH waiting connections per event-loop pass (waitress takes one).
+
+    Each pass walks every open connection, so a burst of 200 new ones (an attacker reconnecting
+    all at once) cost 200 passes over 200-400 sockets, long enough to delay a probe past 1 s on
+    a loaded machine. Small batches keep the processes of ``serve --processes N`` balanced."""
+    def handle_accept() -> None:
+        for _ in range(ACCEPT_BATCH):
+            before = len(listener._map)
+            original()
+            if len(listener._map) == before or len(listener._map) >= listener.adj.connection_limit:
+                return  # nothing was waiting (or it failed), or the limit is reached
+    return handle_accept
 
 
 def _with_header_deadline(listener: Any, original: Callable[[float], None]) -> Callable[[float], None]:

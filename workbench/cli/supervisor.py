@@ -11,9 +11,9 @@ Keep-alive connections stay with the worker that accepted them, and a burst of n
 happened to be waiting in ``select``: 24 against 8 was measured. So each worker publishes how
 many connections it holds in a small shared array, and listens for new ones only while it holds
 at most one more than the least loaded worker (which therefore always listens). The counts a
-worker sees may be stale, so workers wake every 0.1 s (``asyncore_loop_timeout``, see
-:mod:`workbench.cli.server_limits`) rather than waitress's 1 s: otherwise a burst of
-connections could leave every worker not listening until the next wake-up.
+worker sees may be stale, so a worker that stopped listening is woken (a thread checks every
+50 ms) as soon as it should listen again: otherwise a burst of connections could leave every
+worker not listening until its event loop's next one-second wake-up.
 
 Everything a worker keeps in memory is either checked against the disk on every use (the card,
 deck and definition caches), read from files (secret key, accounts) or kept in a shared store
@@ -40,6 +40,7 @@ STOP_TIMEOUT_S = 15.0  # waitress lets running requests finish for up to 5 s; th
 RESTART_LIMIT = 10  # worker deaths within RESTART_WINDOW_S before the parent gives up
 RESTART_WINDOW_S = 60.0
 BACKLOG = 1024
+WAKE_CHECK_S = 0.05  # how often a worker that stopped listening checks whether it should again
 
 
 UNUSED_SLOT = 2**30  # a dead worker's count: never the least loaded
@@ -69,16 +70,33 @@ def serve_balanced(app: Any, sockets: list[socket.socket], counts: Any, slot: in
     server_limits.install(server, screen)
     listeners = waitress_listeners(server)
 
+    held_back = [False]  # this worker declined to listen on its last pass
+
     def balanced(original: Callable[[], bool]) -> Callable[[], bool]:
         def readable() -> bool:
             # Asked by the event loop on every pass (at least once a second).
             mine = sum(len(listener.active_channels) for listener in listeners)
             counts[slot] = mine
-            return original() and mine <= min(counts) + 1
+            fair = mine <= min(counts) + 1
+            held_back[0] = not fair
+            return original() and fair
         return readable
 
     for listener in listeners:
         listener.readable = balanced(listener.readable)  # type: ignore[method-assign]
+
+    def wake_when_fair() -> None:
+        # A worker that stopped listening sleeps in poll until one of its sockets stirs or a
+        # second passes, while the others may have stopped too, on counts that were stale: 200
+        # connections at once then took over 20 s to be accepted. So a thread looks every
+        # WAKE_CHECK_S and wakes the loop (waitress's trigger pipe) once it is fair to listen.
+        while True:
+            time.sleep(WAKE_CHECK_S)
+            if held_back[0] and counts[slot] <= min(counts) + 1:
+                held_back[0] = False
+                listeners[0].pull_trigger()
+
+    threading.Thread(target=wake_when_fair, name="balance-wake", daemon=True).start()
     server.print_listen("Serving on http://{}:{}")
     server.run()
 
