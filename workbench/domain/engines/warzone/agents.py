@@ -916,7 +916,7 @@ def _find(cards: list[Card], iid: str) -> Card:
 SEARCH_BUDGET = 24
 """Default iterations per searched decision of ``search`` (benchmarks/agents.py measures it)."""
 SEARCH_HORIZON = 30
-SEARCH_WIDTH = 3
+SEARCH_WIDTH = 5
 
 
 def _search_candidates(state: WarzoneState, player: int, acts: list[Action]) -> list[Action]:
