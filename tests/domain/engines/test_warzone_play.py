@@ -108,7 +108,8 @@ def test_random_playouts_under_every_decision_variant() -> None:
         {"position_change_once_per_turn": False}, {"interceptors_per_attack": 0},
         {"interceptors_per_attack": 2}, {"damage_pile_loss_immediate": False},
         {"attacker_excess_battle_damage": False}, {"damage_step_single": False},
-        {"first_turn_no_attack": False},
+        {"first_turn_no_attack": False}, {"traps_set_first": False},
+        {"heal_before_pile_loss": False},
     ]
     for i, variant in enumerate(variants):
         for seed in range(15):
