@@ -192,4 +192,7 @@ def test_prepare_lists_what_the_engine_does_not_play_and_why(ro_repo):
     assert extra and all(z["zone"] == "extra" and z["copies"] >= 1 for z in facts["unplayed_zones"])
     assert ("a", "yan-feng-he-ti-long") in extra
     reasons = facts["unsimulated_reasons"]
-    assert "rules text but no effects" in reasons["ran-shao-huang-yuan"][0]
+    matchup, _ = service.prepare(ro_repo, "fusion", "lie-yan-ji-feng", "pan-shi-chao-xi")
+    unsimulated = service.run_matchup(matchup, 2, 1)["unsimulated_cards"]
+    assert unsimulated and set(unsimulated) <= set(reasons)  # every card the engine lists has its why
+    assert all(reasons[c] and all(isinstance(r, str) and r for r in reasons[c]) for c in unsimulated)
