@@ -188,3 +188,22 @@ def test_the_deck_builder_import_refuses_a_count_over_the_cap(app, text: str) ->
     client = app.test_client(use_cookies=False)
     answer = client.post(f"/games/{GAME}/deck-import", json={"text": text})
     assert answer.status_code == 400 and LIMIT_TEXT in answer.get_json()["error"]
+
+
+def test_a_replay_of_a_run_file_with_a_huge_count_is_refused_quickly(app, data: Path) -> None:
+    """The replay page is a GET: a run file with a planted count must not expand it."""
+    import json as _json
+
+    folder = data / GAME / "playtests"
+    folder.mkdir(exist_ok=True)
+    run_id = "20260101-000000-000beef"
+    run = {"id": run_id, "game": GAME, "engine": "seth", "kind": "matchup", "report": {"games": 2},
+           "card_data": {CARD: {"name": CARD_NAME, "kind": "monster"}},
+           "deck_lists": {"a": {"team": {CARD: 10**9}}, "b": {"team": {CARD: 1}}},
+           "options": {}, "agents": ["random", "random"], "seed": 1,
+           "decks": {"a": {"id": "a", "name": "a"}, "b": {"id": "b", "name": "b"}}}
+    (folder / f"{run_id}.json").write_text(_json.dumps(run))
+    started = time.perf_counter()
+    answer = app.test_client().get(f"/games/{GAME}/playtests/{run_id}/games/0")
+    assert answer.status_code in (400, 409) and "at most 999 copies" in answer.get_data(as_text=True)
+    assert time.perf_counter() - started < 5

@@ -27,6 +27,7 @@ from typing import Any
 
 from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
+from workbench.domain.limits import check_deck_counts
 from workbench.services.playtest import service as playtest_service
 from workbench.services.playtest.runner import a_seat, deck_seed, derive_seed, game_seed, new_state, resolve_engine
 from workbench.storage.repository import Repository
@@ -262,6 +263,7 @@ def decks_of(table: Mapping[str, Any]) -> tuple[dict[str, list[dict[str, Any]]],
     cards = table["card_data"]
 
     def resolve(zones: Mapping[str, Mapping[str, int]]) -> dict[str, list[dict[str, Any]]]:
+        check_deck_counts(zones, "the table's deck")  # a kept file: capped before expanding (TooMany)
         return {zone: [dict(cards[cid], id=cid) for cid, n in content.items() for _ in range(int(n))]
                 for zone, content in zones.items()}
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from workbench.domain import stats
 from workbench.domain.gamedef import GameDefinition
+from workbench.domain.limits import check_deck_counts
 from workbench.services.playtest.decklist import parse_deck_list
 from workbench.services.playtest.runner import (
     Matchup,
@@ -318,6 +319,8 @@ def matchup_from_run(run: Mapping[str, Any]) -> Matchup:
         lists = run["deck_lists"]
 
         def resolve(zones: Mapping[str, Mapping[str, int]]) -> dict[str, list[dict[str, Any]]]:
+            # A run file is data from disk: its counts are capped before they are expanded.
+            check_deck_counts(zones, "the run's deck")
             return {zone: [dict(cards[cid], id=cid) for cid, n in content.items() for _ in range(int(n))]
                     for zone, content in zones.items()}
 
@@ -334,3 +337,5 @@ def matchup_from_run(run: Mapping[str, Any]) -> Matchup:
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise PlaytestError(f"this run cannot be replayed: it lacks {exc}") from None
+    except (ValueError, OverflowError) as exc:  # TooMany (a count over the caps), a count that is not a number
+        raise PlaytestError(f"this run cannot be replayed: {exc}") from None
