@@ -63,6 +63,7 @@ DEFINITION_SCHEMA: dict[str, Any] = {
         "card_size": {"type": "string"},
         "style": {"type": "object"},
         "symbols": {"type": "object"},
+        "language": {"enum": ["en", "zh"]},
         "fields": {"type": "object", "additionalProperties": _FIELD_SCHEMA},
         "kinds": {
             "type": "object",

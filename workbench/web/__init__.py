@@ -82,6 +82,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(_blueprint("set_views"))
     app.register_blueprint(_blueprint("history_views"))
     from workbench.web.help_views import init_help
+    from workbench.web.i18n import init_i18n
+
+    init_i18n(app)
     from workbench.web.ui import text_with_symbols
 
     app.jinja_env.filters["with_symbols"] = text_with_symbols

@@ -52,11 +52,12 @@ from workbench.web.security import SAFE_METHODS, TOKEN_KEY
 bp = Blueprint("auth", __name__)
 AUTH_LOGGER = logging.getLogger("workbench.auth")
 
-PUBLIC_ENDPOINTS = frozenset({"auth.login", "static", "pages.healthz"})
+PUBLIC_ENDPOINTS = frozenset({"auth.login", "static", "pages.healthz", "i18n.choose_language"})
 # Endpoints a viewer may call with POST/PUT/PATCH/DELETE: each only computes or reads. Patterns
 # are fnmatch patterns over "blueprint.function" names.
 VIEWER_WRITE_ALLOWLIST: tuple[str, ...] = (
     "auth.logout",
+    "i18n.choose_language",
     "api.validate",
     "*.validate",
     "*.preview",

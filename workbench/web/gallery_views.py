@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, make_response, render_template, request
+from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -184,7 +185,7 @@ def gallery(game: str) -> Response:
     definition = repo.game(game)
     snap = repo.snapshot(game, "cards")
     key = (request.script_root, game, snap.token, id(definition), tuple(sorted(request.args.items(multi=True))),
-           can_edit())  # viewers get the page without the New card form
+           can_edit(), str(get_locale()))  # viewers get the page without the New card form; one per language
     content = _pages.get(key, definition)
     if content is MISSING:
         content = _pages.put(key, Markup(_content(game, definition, snap)), definition)

@@ -34,15 +34,20 @@ from workbench.services.memo import MISSING, Memo
 from workbench.web.security import csrf_token
 
 # Per-game navigation: (label, candidate endpoints, candidate URL rules). The first that exists wins.
+def N_(message: str) -> str:
+    """Mark a message for the catalogues without translating it here (the page translates it)."""
+    return message
+
+
 NAV_ITEMS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
-    ("Gallery", ("gallery.gallery",), ("/games/<game>/cards",)),
-    ("Decks", ("decks.deck_list",), ("/games/<game>/decks",)),
-    ("Print", ("render.print_page", "render_views.print_page", "render.print_form"), ("/games/<game>/print",)),
-    ("Export", ("transfer.export_page", "transfer_views.export_page"), ("/games/<game>/export",)),
-    ("Overview", ("overview.overview",), ("/games/<game>/overview",)),
-    ("Playtest", ("playtest.index", "playtest_views.index", "playtest.playtest_page"),
+    (N_("Gallery"), ("gallery.gallery",), ("/games/<game>/cards",)),
+    (N_("Decks"), ("decks.deck_list",), ("/games/<game>/decks",)),
+    (N_("Print"), ("render.print_page", "render_views.print_page", "render.print_form"), ("/games/<game>/print",)),
+    (N_("Export"), ("transfer.export_page", "transfer_views.export_page"), ("/games/<game>/export",)),
+    (N_("Overview"), ("overview.overview",), ("/games/<game>/overview",)),
+    (N_("Playtest"), ("playtest.index", "playtest_views.index", "playtest.playtest_page"),
      ("/games/<game>/playtest", "/games/<game>/playtests")),
-    ("Play", ("play.index",), ("/games/<game>/play",)),
+    (N_("Play"), ("play.index",), ("/games/<game>/play",)),
 ]
 FACE_RULE = "/games/<game>/cards/<card_id>/face.png"
 _CSS_SAFE = re.compile(r"[a-z][a-z0-9_-]{0,40}")
@@ -153,7 +158,10 @@ def cached_page(key: Hashable, owner: Any, render: Callable[..., str]) -> str:
     if session.get("_flashes"):
         return render()
     user = g.get("user")
-    full_key = (key, request.script_root, getattr(user, "name", None), getattr(user, "role", None))
+    from flask_babel import get_locale
+
+    full_key = (key, request.script_root, getattr(user, "name", None), getattr(user, "role", None),
+                str(get_locale()))  # the same page in another language is another page
     html = _pages.get(full_key, owner)
     if html is MISSING:
         html = _pages.put(full_key, render(csrf_token=lambda: CSRF_SLOT), owner)

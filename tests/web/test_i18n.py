@@ -1,0 +1,83 @@
+"""The interface in English and Simplified Chinese: complete catalogues, no untranslated text in
+the translated templates, the language order (choice, game default, browser), the switch."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+import translations  # noqa: E402  (scripts/translations.py builds the catalogues)
+
+# Templates whose every visible string goes through gettext. Grow this list as pages are
+# translated (docs/web-ui.md#language says which pages are); the test keeps them complete.
+TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_content.html"]
+_JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+_TEXT_ATTRS = {"aria-label", "placeholder", "title", "alt"}
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+        self.found += [f"{tag}[{k}]={v!r}" for k, v in attrs if k in _TEXT_ATTRS and v and _WORDS.search(v)]
+
+    def handle_data(self, data):  # type: ignore[no-untyped-def]
+        if _WORDS.search(data):
+            self.found.append(data.strip())
+
+
+def test_every_message_has_a_chinese_translation_and_the_catalogue_is_compiled() -> None:
+    template = translations.extract()
+    catalog, missing = translations.build("zh", template)
+    assert missing == []
+    compiled = gettext.translation("messages", str(ROOT / "workbench" / "translations"), languages=["zh"])
+    table = json.loads((ROOT / "workbench" / "translations" / "zh.json").read_text(encoding="utf-8"))
+    for message in template:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            assert compiled.ngettext(message.id[0], message.id[1], 1) == table[message.id[0]][0], message.id
+        else:
+            assert compiled.gettext(message.id) == table[message.id], f"run scripts/translations.py: {message.id!r}"
+
+
+@pytest.mark.parametrize("name", TRANSLATED_TEMPLATES)
+def test_translated_templates_hold_no_untranslated_text(name) -> None:  # type: ignore[no-untyped-def]
+    parser = _Text()
+    parser.feed(_JINJA.sub(" ", (ROOT / "templates" / name).read_text(encoding="utf-8")))
+    assert parser.found == []
+
+
+def test_the_language_is_the_choice_then_the_game_then_the_browser(client) -> None:  # type: ignore[no-untyped-def]
+    assert "<h1>Games</h1>" in client.get("/", headers={"Accept-Language": "en-GB"}).get_data(as_text=True)
+    assert "<h1>游戏</h1>" in client.get("/", headers={"Accept-Language": "zh-CN,zh;q=0.9"}).get_data(as_text=True)
+    fusion = client.get("/games/fusion/cards", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "<h1>卡牌</h1>" in fusion and '<html lang="zh-Hans">' in fusion  # fusion's game.yaml: language: zh
+    assert "<h1>Cards</h1>" in client.get("/games/warzone/cards", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    client.set_cookie("workbench_lang", "en")
+    assert "<h1>Cards</h1>" in client.get("/games/fusion/cards").get_data(as_text=True)  # the choice wins
+
+
+def test_the_switch_remembers_the_choice_and_only_goes_back_inside_the_app(client) -> None:  # type: ignore[no-untyped-def]
+    from .pages_helpers import page_token
+
+    token = page_token(client, "/")
+    answer = client.post("/language", data={"lang": "zh", "next": "/games/warzone/cards?q=x"},
+                         headers={"X-CSRF-Token": token})
+    assert answer.status_code == 302 and answer.headers["Location"].endswith("/games/warzone/cards?q=x")
+    assert "workbench_lang=zh" in answer.headers["Set-Cookie"]
+    assert "<h1>卡牌</h1>" in client.get("/games/warzone/cards").get_data(as_text=True)
+    away = client.post("/language", data={"lang": "en", "next": "//evil.example/x"}, headers={"X-CSRF-Token": token})
+    assert away.headers["Location"].endswith("/") and "evil" not in away.headers["Location"]
+    assert client.post("/language", data={"lang": "zh"}, headers={"Origin": "http://localhost"}).status_code == 403
