@@ -140,6 +140,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     else:
         raw_target = entry.get("target")
         target = raw_target if isinstance(raw_target, str) else DEFAULT_TARGET.get(action, "")
+        assert isinstance(target, str)
         allowed_targets = caps.targets.get(action, frozenset())
         if target not in allowed_targets:
             return unsimulated(f"in {game}, {action} cannot target {target or 'nothing'} "

@@ -104,7 +104,8 @@ def _who(entry: Mapping[str, Any], lang: str) -> str:
 
 
 def _stats(entry: Mapping[str, Any], lang: str) -> str:
-    stats = entry.get("stats") if isinstance(entry.get("stats"), Mapping) else {}
+    raw = entry.get("stats")
+    stats: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     names = _STAT_ZH if lang == "zh" else _STAT_EN
     sep = "，" if lang == "zh" else " and "
     return sep.join(f"{names.get(k, k)}{v:+d}" if lang == "zh" else f"{v:+d} {names.get(k, k)}"
@@ -309,7 +310,8 @@ def rules_text(entries: object, lang: str = "en", kind: str | None = None) -> st
     if not isinstance(entries, Sequence) or isinstance(entries, (str, bytes)):
         return ""
     sentences: list[str] = []
-    head, bodies = None, []
+    head: str | None = None
+    bodies: list[str] = []
     for entry in entries:
         if not isinstance(entry, Mapping) or entry.get("trigger") not in TRIGGERS or entry.get("action") not in ACTIONS:
             continue

@@ -55,20 +55,20 @@ class CardDef:
         self.taunt = isinstance(keywords, (list, tuple)) and "taunt" in keywords
         card_speed = 2 if (self.kind == "magic" and self.subtype == "quick") else 1
         parsed = parse_effects(self.kind, raw.get("effects"), CAPABILITIES, card_speed)
-        self.effects = parsed.runnable
+        self.effects: tuple[Effect, ...] = parsed.runnable  # type: ignore[assignment]  # spec_type is Effect
         self.skipped = parsed.skipped
-        self.on_play = parsed.of("on_play")
-        self.activated = parsed.of("activated")
+        self.on_play: tuple[Effect, ...] = parsed.of("on_play")  # type: ignore[assignment]
+        self.activated: tuple[Effect, ...] = parsed.of("activated")  # type: ignore[assignment]
         self.activated_at = {e.index: e for e in self.activated}  # by effect index (activate actions)
-        self.on_destroyed = parsed.of("on_destroyed")
-        self.continuous = parsed.of("continuous")
-        self.start = parsed.of("start_of_turn")
-        self.end = parsed.of("end_of_turn")
-        self.on_attack = parsed.of("on_attack")
-        self.on_attacked = parsed.of("on_attacked")
-        self.on_leave = parsed.of("on_leave")
-        self.on_block = parsed.of("on_block")
-        self.on_blocked = parsed.of("on_blocked")
+        self.on_destroyed: tuple[Effect, ...] = parsed.of("on_destroyed")  # type: ignore[assignment]
+        self.continuous: tuple[Effect, ...] = parsed.of("continuous")  # type: ignore[assignment]
+        self.start: tuple[Effect, ...] = parsed.of("start_of_turn")  # type: ignore[assignment]
+        self.end: tuple[Effect, ...] = parsed.of("end_of_turn")  # type: ignore[assignment]
+        self.on_attack: tuple[Effect, ...] = parsed.of("on_attack")  # type: ignore[assignment]
+        self.on_attacked: tuple[Effect, ...] = parsed.of("on_attacked")  # type: ignore[assignment]
+        self.on_leave: tuple[Effect, ...] = parsed.of("on_leave")  # type: ignore[assignment]
+        self.on_block: tuple[Effect, ...] = parsed.of("on_block")  # type: ignore[assignment]
+        self.on_blocked: tuple[Effect, ...] = parsed.of("on_blocked")  # type: ignore[assignment]
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target

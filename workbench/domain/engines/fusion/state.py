@@ -186,6 +186,33 @@ class Shared:
 class FusionState(Observe, State):
     """A Fusion Duel position; see the module docstring for the steps."""
 
+    # What Shared hands every state (copied into __dict__ by __init__, see _SHARED_FIELDS).
+    cards: list[CardDef]
+    names: list[str]
+    owner: list[int]
+    index: dict[str, int]
+    cont_ids: list[int]
+    cont_set: frozenset[int]
+    neg_cont: bool
+    has_cont: bool
+    acache: dict[tuple[str, tuple[Any, ...]], Action]
+    sa_set: list[Action | None]
+    sa_summon: list[Action | None]
+    sa_tables: Any
+    sa_attack: Any
+    sa_aim: Any
+    sa_abil: Any
+    has_act: list[bool]
+    has_quick: Any
+    act_ids: list[frozenset[int]]
+    quick_ids: list[frozenset[int]]
+    taunt_ids: list[frozenset[int]]
+    fast_act_ids: Any
+    start_ids: Any
+    end_ids: Any
+    n_slots: int
+    sa_block: Any
+
     # ------------------------------------------------------------------ construction
 
     def __init__(

@@ -44,6 +44,33 @@ class Card:
                  "acts", "list_slot", "play_acts", "target_acts", "is_trap", "quick", "settable",
                  "heal_trigger", "set_act", "on_attacker", "negates", "quick_effect")
 
+    # the parsed, owner-independent fields, copied from the card's _Proto (see _STATIC)
+    id: str
+    name: str
+    kind: str
+    cls: int
+    degree: int
+    strength: int
+    resilience: int
+    master: bool
+    text: str
+    data: Mapping[str, Any]
+    effects: tuple[Effect, ...]
+    on_play: tuple[Effect, ...]
+    on_destroyed: tuple[Effect, ...]
+    activated: tuple[Effect, ...]
+    continuous: tuple[Effect, ...]
+    start_turn: tuple[Effect, ...]
+    end_turn: tuple[Effect, ...]
+    on_attack: tuple[Effect, ...]
+    on_attacked: tuple[Effect, ...]
+    on_leave: tuple[Effect, ...]
+    on_block: tuple[Effect, ...]
+    on_blocked: tuple[Effect, ...]
+    pays: bool
+    unsimulated: bool
+    play_acts: tuple[Action, ...]
+
     def __init__(self, iid: str, data: Mapping[str, Any], owner: int) -> None:
         self.iid = iid
         self.owner = owner
