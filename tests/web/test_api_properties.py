@@ -80,7 +80,7 @@ def test_random_requests_never_crash_and_never_escape(game, item_id, method, col
     for path in fix.data.rglob("*"):
         rel = path.relative_to(fix.data)
         assert not path.is_symlink()
-        assert rel.parts[0] in {"seth", "warzone", "fusion", ".locks", ".audit"}, rel  # .audit: the change log (issue 8)
+        assert rel.parts[0] in {"seth", "warzone", "fusion", ".locks", ".audit", ".history"}, rel  # the change log, kept versions
 
 
 @settings(max_examples=100, deadline=None)
