@@ -513,7 +513,7 @@ class HeuristicAgent:
         own_phase = state.pending is None
         phase = state.phase
         if own_phase:
-            key = (id(state), id(state.p[0]), state.turn, phase)
+            key = (state.serial, state.turn, phase)
             qkey, queue = self._queue
             if queue and qkey == key:
                 war = phase == "war"
@@ -604,7 +604,7 @@ class HeuristicAgent:
         """Recruitment: whether Guarding ``u`` has a paying attack (then it switches to
         Battling). Decided once per turn: re-checking every creature at each decision is
         quadratic."""
-        key = (id(state), id(state.p[0]), state.turn, u.iid)
+        key = (state.serial, state.turn, u.iid)
         want = self._memo.get(key)
         if want is None:
             if len(self._memo) > 10_000:
@@ -620,7 +620,7 @@ class HeuristicAgent:
                 card = _find(state.p[player].hand, best.args[0])
             want = BATTLING if card.strength >= 2 * card.resilience else GUARDING
             if state.phase == "recruit":
-                key = (id(state), id(state.p[0]), state.turn, card.iid)
+                key = (state.serial, state.turn, card.iid)
                 attacks = self._memo.get(key)
                 if attacks is None:
                     attacks = self._memo[key] = _fresh_attack_pays(state, card, plan)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import permutations, product
+from itertools import count, permutations, product
 
 from workbench.domain.effects.interpreter import can_pay, legal_targets, pay
 from workbench.domain.effects.spec import Source
@@ -64,6 +64,7 @@ class WarzoneState(Combat, Effects, Observe, State):
     """A position of one warzone game; see the module docstring for the action kinds."""
 
     def __init__(self, cfg: Config, seed: int) -> None:
+        self.serial = next(_SERIALS)  # never reused, unlike id(): the AI players' memo keys
         self.cfg = cfg
         self.rng = random.Random(seed)
         self.log: list[str] = []
@@ -188,6 +189,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         ``quiet`` copies drop the log and stop logging (for playouts).
         """
         s = WarzoneState.__new__(WarzoneState)
+        s.serial = next(_SERIALS)
         s.cfg = self.cfg.quiet() if quiet else self.cfg
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
@@ -956,6 +958,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.to_place = None
         self.start_turn(self.active)
 
+_SERIALS = count()
 _ACTS: dict[tuple, Action] = {}
 _AREA_ACTS: dict[tuple, tuple[list[Card], list[Action]]] = {}
 _TEXT = {
