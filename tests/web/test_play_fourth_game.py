@@ -134,3 +134,17 @@ def test_a_fourth_game_is_played_on_the_generic_board(pebble_client):
     assert view["result"]["reason"] == "Heavy tossed 11, Light tossed 7"
     assert view["status"] == "Game over: Heavy won after 6 turns — Heavy tossed 11, Light tossed 7."
     assert any(line.startswith("Turn 2 — Light tosses Pebble") for line in view["log"])
+
+
+def test_a_game_without_an_engine_says_so_on_its_play_page(tmp_path):
+    from workbench.web import create_app
+
+    root = tmp_path / "data"
+    (root / "pebbles" / "cards").mkdir(parents=True)
+    (root / "pebbles" / "game.yaml").write_text(GAME_YAML.replace("engine: tests.web.test_play_fourth_game:PEBBLE_ENGINE\n", ""))
+    app = create_app({"TESTING": True, "DATA_DIR": str(root), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k"})
+    with app.test_client() as client:
+        body = client.get("/games/pebbles/play").get_data(as_text=True)
+        assert 'id="play-no-engine"' in body and 'id="play-form"' not in body
+        token = page_token(client, "/games/pebbles/play")
+        assert client.post("/games/pebbles/play", data={"csrf_token": token}).status_code == 404

@@ -108,12 +108,15 @@ def _tracked(table: dict[str, Any], upto: int | None = None) -> tables.Position:
 def index(game: str) -> str:
     """The table's set-up form (decks, opponent, seat, seed, format, options) and your games."""
     definition = _game_or_404(game)
-    engine = _engine_or_404(definition)
+    try:
+        engine = resolve_engine(definition.engine) if definition.engine else None
+    except WorkbenchError:
+        engine = None
     decks, _ = get_repo().list_decks_tolerant(game)
     return render_template(
         "play/index.html", game=definition, game_id=game, nav_active="Play",
         decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
-        players=tables.player_choices(engine),
+        players=tables.player_choices(engine) if engine else [], no_engine=engine is None,
         formats=list(definition.formats.items()),
         options=list(definition.options.values()),
         saved=_store().list(game, current_user_name()),
