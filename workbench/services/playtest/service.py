@@ -73,11 +73,12 @@ def unsimulated_reasons(definition: GameDefinition, decks: Sequence[LoadedDeck])
     does not (the engine parser's own reasons: skipped effect entries, unknown keywords, rules
     text with nothing that runs). Empty when the engine declares no capabilities."""
     from workbench.domain.effects.parse import parse_effects, simulated
-    from workbench.domain.engines import EngineNotFound, load_engine
+    from workbench.domain.errors import WorkbenchError
+    from workbench.services.playtest.runner import resolve_engine
 
-    try:
-        caps = load_engine(definition.engine).capabilities if definition.engine else None
-    except EngineNotFound:
+    try:  # resolve_engine: an engine id, or package.module:ATTR for an engine defined elsewhere
+        caps = resolve_engine(definition.engine).capabilities if definition.engine else None
+    except WorkbenchError:
         caps = None
     if caps is None:
         return {}
