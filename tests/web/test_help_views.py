@@ -116,4 +116,4 @@ def test_every_export_format_links_to_its_load_steps(client) -> None:  # type: i
     body = client.get("/games/warzone/export").get_data(as_text=True)
     for fmt, anchor in LOAD_STEPS.items():
         assert f'id="{anchor}"' in exports, fmt
-        assert f'href="/docs/exports#{anchor}" aria-label="How to load {FORMATS[fmt]}' in body, fmt
+        assert f'href="/docs/exports#{anchor}" aria-label="how to load it ({fmt})"' in body, fmt
