@@ -246,7 +246,12 @@ class SearchAgent:
             totals[i][j] += self._rollout(world, player)
             visits[i][j] += 1
         payoff = [[totals[i][j] / visits[i][j] for j in range(m)] for i in range(n)]
-        strategy = solve_zero_sum(payoff)
+        strategy, reply = solve_zero_sum(payoff, both=True)
+        # The policy's own choice (row 0) stands while it is nearly as good as the equilibrium
+        # against the opponent's equilibrium reply; otherwise draw from the equilibrium.
+        value = sum(strategy[i] * payoff[i][j] * reply[j] for i in range(n) for j in range(m))
+        if sum(payoff[0][j] * reply[j] for j in range(m)) >= value - self.margin:
+            return mine[0]
         return mine[_draw(strategy, rng)]
 
 
@@ -264,13 +269,16 @@ def _in_world(world: State, player: int, place: int | None, action: Action) -> A
     return action if place is None else world.legal_actions(player)[place]
 
 
-def solve_zero_sum(payoff: list[list[float]], iterations: int = 400) -> list[float]:
+def solve_zero_sum(payoff: list[list[float]], iterations: int = 400,
+                   both: bool = False) -> list[float] | tuple[list[float], list[float]]:
     """The row player's average strategy after regret matching by both players on ``payoff``
     (row player's values; the column player gets 1 - value). Converges to a Nash equilibrium
-    of the zero-sum matrix game (Hart and Mas-Colell 2000)."""
+    of the zero-sum matrix game (Hart and Mas-Colell 2000). ``both``: also the column player's
+    average strategy."""
     n, m = len(payoff), len(payoff[0])
     r_row, r_col = [0.0] * n, [0.0] * m
     avg = [0.0] * n
+    avg_col = [0.0] * m
     for _ in range(iterations):
         x = _regret_matching(r_row)
         y = _regret_matching(r_col)
@@ -282,8 +290,12 @@ def solve_zero_sum(payoff: list[list[float]], iterations: int = 400) -> list[flo
             avg[i] += x[i]
         for j in range(m):
             r_col[j] += v - col_vals[j]  # the column player minimises the row value
+            avg_col[j] += y[j]
     total = sum(avg)
-    return [a / total for a in avg]
+    row = [a / total for a in avg]
+    if both:
+        return row, [a / total for a in avg_col]
+    return row
 
 
 def _regret_matching(regrets: list[float]) -> list[float]:
