@@ -187,3 +187,19 @@ def test_every_trigger_and_target_has_a_designer_label():
     assert set(LABELS["triggers"]) == set(TRIGGERS)
     assert set(LABELS["targets"]) == set(TARGETS)
     assert all(label[:1].isupper() and "_" not in label for part in LABELS.values() for label in part.values())
+
+
+def test_same_targets_and_phases_are_checked_against_the_engine():
+    from workbench.domain.effects import parse_effects
+    from workbench.domain.engines.seth.adapter import CAPABILITIES as SETH
+    from workbench.domain.engines.warzone.adapter import CAPABILITIES as WARZONE
+
+    same = {"trigger": "on_play", "action": "destroy", "target": "same"}
+    assert "needs a step before it" in parse_effects("spell", [same], WARZONE).skipped[0].reason
+    damage = {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 100}
+    assert not parse_effects("spell", [damage, same], WARZONE).skipped
+    monster = [dict(damage, trigger="activated"), dict(same, trigger="activated")]
+    assert "resolves together" in parse_effects("monster", monster, SETH).skipped[0].reason
+    battle = dict(damage, **{"if": {"phase": "battle"}})
+    assert "warzone has no phase battle" in parse_effects("spell", [battle], WARZONE).skipped[0].reason
+    assert not parse_effects("spell", [dict(damage, **{"if": {"phase": ["war", "recruit"]}})], WARZONE).skipped

@@ -38,6 +38,8 @@ class Capabilities:
     """Zones ``move`` may name (from and to) and conditions may count."""
     conditions: frozenset[str] = frozenset()
     durations: frozenset[str] = frozenset({"end_of_turn", "permanent"})
+    phases: frozenset[str] = frozenset()
+    """The phase names an ``if: {phase: …}`` may name."""
     grouped: frozenset[str] = frozenset()
     """Triggers whose entries resolve together, so ``if: {previous: true}`` can see the one before."""
     refuse: Callable[[str, EffectSpec], str | None] = no_refusal

@@ -150,6 +150,12 @@ def read_condition(raw: object, filter_keys: Iterable[str] | None) -> tuple[Cond
                        f"{', '.join(names)}", kind, names)]
     if kind == "count":
         return read_zone_count("if count", value, filter_keys, bounded=True)
+    if kind == "phase":
+        names = value if isinstance(value, list) else [value]
+        if not names or not all(isinstance(n, str) and n for n in names):
+            return None, [("effect.bad_condition", f"phase is {value!r}; a phase name or a list of them",
+                           value, None)]
+        return Condition("phase", zone=",".join(str(n).strip().lower() for n in names)), []
     if kind in ("summoned_this_turn", "previous"):
         if value is not True:
             return None, [("effect.bad_condition", f"{kind} takes true, not {value!r}", value, [True])]

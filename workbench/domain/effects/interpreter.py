@@ -77,6 +77,15 @@ def legal_targets(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> lis
 
 
 def affected(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> list[Target]:
+    """Whom the effect reaches (see ``_reach``); kept in ``src.reached`` for a ``target: same``
+    step after it. Each verb calls it once, so a random pick is made once."""
+    reached = _reach(e, src, chosen, s, a)
+    if e.selector.what in ("unit", "player"):
+        src.reached = tuple(reached)
+    return reached
+
+
+def _reach(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> list[Target]:
     """Whom the effect reaches: the chosen target, all that match, or the fixed one.
 
     A chosen unit no longer in play (or no longer matching), and a card that is gone, give no
@@ -109,6 +118,8 @@ def affected(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Eff
         return [u] if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)) else []
     if what == "attacker":
         return [src.attacker] if src.attacker is not None and a.in_play(s, src.attacker) else []
+    if what == "same":  # a step of a sequence: what the step before reached, still there
+        return [t for t in src.reached if isinstance(t, PlayerRef) or a.in_play(s, t)]
     return []
 
 
@@ -135,6 +146,8 @@ def holds(c: Condition, src: Source, s: State, a: EffectAdapter) -> bool:
         return _within(count_matching(c, src, s, a), c)
     if kind == "previous":
         return src.did > 0
+    if kind == "phase":
+        return a.phase(s) in c.zone.split(",")
     if kind == "summoned_this_turn":
         return src.unit is not None and a.summoned_this_turn(s, src.unit)
     if kind == "turn":
@@ -169,6 +182,8 @@ def _each_unit(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapt
     this = e.selector.what == "this"
     done = 0
     for u in _units(e, src, chosen, s, a):
+        if isinstance(u, PlayerRef):
+            continue  # target: same after a step on players
         if this or a.in_play(s, u):  # an earlier target's fate may have removed it
             act(u)
             done += 1
@@ -177,7 +192,7 @@ def _each_unit(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapt
 
 def _players(e: EffectSpec, src: Source, chosen: Any, s: State, a: EffectAdapter,
              act: Callable[[int], object]) -> int:
-    targets = affected(e, src, chosen, s, a)
+    targets = [t for t in affected(e, src, chosen, s, a) if isinstance(t, PlayerRef)]
     for t in targets:
         act(t.index)
     return len(targets)
@@ -197,7 +212,10 @@ def _damage(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any)
     n = _amount(e, src, s, a)
     if e.selector.what == "player":
         return _players(e, src, chosen, s, a, lambda p: a.damage_player(s, p, n, src))
-    return _each_unit(e, src, chosen, s, a, lambda u: a.damage_unit(s, u, n, src))
+    done = _each_unit(e, src, chosen, s, a, lambda u: a.damage_unit(s, u, n, src))
+    if e.selector.what == "same":
+        done += _players(e, src, chosen, s, a, lambda p: a.damage_player(s, p, n, src))
+    return done
 
 
 def _heal(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
@@ -212,7 +230,7 @@ def _modify(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any)
     this = e.selector.what == "this"
     done = 0
     for u in targets:
-        if this or a.in_play(s, u):
+        if not isinstance(u, PlayerRef) and (this or a.in_play(s, u)):
             a.modify(s, u, e, src)
             done += 1
     a.modified(s, e, src)
@@ -362,8 +380,9 @@ def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
     if e.condition is not None and not holds(e.condition, src, s, a):
         a.say(s, f"{src.name}: the condition of {e.action} does not hold")
         done = 0
+        src.reached = ()
     else:
-        done = VERBS[e.action](a, s, e, src, chosen)
+        done = VERBS[e.action](a, s, e, src, chosen)  # affected() keeps src.reached for a next same
     src.did = done
     return done
 

@@ -194,6 +194,9 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         unsupported = _condition_gap(per, trigger, index, caps)
         if unsupported:
             return unsimulated(unsupported)
+    if selector.what == "same" and (index == 0 or trigger not in caps.grouped):
+        return unsimulated(f"target same needs a step before it that resolves together with it (in {game}: "
+                           f"{', '.join(sorted(caps.grouped)) or 'none'} effects)")
     if trigger == "continuous" and (action != "modify_stats" or selector.choose
                                     or selector.what not in ("unit", "this")):
         return unsimulated("a continuous effect is a standing stat change (modify_stats) on this card "
@@ -319,6 +322,11 @@ def _condition_gap(c: Condition, trigger: str, index: int, caps: Capabilities) -
             return f"the {game} engine does not filter by {', '.join(sorted(missing))}"
     if c.kind == "counters" and "counters" not in caps.conditions:
         return f"the {game} engine does not count counters"
+    if c.kind == "phase":
+        unknown = set(c.zone.split(",")) - caps.phases
+        if unknown:
+            return (f"{game} has no phase {', '.join(sorted(unknown))} "
+                    f"(phases: {', '.join(sorted(caps.phases))})")
     if c.kind == "previous" and (index == 0 or trigger not in caps.grouped):
         return (f"if previous needs an entry before it that resolves together with it (in {game}: "
                 f"{', '.join(sorted(caps.grouped)) or 'none'} effects)")

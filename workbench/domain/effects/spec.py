@@ -20,7 +20,7 @@ class Selector:
     """``controller``, ``opponent``, ``either`` (one of both) or ``each`` (both)."""
     what: str
     """``player``, ``unit`` (a creature or monster in play), ``this``, ``attacker``, ``zone``
-    (cards of a zone, for move) or ``none``."""
+    (cards of a zone, for move), ``same`` (what the entry before reached) or ``none``."""
     choose: bool
     """True: the controller picks one; False: every match (or the one fixed thing)."""
 
@@ -36,6 +36,7 @@ SELECTORS: Mapping[str, Selector] = {
     "this": Selector("controller", "this", False),
     "attacker": Selector("opponent", "attacker", False),
     "each_player": Selector("each", "player", False),
+    "same": Selector("controller", "same", False),
 }
 CONTROLLER = Selector("controller", "player", False)
 """``self`` for a verb aimed at players."""
@@ -126,5 +127,7 @@ class Source:
     unit: Any = None
     attacker: Any = None
     x: int = 0
+    reached: tuple[Any, ...] = ()
+    """What the entry resolved last reached (``target: same``)."""
     did: int = -1
     """How many things the entry resolved last did (-1: none resolved yet): ``if: {previous: true}``."""

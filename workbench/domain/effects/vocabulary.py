@@ -68,6 +68,7 @@ TARGETS: dict[str, str] = {
     "enemy_creatures": "all of the opponent's creatures",
     "attacker": "the attacking creature (answers to an attack)",
     "each_player": "both players, the controller first",
+    "same": "whatever the entry before reached (a sequence of steps with a shared target)",
 }
 
 LABELS: dict[str, dict[str, str]] = {
@@ -85,6 +86,7 @@ LABELS: dict[str, dict[str, str]] = {
         "enemy_creature": "An enemy creature", "any_creature": "Any one creature",
         "own_creatures": "Each of your creatures", "enemy_creatures": "Each enemy creature",
         "attacker": "The attacking creature", "each_player": "Each player",
+        "same": "The same target as the step before",
     },
 }
 """What the card editor shows for each name: words a designer reads, not internal names."""
@@ -162,6 +164,7 @@ CONDITIONS: dict[str, str] = {
     "turn": "{min: N, max: N}: the game's turn (seth: round) number",
     "summoned_this_turn": "true: the card itself came onto the field this turn",
     "previous": "true: the entry before this one did something (\"if you do\")",
+    "phase": "NAME or [NAMES]: the game's current phase (warzone recruit, war, return; fusion main1, battle, main2; seth fast, medium, slow)",
     "counters": "{counter: NAME, min: N, max: N}: counters of that name on the card itself",
 }
 

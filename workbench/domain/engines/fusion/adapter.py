@@ -18,7 +18,7 @@ from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
 if TYPE_CHECKING:
     from workbench.domain.engines.fusion.state import FusionState
 
-PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player"})
+PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player", "same"})
 ONE_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
 ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
 
@@ -58,7 +58,7 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
     return None
 
 
-_ON_CREATURES = ONE_CREATURE | ALL_CREATURES
+_ON_CREATURES = ONE_CREATURE | ALL_CREATURES | {"same"}
 
 CAPABILITIES = Capabilities(
     game="fusion",
@@ -82,9 +82,11 @@ CAPABILITIES = Capabilities(
     filters=frozenset({"kind", "subtype", "attribute", "stars", "cost", "name", "keywords", "atk", "def",
                        "tapped", "face_down", "summoned_this_turn", "other"}),
     zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field"}),
-    conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous", "counters"}),
+    conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous", "counters",
+                          "phase"}),
     grouped=frozenset({"on_play", "activated"}),
     durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
+    phases=frozenset({"ready", "draw", "main1", "battle", "main2", "end"}),
     refuse=_refuse,
     spec_type=Effect,
 )

@@ -66,7 +66,8 @@ CAPABILITIES = Capabilities(
     filters=frozenset({"race", "element", "speed", "keywords", "name", "power", "damage", "health", "resist",
                        "vulnerable", "other"}),
     zones=frozenset({"field"}),
-    conditions=frozenset({"count", "turn", "counters"}),
+    conditions=frozenset({"count", "turn", "counters", "phase"}),
+    phases=frozenset({"fast", "medium", "slow"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -166,6 +167,11 @@ class SethEffects(BaseAdapter):
 
     def turn(self, s: SethState) -> int:
         return int(s.round)
+
+    def phase(self, s: SethState) -> str:
+        from workbench.domain.engines.seth.cards import PHASES
+
+        return PHASES[s.phase] if isinstance(s.phase, int) and 0 <= s.phase < len(PHASES) else str(s.phase)
 
     def say(self, s: SethState, line: str) -> None:
         if s.logging:

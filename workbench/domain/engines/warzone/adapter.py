@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from workbench.domain.engines.warzone.units import Unit
 
 PLAYER_NAMES = ("P1", "P2")
-PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player"})
+PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player", "same"})
 CHOSEN_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
 ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
-_ON_CREATURES = CHOSEN_CREATURE | ALL_CREATURES | {"self", "this", "attacker"}
+_ON_CREATURES = CHOSEN_CREATURE | ALL_CREATURES | {"self", "this", "attacker", "same"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +81,11 @@ CAPABILITIES = Capabilities(
                        "resilience", "position", "other"}),
     zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field",
                      "damage_pile"}),
-    conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous", "counters"}),
+    conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous", "counters", "phase"}),
     grouped=frozenset({"on_play", "activated"}),
     keywords=frozenset({"heal_trigger", "settable"}),
     durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
+    phases=frozenset({"wake", "recruit", "war", "return", "night"}),
     refuse=_refuse,
     spec_type=Effect,
 )
