@@ -199,7 +199,7 @@ def test_same_targets_and_phases_are_checked_against_the_engine():
     damage = {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 100}
     assert not parse_effects("spell", [damage, same], WARZONE).skipped
     monster = [dict(damage, trigger="activated"), dict(same, trigger="activated")]
-    assert "resolves together" in parse_effects("monster", monster, SETH).skipped[0].reason
+    assert "cannot target same" in parse_effects("monster", monster, SETH).skipped[0].reason
     battle = dict(damage, **{"if": {"phase": "battle"}})
     assert "warzone has no phase battle" in parse_effects("spell", [battle], WARZONE).skipped[0].reason
     assert not parse_effects("spell", [dict(damage, **{"if": {"phase": ["war", "recruit"]}})], WARZONE).skipped
