@@ -16,14 +16,12 @@ problem.
 
 from __future__ import annotations
 
-import re
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.limits import MAX_COPIES, MAX_DECK_CARDS
-from workbench.services.imports.lackey import CardFinder, DeckImport
-from workbench.services.imports.tabular import ImportFileError, check_size, decode_text
+from workbench.services.imports.lackey import CardFinder, DeckImport, xml_deck_root
+from workbench.services.imports.tabular import ImportFileError
 
 
 def _zone_for(definition: GameDefinition, kind: str, side: bool) -> str | None:
@@ -43,18 +41,7 @@ def read_cod(data: bytes, definition: GameDefinition, cards: Mapping[str, Mappin
              fallback_name: str = "Imported deck") -> DeckImport:
     """A deck from a Cockatrice ``.cod`` file. Raises ImportFileError for a file that is not a
     ``.cod`` deck or holds more than the deck caps; unknown cards are problems, not errors."""
-    check_size(data)
-    text = decode_text(data)
-    if re.search(r"<!(DOCTYPE|ENTITY)", text, re.IGNORECASE):
-        raise ImportFileError("a deck file with a DOCTYPE or ENTITY declaration is refused")
-    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        line = getattr(exc, "position", (0, 0))[0]
-        raise ImportFileError(f"line {line}: the deck file is not well-formed XML ({exc})") from None
-    if root.tag != "cockatrice_deck":
-        raise ImportFileError(f"the root element is <{root.tag}>, not <cockatrice_deck>")
+    root = xml_deck_root(data, "cockatrice_deck")
     deck = DeckImport((root.findtext("deckname") or "").strip() or fallback_name)
     finder = CardFinder(cards)
     total = 0

@@ -155,13 +155,11 @@ def zone_lookup(definition: GameDefinition) -> dict[str, str]:
     return lookup
 
 
-def read_dek(data: bytes, definition: GameDefinition, cards: Mapping[str, Mapping[str, object]],
-             fallback_name: str = "Imported deck") -> DeckImport:
-    """A Lackey ``.dek`` deck. Card names are matched to the game's cards; zones by label.
-
-    Raises ImportFileError for a file that is not a ``.dek`` (naming the line of an XML error);
-    unknown cards and zones are problems, not errors.
-    """
+def xml_deck_root(data: bytes, tag: str) -> ET.Element:
+    """The root element of a deck file in XML (Lackey ``.dek``, Cockatrice ``.cod``), which must be
+    ``<tag>``. Raises ImportFileError for an oversized or non-UTF-8 file, a DOCTYPE or ENTITY
+    declaration (refused: entity expansion), XML that is not well-formed (naming the line), or
+    another root element."""
     check_size(data)
     text = decode_text(data)
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.IGNORECASE):
@@ -172,8 +170,19 @@ def read_dek(data: bytes, definition: GameDefinition, cards: Mapping[str, Mappin
     except ET.ParseError as exc:
         line = getattr(exc, "position", (0, 0))[0]
         raise ImportFileError(f"line {line}: the deck file is not well-formed XML ({exc})") from None
-    if root.tag != "deck":
-        raise ImportFileError(f"the root element is <{root.tag}>, not <deck>")
+    if root.tag != tag:
+        raise ImportFileError(f"the root element is <{root.tag}>, not <{tag}>")
+    return root
+
+
+def read_dek(data: bytes, definition: GameDefinition, cards: Mapping[str, Mapping[str, object]],
+             fallback_name: str = "Imported deck") -> DeckImport:
+    """A Lackey ``.dek`` deck. Card names are matched to the game's cards; zones by label.
+
+    Raises ImportFileError for a file that is not a ``.dek`` (naming the line of an XML error);
+    unknown cards and zones are problems, not errors.
+    """
+    root = xml_deck_root(data, "deck")
     title = (root.findtext("meta/title") or "").strip() or fallback_name
     deck = DeckImport(title)
     zones = zone_lookup(definition)
