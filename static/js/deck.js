@@ -245,6 +245,19 @@
 
   const refresh = W.debounce(function () { check(); stats(); }, 200);
 
+  /* The statistics panel is redrawn on every change; a screen reader hears only what changed:
+     the counts of the zones that moved (not the whole panel again). */
+  let lastTotals = {};
+  function announceTotals() {
+    const said = [];
+    zones.forEach(function (z) {
+      const total = Object.values(deck.zones[z.id] || {}).reduce(function (a, b) { return a + b; }, 0);
+      if (lastTotals[z.id] !== undefined && lastTotals[z.id] !== total) said.push(z.label + ": " + total + (total === 1 ? " card" : " cards"));
+      lastTotals[z.id] = total;
+    });
+    if (said.length) document.getElementById("stats-announce").textContent = said.join(", ");
+  }
+
   function changed() {
     const key = focusKey();
     dirty = true;
@@ -253,6 +266,7 @@
     renderResults();
     rebuildTargets();
     restoreFocus(key);
+    announceTotals();
     refresh();
   }
 
@@ -445,5 +459,6 @@
   renderZones();
   renderResults();
   rebuildTargets();
+  announceTotals();  // remembers the starting counts; nothing is said yet
   check();
 })();

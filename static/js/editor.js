@@ -613,6 +613,20 @@
   W.guardUnsaved(function () { return dirty && !readOnly; });
   window.WorkbenchEditor = { isDirty: function () { return dirty; } };
 
+  /* On a narrow screen the preview sits below the form; a button floats it over the page so it
+     stays in view while the designer edits (and follows every keystroke like the wide layout). */
+  const previewToggle = document.getElementById("preview-toggle");
+  const previewPanel = document.getElementById("preview-panel");
+  if (previewToggle && previewPanel) {
+    previewToggle.hidden = false;
+    previewToggle.addEventListener("click", function () {
+      const open = !previewPanel.classList.contains("floating");
+      previewPanel.classList.toggle("floating", open);
+      previewToggle.setAttribute("aria-expanded", open ? "true" : "false");
+      previewToggle.textContent = open ? "Hide preview" : "Show preview";
+    });
+  }
+
   showKind(original.kind);
   buildFields(kindSelect.value);
   htmlPreview(collect());

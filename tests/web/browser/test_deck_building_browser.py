@@ -81,3 +81,12 @@ def test_copy_limit_button_focus_duplicate_and_links(live_server, page):
     expect(page.get_by_label("Deck name")).to_have_value("Vanguard Rush (copy)")
     page.get_by_role("link", name="Playtest this deck").click()
     expect(page.locator("#deck_a")).to_have_value("vanguard-rush-copy")
+
+
+def test_statistics_announce_only_what_changed(live_server, page):
+    main = sum(_api(live_server, "/api/games/warzone/decks/iron-bastion")["deck"]["zones"]["main"].values())
+    page.goto(live_server + "/games/warzone/decks/iron-bastion/edit")
+    assert page.locator("#stats-body").get_attribute("aria-live") is None  # the panel is not re-read whole
+    expect(page.locator("#stats-announce")).to_have_text("")
+    page.get_by_role("button", name="One more Mudfoot Recruit").click()
+    expect(page.locator("#stats-announce")).to_have_text(f"Main deck: {main + 1} cards")

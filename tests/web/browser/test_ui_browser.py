@@ -197,3 +197,22 @@ def test_a_new_card_shows_hints_not_errors_until_edited_or_saved(live_server, pa
     page.get_by_role("button", name="Create card").click()  # trying to save shows every missing field
     expect(summary).to_have_text(re.compile(r"^\d+ errors?, \d+ warnings?$"))
     assert page.locator(".field-problems .problem-hint").count() == 0
+
+
+def test_the_preview_stays_in_view_while_editing_on_a_phone_and_a_laptop(live_server, browser):
+    for width, height in ((390, 844), (1280, 720)):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+        page = context.new_page()
+        page.goto(live_server + "/games/seth/cards/bog-lurker/edit")
+        flavor = page.get_by_label("Flavor text")
+        flavor.scroll_into_view_if_needed()
+        if width < 860:
+            toggle = page.get_by_role("button", name="Show preview")
+            toggle.click()
+            expect(page.get_by_role("button", name="Hide preview")).to_have_attribute("aria-expanded", "true")
+        flavor.fill("Seen while typing.")
+        preview = page.locator("#preview-img:visible, #preview:visible").first
+        expect(preview).to_be_visible()
+        box = preview.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + 40 <= height, (width, box)  # on screen
+        context.close()
