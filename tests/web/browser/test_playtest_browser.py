@@ -48,7 +48,7 @@ def test_start_watch_progress_read_report_sort_and_replay(live_server, page, scr
     page.get_by_role("button", name="Step ▶").click()
     expect(page.locator("#step-count")).to_contain_text("Step 3 of")
     assert page.locator("#replay-log li:not([hidden])").count() == 3
-    page.get_by_role("button", name="End ⏭").click()
+    page.get_by_role("button", name="End", exact=True).click()
     expect(page.get_by_role("button", name="Step ▶")).to_be_disabled()
     screenshot(page, "playtest-replay", full_page=False)
     assert not page.console_errors, page.console_errors
