@@ -210,6 +210,14 @@
   }
 
   function showPass(seat) {
+    // Nothing of the previous player's view stays on screen: board, card preview, log, undo list.
+    root.classList.add("is-passing");
+    large.hidden = true;
+    large.removeAttribute("src");
+    largeName.textContent = "";
+    logEl.replaceChildren();
+    if (undoSel) undoSel.replaceChildren();
+    closeCardMoves();
     board.hidden = true;
     if (movesEl) movesEl.hidden = true;
     passEl.hidden = false;
@@ -226,6 +234,7 @@
     const answer = await W.api("GET", `${root.dataset.stateUrl}?seat=${seat}`);
     if (!answer.ok || !answer.body) { showError("The table could not be loaded; try again."); return; }
     shownSeat = seat;
+    root.classList.remove("is-passing");
     passEl.hidden = true;
     board.hidden = false;
     if (movesEl) movesEl.hidden = false;

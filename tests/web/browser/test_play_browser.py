@@ -32,7 +32,8 @@ def open_table(page, base: str, game: str, opponent: str = "random", seed: str =
     page.get_by_label("Seed").fill(seed)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#pt-status")).to_be_visible()
-    page.get_by_label("AI speed").select_option("0")
+    if opponent != "human":
+        page.get_by_label("AI speed").select_option("0")
     return page.url.rsplit("/", 1)[1]
 
 
@@ -141,6 +142,14 @@ def test_undo_keyboard_and_a_phone_screen(live_server, page, screenshot):
     page.keyboard.press("Escape")
     expect(card).to_be_focused()
     screenshot(page, "play-warzone", full_page=False)
+    # 1280×720: nothing runs off the side, the status and your moves are on the first screen.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1282
+    for selector in ("#pt-status", "#pt-moves button.pt-move >> nth=0", "#pt-board"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["y"] < 720 and box["x"] + min(box["width"], 50) <= 1280, selector
+    # Screen readers hear the new log lines and how many legal moves there are.
+    expect(page.locator("#pt-announce")).to_contain_text(re.compile(r"\d+ legal moves?"))
     click_moves(page, random.Random(4), 8, card_first=False)
     page.wait_for_function(READY)
     log_before = page.locator("#pt-log li").count()
@@ -179,6 +188,7 @@ def test_hot_seat_passes_the_screen_and_hides_the_first_choice(live_server, page
         expect(ready).to_be_focused()
         who = ready.inner_text()
         assert page.locator("#pt-board").is_hidden(), "the board stays hidden until the player is ready"
+        assert page.locator("#pt-log li").count() == 0 and page.locator("#pt-large").is_hidden()
         ready.click()
         expect(cover).to_be_hidden()
         page.wait_for_function(READY)
