@@ -132,5 +132,10 @@
     document.querySelectorAll("table.pt-sortable").forEach(initSortable);
     var log = document.getElementById("replay-log");
     if (log) initReplay(log);
+    // Filling a variant field ticks "Compare with this variant": what is typed is never ignored.
+    var compare = document.getElementById("compare");
+    document.querySelectorAll("[data-variant-field]").forEach(function (field) {
+      field.addEventListener("input", function () { if (compare && field.value.trim()) compare.checked = true; });
+    });
   });
 })();

@@ -220,3 +220,16 @@ def test_the_report_opens_with_what_the_engine_did_not_play(client):
     assert top < body.index('id="summary"') < body.index('id="card-table"')
     section = body[top:body.index('id="summary"')]
     assert "extra</code> zone" in section and "of 10 games" in section and "rules text but no effects" in section
+
+
+def test_a_filled_variant_is_never_silently_ignored(client) -> None:  # type: ignore[no-untyped-def]
+    from .pages_helpers import page_token
+
+    token = page_token(client, "/games/seth/playtest")
+    page = client.get("/games/seth/playtest").get_data(as_text=True)
+    assert 'placeholder="unchanged"' not in page and "Now: " in page  # variant fields show the current value
+    answer = client.post("/games/seth/playtest", data={"deck_a": "rot-and-stone", "deck_b": "skyburn-blitz",
+                                                      "games": "20", "seed": "1", "var_opt_max_rounds": "10"},
+                         headers={"X-CSRF-Token": token})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "max_rounds is filled but" in body and "tick it to compare" in body

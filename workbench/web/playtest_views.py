@@ -151,12 +151,15 @@ def _form_request(definition: Any) -> dict[str, Any]:
             if not isinstance(raw_variant, dict):
                 raise WorkbenchError("variant must be an object of rule options")
             variant = {str(k): v for k, v in raw_variant.items() if v not in (None, "")}
-    elif data.get("compare"):
-        variant = {}
-        for name in definition.options:
-            value = data.get(f"var_opt_{name}")
-            if value not in (None, ""):
-                variant[name] = value
+    else:
+        filled = {name: data.get(f"var_opt_{name}") for name in definition.options
+                  if data.get(f"var_opt_{name}") not in (None, "")}
+        if data.get("compare"):
+            variant = filled
+        elif filled:  # never silently ignore what the designer typed
+            raise WorkbenchError(f"the variant's {', '.join(sorted(filled))} {'is' if len(filled) == 1 else 'are'} "
+                                 "filled but 'Compare with this variant' is not ticked: tick it to compare, "
+                                 "or clear those fields")
     if variant is not None:
         if not variant:
             raise WorkbenchError("give the variant at least one rule option to change")
