@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.ops.test_concurrency import _parallel
 from tests.security.helpers import copy_data, http, running_server
 
 CLIENTS = 50
 
 
+@pytest.mark.slow
 def test_fifty_parallel_creates_of_one_name_get_fifty_ids(tmp_path):
     data = copy_data(tmp_path / "card_data")
     with running_server(data, tmp_path / "instance", threads=16) as server:

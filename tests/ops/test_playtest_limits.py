@@ -16,6 +16,8 @@ import re
 import time
 from urllib.parse import urlencode
 
+import pytest
+
 from tests.security.helpers import PASSWORDS, TEST_HASH, add_users, copy_data, http, running_server
 from workbench.storage.users import UserStore
 
@@ -61,6 +63,7 @@ def _wait_stopped(browser: Browser, run_id: str, timeout: float = 60.0) -> None:
     raise AssertionError(f"run {run_id} did not stop")
 
 
+@pytest.mark.slow
 def test_runs_are_limited_per_server_and_user_and_viewers_control_only_their_own(tmp_path):
     data = copy_data(tmp_path / "card_data")
     instance = tmp_path / "instance"

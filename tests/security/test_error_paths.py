@@ -17,6 +17,7 @@ def team(tmp_path_factory: pytest.TempPathFactory):
     return app, client, root
 
 
+@pytest.mark.slow
 def test_no_error_answer_of_any_route_names_the_server_folders(team):
     """Every route, with an unknown game, card and deck, as a logged-in designer."""
     app, client, root = team

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from tests.security.helpers import add_users, copy_data, http, running_server
 
 LIMIT = 5  # LOGIN_MAX_FAILURES
 PARALLEL = 40
 
 
+@pytest.mark.slow
 def test_forty_parallel_wrong_passwords_get_at_most_the_limit_checked(tmp_path):
     data = copy_data(tmp_path / "card_data")
     instance = tmp_path / "instance"

@@ -11,6 +11,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.security.helpers import PASSWORDS, PROJECT_ROOT, add_users, copy_data, http, running_server
 
 
@@ -40,6 +42,7 @@ def _user_cli(instance, *args: str, stdin: str = "") -> None:
                    input=stdin, text=True, check=True, cwd=PROJECT_ROOT, capture_output=True)
 
 
+@pytest.mark.slow
 def test_logout_password_change_and_removal_end_saved_cookies(tmp_path):
     data = copy_data(tmp_path / "card_data")
     instance = tmp_path / "instance"
