@@ -182,7 +182,8 @@ def test_first_player_flag_when_its_interval_excludes_half():
 
 def test_end_reasons_merge_seats_and_amounts_but_keep_rule_references():
     assert stats.reason_key("P2 has -4 life (§3.1.4)") == stats.reason_key("P1 has 0 life (§3.1.4)")
-    assert stats.reason_key("P2 has -4 life (§3.1.4)") == "a player has N life (§3.1.4)"
+    assert stats.reason_key("P2 has -4 life (§3.1.4)") == "a player's life fell to 0 or below (§3.1.4)"
+    assert stats.reason_key("P1 has 7 cards in the Damage Pile (§1.4.2)") == "a player's Damage Pile reached its limit (§1.4.2)"
     assert stats.reason_key("round limit 50 reached") != stats.reason_key("all monsters removed")
 
 

@@ -361,11 +361,23 @@ _PLAYER = re.compile(r"\b(P[12]|[Pp]layer [12])\b")
 _NUMBER = re.compile(r"(?<![§.\d])-?\d+(?![.\d])")
 
 
+# How a counted end reason reads in a report: the amount that ended the game said in words.
+_READABLE = [
+    (re.compile(r"\ba player has N (life|Life Points)\b"), r"a player's \1 fell to 0 or below"),
+    (re.compile(r"\ba player has N cards in the Damage Pile\b"), "a player's Damage Pile reached its limit"),
+    (re.compile(r"\bturn limit N reached\b"), "the turn limit was reached"),
+    (re.compile(r"\bround limit N reached\b"), "the round limit was reached"),
+]
+
+
 def reason_key(reason: str) -> str:
     """An end reason with player names and amounts removed, so "P2 has -4 life (§3.1.4)" and
-    "P1 has 0 life (§3.1.4)" count as one reason; rule references (§…) are kept."""
-    text = _PLAYER.sub("a player", reason or "unknown")
-    return _NUMBER.sub("N", text).strip()
+    "P1 has 0 life (§3.1.4)" count as one reason, "a player's life fell to 0 or below (§3.1.4)";
+    rule references (§…) are kept."""
+    text = _NUMBER.sub("N", _PLAYER.sub("a player", reason or "unknown")).strip()
+    for pattern, words in _READABLE:
+        text = pattern.sub(words, text)
+    return text
 
 
 def histogram(values: Sequence[int], max_bins: int = 30) -> list[dict[str, int]]:
