@@ -65,3 +65,9 @@ def test_web_form_budget_makes_a_search_spec() -> None:
     assert _agent_spec({"agent_b": "heuristic", "budget_b": "12"}, "b") == "heuristic"
     with pytest.raises(WorkbenchError):
         _agent_spec({"agent_a": "search", "budget_a": "-3"}, "a")
+
+
+def test_playtest_page_offers_the_strong_player_and_a_budget(client) -> None:
+    html = client.get("/games/seth/playtest").get_data(as_text=True)
+    assert '<option value="search"' in html and "strong (search)" in html
+    assert 'name="budget_a"' in html and 'name="budget_b"' in html
