@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser_fixtures import browser, live_server, live_server_data, page, screenshot  # noqa: F401 - registered here once
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_DATA = PROJECT_ROOT / "card_data"
 

@@ -3,9 +3,8 @@
 Saving a card after changing only its flavor text turned ``speed: [fast, hyper]`` into
 ``[fast]`` and deleted ``element: lightning`` (values outside the field's allowed list). Now an
 unknown value is shown (ticked or selected, marked "not an allowed value") with its problem
-next to it, and saved back exactly as it was. Drives the real editor in Chromium (so it lives with
-the browser tests: importing their session fixtures into another folder started a second
-Playwright beside theirs, which failed every browser test after it).
+next to it, and saved back exactly as it was. Drives the real editor in Chromium, with the
+session's browser fixtures (registered once by tests/conftest.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """Browser-test fixtures: a REAL workbench server on a free port and Debian's Chromium via Playwright.
 
-Reuse these in any browser test (mark it ``@pytest.mark.browser``):
+They are registered once, by the root ``tests/conftest.py``, so a browser test in any folder
+(``tests/web/browser/``, ``tests/security/``) shares the one server and the one Chromium of the
+session; importing them into a test module instead would start a second Playwright beside the
+first, which fails every later browser test. Use them in any browser test (mark it
+``@pytest.mark.browser``):
 
 - ``live_server``: base URL (``http://127.0.0.1:<port>``) of ``python -m workbench serve`` started
   once per session on a private copy of ``card_data`` (so tests may create and delete freely);
@@ -21,7 +25,7 @@ import pytest
 
 from tests.live_server import copy_data, running_server
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = PROJECT_ROOT / "test-output" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
