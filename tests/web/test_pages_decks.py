@@ -59,7 +59,16 @@ def test_fusion_odds_follow_five_cards_skipped_draw_and_mulligans(ro):
     assert _odds_column(html) == pytest.approx(expected)
     opening = float(re.search(r'data-odds-opening="([0-9.e-]+)"', html).group(1))
     assert opening == pytest.approx(float(prob_opening_hand(size, magic, 2, plan)))
-    assert "<td>Opening hand (after mulligans)</td><td>5</td>" in html  # the table starts with the hand
+    # fusion's pages are in Chinese (its game.yaml), the seed's terms: 初始手牌, 先攻/后攻, 重抽
+    assert "<td>初始手牌 （重抽之后）</td><td>5</td>" in html  # the table starts with the hand
+    assert "后攻" in html and "<td>1</td><td>5 / 6</td>" in html
+    assert "最多重抽 3 次" in html and "<svg" in html and "费用 Mana cost 曲线" in html
+    ro.set_cookie("workbench_lang", "en")  # the same panel in English, as the designer can choose
+    try:
+        html = _stats(ro, "fusion", {"deck": deck, "kind": "magic", "k": 2, "turns": 4})
+    finally:
+        ro.delete_cookie("workbench_lang")
+    assert "<td>Opening hand (after mulligans)</td><td>5</td>" in html
     assert "Going second" in html and "<td>1</td><td>5 / 6</td>" in html
     assert "up to 3 mulligans" in html and "<svg" in html and "Mana cost curve" in html
 

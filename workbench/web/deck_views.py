@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from workbench.domain.deckstats import (
@@ -30,7 +31,7 @@ from workbench.domain.validation import resolve_bound
 from workbench.services.checks import deck_problems
 from workbench.web import get_repo
 from workbench.web.charts import bar_chart, gauge, line_chart
-from workbench.web.ui import card_summary, install_error_page, search_text
+from workbench.web.ui import N_, card_summary, install_error_page, search_text
 
 bp = Blueprint("decks", __name__)
 install_error_page(bp)
@@ -108,11 +109,11 @@ def _deck_links(game: str, deck_id: str) -> list[dict[str, str]]:
     """Where a saved deck can go next: print, playtest, play, export, and its text list."""
     from workbench.web.ui import rule_url
 
-    links = [("Print this deck", rule_url("/games/<game>/print", game=game), {"deck": deck_id}),
-             ("Playtest this deck", rule_url("/games/<game>/playtest", game=game), {"deck_a": deck_id}),
-             ("Play with this deck", rule_url("/games/<game>/play", game=game), {"deck": deck_id}),
-             ("Export this deck", rule_url("/games/<game>/export", game=game), {"deck": deck_id}),
-             ("Download as text", url_for("decks.deck_list_text_view", game=game, deck_id=deck_id), {})]
+    links = [(N_("Print this deck"), rule_url("/games/<game>/print", game=game), {"deck": deck_id}),
+             (N_("Playtest this deck"), rule_url("/games/<game>/playtest", game=game), {"deck_a": deck_id}),
+             (N_("Play with this deck"), rule_url("/games/<game>/play", game=game), {"deck": deck_id}),
+             (N_("Export this deck"), rule_url("/games/<game>/export", game=game), {"deck": deck_id}),
+             (N_("Download as text"), url_for("decks.deck_list_text_view", game=game, deck_id=deck_id), {})]
     from urllib.parse import urlencode
 
     return [{"label": label, "url": url + (("?" + urlencode(args)) if args else "")}
@@ -195,7 +196,7 @@ def _target(definition: GameDefinition, deck: dict[str, Any], cards: dict[str, A
         content = deck_counts(deck).get(zone, {}) if zone else {}
         present = {str((cards.get(cid) or {}).get("kind")) for cid in content}
         kind = next((k_ for k_ in definition.kinds if k_ in present), next(iter(definition.kinds)))
-    return (f"{definition.kinds[kind].label} cards", None, kind, k)
+    return (gettext("%(kind)s cards", kind=definition.kinds[kind].label), None, kind, k)
 
 
 def render_stats(game: str, definition: GameDefinition, deck: dict[str, Any], body: dict[str, Any]) -> str:
@@ -209,14 +210,14 @@ def render_stats(game: str, definition: GameDefinition, deck: dict[str, Any], bo
         if not zone.total:
             continue
         bars = [(kind_labels.get(k, k), n) for k, n in zone.by_kind.items()]
-        zone_charts.append({"zone": zone, "chart": bar_chart(f"{zone.label}: cards by kind", bars, "bar kind")})
+        zone_charts.append({"zone": zone, "chart": bar_chart(gettext("%(zone)s: cards by kind", zone=zone.label), bars, "bar kind")})
     curve_charts = []
     for curve in stats.curves:
         zone_label = definition.zones[curve.zone].label
         bars = [(str(v), n) for v, n in curve.counts.items()]
         curve_charts.append({"curve": curve, "zone_label": zone_label,
-                             "chart": bar_chart(f"{zone_label}: {curve.label} curve", bars, "bar curve")})
-    totals = [{"total": t, "chart": gauge(f"{t.label}: {t.total} against the limit {t.limit}", t.total, t.limit, t.strict)}
+                             "chart": bar_chart(gettext("%(zone)s: %(field)s curve", zone=zone_label, field=curve.label), bars, "bar curve")})
+    totals = [{"total": t, "chart": gauge(gettext("%(total)s: %(n)s against the limit %(limit)s", total=t.label, n=t.total, limit=t.limit), t.total, t.limit, t.strict)}
               for t in stats.totals]
     odds = None
     error = None
@@ -234,14 +235,14 @@ def render_stats(game: str, definition: GameDefinition, deck: dict[str, Any], bo
             error = str(exc)
         else:
             same = all(r.first == r.second for r in rows)
-            series = [("going first", "first", [(r.turn, r.first) for r in rows])]
+            series = [(gettext("going first"), "first", [(r.turn, r.first) for r in rows])]
             if not same:
-                series.append(("going second", "second", [(r.turn, r.second) for r in rows]))
-            title = f"Chance of at least {k} × {described} by turn"
+                series.append((gettext("going second"), "second", [(r.turn, r.second) for r in rows]))
+            title = gettext("Chance of at least %(k)s × %(what)s by turn", k=k, what=described)
             odds = {"rows": rows, "same": same, "k": k, "opening": opening,
                     "opening_seen": min(stats.plan.opening_hand, stats.draw_zone_size), "wanted": wanted, "described": described,
                     "card": card_id, "kind": kind, "turns": turns,
-                    "chart": line_chart(title, series)}
+                    "chart": line_chart(title, series, x_label=gettext("turn"))}
     return render_template("decks/_stats.html", game=definition, stats=stats, zone_charts=zone_charts,
                            curve_charts=curve_charts, totals=totals, odds=odds, odds_error=error,
                            options=deck_options(definition, deck), kind_labels=kind_labels)
