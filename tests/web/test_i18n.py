@@ -20,7 +20,9 @@ import translations  # noqa: E402  (scripts/translations.py builds the catalogue
 # translated (docs/web-ui.md#language says which pages are); the test keeps them complete.
 TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_content.html", "decks.html", "deleted.html",
                         "history.html", "help/page.html", "editor.html", "card_delete.html", "card_rename.html",
-                        "deck_builder.html", "decks/_stats.html", "render/print.html"]
+                        "deck_builder.html", "decks/_stats.html", "render/print.html",
+                        "transfer/export.html", "transfer/export_done.html", "transfer/import.html",
+                        "transfer/import_done.html", "transfer/import_report.html"]
 _JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _TEXT_ATTRS = {"aria-label", "placeholder", "title", "alt"}

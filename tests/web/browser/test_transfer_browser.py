@@ -62,7 +62,7 @@ def test_the_export_page_leads_to_the_lackey_install_steps(transfer_server, page
     """The install guide opens as a page of the app, at its section, from the Export page."""
     url, _ = transfer_server
     page.goto(url + "/games/fusion/export")
-    page.get_by_role("link", name="installing the LackeyCCG plugin").click()
+    page.get_by_role("link", name="安装 LackeyCCG 插件").click()  # fusion's pages are in Chinese
     heading = page.get_by_role("heading", name="Installing the plugin in LackeyCCG")
     expect(heading).to_be_visible()
     assert page.url.startswith(url + "/docs/exports") and page.url.endswith("#installing-the-plugin-in-lackeyccg")

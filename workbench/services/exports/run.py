@@ -18,15 +18,20 @@ from workbench.services.exports import cockatrice, dvorak, lackey, mush, table, 
 from workbench.services.exports.common import Bundle
 from workbench.services.exports.faces import Faces
 
+def N_(message: str) -> str:
+    """Mark a label for the web interface's catalogues (the page translates it; the CLI shows it as is)."""
+    return message
+
+
 FORMATS: dict[str, str] = {
-    "lackey": "LackeyCCG plugin (folder and zip)",
-    "dvorak-lackey": "Dvorak wiki 8-column Lackey dump",
-    "mush": "MUSHcode deck object (PennMUSH / TinyMUX)",
-    "dvorak-mush": "Dvorak MUSH Engine loadcard commands",
-    "cockatrice": "Cockatrice cards.xml (v4) and .cod decks",
-    "tts": "Tabletop Simulator deck sheets and saved object",
-    "csv": "Spreadsheet (CSV) of all cards",
-    "xlsx": "Spreadsheet (XLSX) of all cards",
+    "lackey": N_("LackeyCCG plugin (folder and zip)"),
+    "dvorak-lackey": N_("Dvorak wiki 8-column Lackey dump"),
+    "mush": N_("MUSHcode deck object (PennMUSH / TinyMUX)"),
+    "dvorak-mush": N_("Dvorak MUSH Engine loadcard commands"),
+    "cockatrice": N_("Cockatrice cards.xml (v4) and .cod decks"),
+    "tts": N_("Tabletop Simulator deck sheets and saved object"),
+    "csv": N_("Spreadsheet (CSV) of all cards"),
+    "xlsx": N_("Spreadsheet (XLSX) of all cards"),
 }
 NEEDS_IMAGES = {"lackey", "cockatrice", "tts"}
 
