@@ -178,8 +178,17 @@
       const trigger = choiceSelect(id + "-trigger", "Trigger", vocab.triggers, v.trigger, "— choose when —", function (d) { return d; }, "triggers");
       trigger.input.addEventListener("change", function () { v.trigger = trigger.read(); });
       const action = choiceSelect(id + "-action", "Action", vocab.actions, v.action, "— choose what —", function (d) { return d.description; }, "actions");
+      /* The chosen action's doc line (docs/effects.md's table), under the row: what it does. */
+      const actionDoc = el("p", { class: "help effect-doc", id: id + "-action-doc" });
+      action.input.setAttribute("aria-describedby", id + "-action-doc");
+      function showActionDoc() {
+        const spec = v.action !== undefined && has(vocab.actions, String(v.action)) ? vocab.actions[v.action] : null;
+        actionDoc.textContent = spec ? "What it does: " + spec.description + "." : "";
+        actionDoc.hidden = !spec;
+      }
       action.input.addEventListener("change", function () {
         v.action = action.read();
+        showActionDoc();
         /* A new action shows what it uses; boxes it does not use hide and leave the entry (their text stays, should it come back). */
         const needs = needed(v.action);
         state.shown = { target: needs.target, amount: needs.amount, stats: needs.stats, duration: needs.stats };
@@ -196,6 +205,8 @@
       amount.input.addEventListener("input", function () { v.amount = amount.input.value; });
       inputs.trigger = trigger.input; inputs.action = action.input; inputs.target = target.input; inputs.amount = amount.input;
       fieldset.appendChild(el("div", { class: "effect-line" }, [trigger.node, action.node, target.node, amount.node]));
+      fieldset.appendChild(actionDoc);
+      showActionDoc();
 
       /* stats and duration (modify_stats) */
       const statLines = el("div", { class: "effect-stat-lines" });

@@ -30,7 +30,9 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     expect(first.get_by_label("Trigger").locator("option").nth(1)).to_have_attribute("value", "on_play")
     expect(action.locator("option:checked")).to_contain_text("destroy — destroy the target creature")
     expect(first.get_by_label("Amount")).to_be_hidden()  # destroy takes no amount
+    expect(first.locator(".effect-doc")).to_have_text("What it does: destroy the target creature or monster.")
     action.select_option("damage")
+    expect(first.locator(".effect-doc")).to_contain_text("What it does: damage to a creature")  # follows the choice
     amount = first.get_by_label("Amount")
     expect(amount).to_be_visible()
     # damage needs an amount: the live check says so next to row 1, on the Amount box
