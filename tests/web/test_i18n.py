@@ -22,7 +22,8 @@ TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_cont
                         "history.html", "help/page.html", "editor.html", "card_delete.html", "card_rename.html",
                         "deck_builder.html", "decks/_stats.html", "render/print.html",
                         "transfer/export.html", "transfer/export_done.html", "transfer/import.html",
-                        "transfer/import_done.html", "transfer/import_report.html"]
+                        "transfer/import_done.html", "transfer/import_report.html", "overview.html",
+                        "error.html", "auth/login.html"]
 _JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _TEXT_ATTRS = {"aria-label", "placeholder", "title", "alt"}
@@ -85,3 +86,11 @@ def test_the_switch_remembers_the_choice_and_only_goes_back_inside_the_app(clien
     away = client.post("/language", data={"lang": "en", "next": "//evil.example/x"}, headers={"X-CSRF-Token": token})
     assert away.headers["Location"].endswith("/") and "evil" not in away.headers["Location"]
     assert client.post("/language", data={"lang": "zh"}, headers={"Origin": "http://localhost"}).status_code == 403
+
+
+def test_error_pages_speak_the_readers_language(client) -> None:  # type: ignore[no-untyped-def]
+    missing = client.get("/games/fusion/cards/no-such-card/edit")  # fusion's pages are in Chinese
+    assert missing.status_code == 404
+    assert '<h1 id="error-title">未找到</h1>' in missing.get_data(as_text=True)
+    english = client.get("/games/warzone/cards/no-such-card/edit", headers={"Accept-Language": "en"})
+    assert english.status_code == 404 and '<h1 id="error-title">Not found</h1>' in english.get_data(as_text=True)

@@ -40,6 +40,7 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -334,14 +335,14 @@ def login() -> Any:
         AUTH_LOGGER.warning("login refused (rate limit) for %r from %s", name, address,
                             extra={"auth": {"event": "login_limited", "user": name, "address": address}})
         page = render_template("auth/login.html", next_url=next_url, name=name,
-                               error=f"Too many failed logins. Try again in {wait} seconds.")
+                               error=gettext("Too many failed logins. Try again in %(n)s seconds.", n=wait))
         return Response(page, status=429, headers={"Retry-After": str(wait)})
     user = users().verify(name, password)
     if user is None:  # reserve() has counted the failure already
         AUTH_LOGGER.warning("login failed for %r from %s", name, address,
                             extra={"auth": {"event": "login_failed", "user": name, "address": address}})
         page = render_template("auth/login.html", next_url=next_url, name=name,
-                               error="Wrong user name or password.")
+                               error=gettext("Wrong user name or password."))
         return Response(page, status=401)
     limiter.succeeded(name, address, attempt)
     AUTH_LOGGER.info("login %s (%s) from %s", user.name, user.role, address,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
+from flask_babel import gettext
 
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.setstats import FieldCounts, SetOverview, set_overview
@@ -34,7 +35,7 @@ def _budget_chart(game: str, definition: GameDefinition, overview: SetOverview) 
     points = [(p.name, url_for("editor.edit_card", game=game, card_id=p.card_id), float(p.step), float(p.total),
                p.over > 0) for p in overview.budget]
     by = str(budget.get("by", ""))
-    return budget_scatter(f"{stat_label} against {fields.get(by, by)}, with the budget line", points,
+    return budget_scatter(gettext("%(stats)s against %(by)s, with the budget line", stats=stat_label, by=fields.get(by, by)), points,
                           [(float(x), float(y)) for x, y in limits], fields.get(by, by), stat_label)
 
 
@@ -49,11 +50,11 @@ def overview(game: str) -> str:
     kind_labels = {k: kd.label for k, kd in definition.kinds.items()}
     return render_template(
         "overview.html", game=definition, game_id=game, nav_active="Overview", overview=result,
-        kind_chart=bar_chart("Cards by kind", [(kind_labels.get(k, k or "no kind"), float(n))
+        kind_chart=bar_chart(gettext("Cards by kind"), [(kind_labels.get(k, k or gettext("no kind")), float(n))
                                                for k, n in result.by_kind.items()], "bar kind"),
-        curve_chart=bar_chart(f"{result.curve.label} curve", _bars(definition, result.curve), "bar curve")
+        curve_chart=bar_chart(gettext("%(field)s curve", field=result.curve.label), _bars(definition, result.curve), "bar curve")
         if result.curve else None,
-        field_charts=[(c, bar_chart(f"Cards by {c.label}", _bars(definition, c))) for c in result.fields
+        field_charts=[(c, bar_chart(gettext("Cards by %(field)s", field=c.label), _bars(definition, c))) for c in result.fields
                       if result.curve is None or c.field != result.curve.field],
         budget_chart=_budget_chart(game, definition, result),
         kinds=[{"id": k, "label": kd.label} for k, kd in definition.kinds.items()],

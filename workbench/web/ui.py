@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, make_response, render_template, request, session, url_for
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from workbench.domain.errors import (
@@ -171,41 +172,41 @@ def cached_page(key: Hashable, owner: Any, render: Callable[..., str]) -> str:
 # ------------------------------------------------------------------ error pages
 
 ERROR_STATUS: list[tuple[type[WorkbenchError], int, str]] = [
-    (NotFound, 404, "Not found"),
-    (InvalidId, 400, "Not a valid id"),
-    (AlreadyExists, 409, "Already exists"),
-    (Conflict, 412, "Changed elsewhere"),
-    (DataError, 400, "Unreadable data"),
-    (DefinitionError, 500, "Broken game definition"),
+    (NotFound, 404, N_("Not found")),
+    (InvalidId, 400, N_("Not a valid id")),
+    (AlreadyExists, 409, N_("Already exists")),
+    (Conflict, 412, N_("Changed elsewhere")),
+    (DataError, 400, N_("Unreadable data")),
+    (DefinitionError, 500, N_("Broken game definition")),
 ]
 
 
 def error_page(exc: WorkbenchError) -> tuple[str, int]:
     """An HTML page naming what went wrong (the error's own message), with its HTTP status."""
-    status, title = next(((code, t) for cls, code, t in ERROR_STATUS if isinstance(exc, cls)), (400, "Error"))
-    return render_template("error.html", title=title, message=str(exc), status=status), status
+    status, title = next(((code, t) for cls, code, t in ERROR_STATUS if isinstance(exc, cls)), (400, N_("Error")))
+    return render_template("error.html", title=gettext(title), message=str(exc), status=status), status
 
 
 # Write failures of the machine, not of the request: a full disk is 507 (Insufficient Storage), a
 # read-only or forbidden data folder and a busy lock are 503 (Service Unavailable).
 _STORAGE_ERRORS = {
-    errno.ENOSPC: (507, "Disk full", "the disk that holds the data is full, so nothing was saved; free some "
-                                     "space and try again"),
-    errno.EDQUOT: (507, "Disk quota reached", "the disk quota of the data folder is used up, so nothing was "
-                                              "saved; free some space and try again"),
-    errno.EROFS: (503, "Read-only data folder", "the data folder is read-only on this server, so nothing was "
-                                                "saved; make it writable (or ask the operator) and try again"),
-    errno.EACCES: (503, "Cannot write", "the server is not allowed to write to the data folder, so nothing was "
-                                        "saved; check the folder's owner and permissions"),
-    errno.EPERM: (503, "Cannot write", "the server is not allowed to write to the data folder, so nothing was "
-                                       "saved; check the folder's owner and permissions"),
+    errno.ENOSPC: (507, N_("Disk full"), N_("the disk that holds the data is full, so nothing was saved; free some "
+                                           "space and try again")),
+    errno.EDQUOT: (507, N_("Disk quota reached"), N_("the disk quota of the data folder is used up, so nothing was "
+                                                    "saved; free some space and try again")),
+    errno.EROFS: (503, N_("Read-only data folder"), N_("the data folder is read-only on this server, so nothing was "
+                                                      "saved; make it writable (or ask the operator) and try again")),
+    errno.EACCES: (503, N_("Cannot write"), N_("the server is not allowed to write to the data folder, so nothing was "
+                                              "saved; check the folder's owner and permissions")),
+    errno.EPERM: (503, N_("Cannot write"), N_("the server is not allowed to write to the data folder, so nothing was "
+                                             "saved; check the folder's owner and permissions")),
 }
 
 
 def storage_error(exc: OSError) -> tuple[int, str, str] | None:
     """(status, title, message) for a failure of the disk or the data folder, or None."""
     if isinstance(exc, TimeoutError) and exc.errno is None:  # filelock.Timeout: another save holds the file
-        return 503, "Busy", "another save of the same file is still running; try again in a few seconds"
+        return 503, N_("Busy"), N_("another save of the same file is still running; try again in a few seconds")
     return _STORAGE_ERRORS.get(exc.errno) if exc.errno is not None else None
 
 
@@ -220,7 +221,8 @@ def storage_error_response(exc: OSError) -> Any:
         response = jsonify({"error": message, "problems": []})
         response.status_code = status
     else:
-        response = make_response(render_template("error.html", title=title, message=message, status=status), status)
+        page = render_template("error.html", title=gettext(title), message=gettext(message), status=status)
+        response = make_response(page, status)  # the page in the reader's language; JSON for scripts stays English
     if status == 503:
         response.headers["Retry-After"] = "10"
     return response
