@@ -69,10 +69,28 @@ window.Workbench = (function () {
     });
   }
 
+  /* The page's language: t(message, {name: "x"}) is the message from the page's
+     catalogue (the JSON block #i18n, absent in English) with its %(name)s places filled; a message the
+     catalogue lacks stays as written. The messages are listed in workbench/web/js_messages.py. */
+  let catalogue = null;
+  function t(message, params) {
+    if (catalogue === null) catalogue = readJSON("i18n") || {};
+    const text = Object.prototype.hasOwnProperty.call(catalogue, message) ? catalogue[message] : message;
+    if (!params) return text;
+    return text.replace(/%\((\w+)\)s/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : whole;
+    });
+  }
+
+  /* t() of the singular or the plural message by n (English's rule; Chinese has one form). */
+  function tn(singular, plural, n, params) {
+    return t(n === 1 ? singular : plural, params);
+  }
+
   function fold(text) {
     return String(text).normalize("NFKC").toLowerCase();
   }
 
   return { api: api, el: el, debounce: debounce, readJSON: readJSON, guardUnsaved: guardUnsaved,
-           csrfToken: csrfToken, fold: fold };
+           csrfToken: csrfToken, fold: fold, t: t, tn: tn };
 })();

@@ -623,7 +623,7 @@
       const open = !previewPanel.classList.contains("floating");
       previewPanel.classList.toggle("floating", open);
       previewToggle.setAttribute("aria-expanded", open ? "true" : "false");
-      previewToggle.textContent = open ? "Hide preview" : "Show preview";
+      previewToggle.textContent = open ? Workbench.t("Hide preview") : Workbench.t("Show preview");
     });
   }
 

@@ -15,14 +15,14 @@
   }
 
   function show(job) {
-    const stage = job.stage === "pages" ? "Laying out sheets" : "Drawing card faces";
+    const stage = job.stage === "pages" ? Workbench.t("Laying out sheets") : Workbench.t("Drawing card faces");
     if (job.total > 0) {
       bar.max = job.total;
       bar.value = job.done;
-      status.textContent = stage + ": " + job.done + " of " + job.total;
+      status.textContent = Workbench.t("%(stage)s: %(done)s of %(total)s", { stage: stage, done: job.done, total: job.total });
     } else {
       bar.removeAttribute("value");
-      status.textContent = stage + "…";
+      status.textContent = Workbench.t("%(stage)s…", { stage: stage });
     }
   }
 
@@ -30,7 +30,7 @@
     for (;;) {
       const response = await fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } });
       const job = await response.json();
-      if (!response.ok) throw new Error(job.error || ("status " + response.status));
+      if (!response.ok) throw new Error(job.error || Workbench.t("status %(code)s", { code: response.status }));
       if (job.state === "error") throw new Error(job.message);
       if (job.state === "done") return job;
       show(job);
@@ -50,7 +50,7 @@
   async function showPreview() {
     const seq = ++previewSeq;
     preview.hidden = false;
-    previewStatus.textContent = "Rendering the first sheet…";
+    previewStatus.textContent = Workbench.t("Rendering the first sheet…");
     try {
       const response = await fetch(previewButton.dataset.url, {
         method: "POST", credentials: "same-origin",
@@ -59,29 +59,32 @@
       });
       const data = await response.json();
       if (seq !== previewSeq) return;  // a newer preview is on its way
-      if (!response.ok) throw new Error(data.error || ("status " + response.status));
+      if (!response.ok) throw new Error(data.error || Workbench.t("status %(code)s", { code: response.status }));
       previewPages.replaceChildren();
       data.pages.forEach(function (page) {
         const figure = document.createElement("figure");
         const img = document.createElement("img");
         const caption = document.createElement("figcaption");
-        const label = page.side === "fronts" ? "Fronts" : "Backs";
+        const label = page.side === "fronts" ? Workbench.t("Fronts") : Workbench.t("Backs");
         img.src = page.src;
         img.width = page.width;
         img.height = page.height;
-        img.alt = label + " of sheet 1: " + data.cards_on_sheet + " card" + (data.cards_on_sheet === 1 ? "" : "s") +
-          " on " + data.paper.toUpperCase() + (data.crop_marks ? ", with crop marks" : ", no crop marks") +
-          (data.bleed_mm ? ", " + data.bleed_mm + " mm bleed" : "");
+        img.alt = Workbench.tn("%(side)s of sheet 1: %(n)s card on %(paper)s", "%(side)s of sheet 1: %(n)s cards on %(paper)s",
+                               data.cards_on_sheet, { side: label, n: data.cards_on_sheet, paper: data.paper.toUpperCase() }) +
+          (data.crop_marks ? Workbench.t(", with crop marks") : Workbench.t(", no crop marks")) +
+          (data.bleed_mm ? Workbench.t(", %(mm)s mm bleed", { mm: data.bleed_mm }) : "");
         caption.textContent = label;
         figure.append(img, caption);
         previewPages.append(figure);
       });
-      previewStatus.textContent = "Sheet 1 of " + data.sheets + ": " + data.cards_on_sheet + " of up to " +
-        data.per_page + " cards per sheet, " + (data.pages.length > 1 ? "fronts and backs." : "fronts only.");
+      const counts = { sheets: data.sheets, n: data.cards_on_sheet, per: data.per_page };
+      previewStatus.textContent = data.pages.length > 1
+        ? Workbench.t("Sheet 1 of %(sheets)s: %(n)s of up to %(per)s cards per sheet, fronts and backs.", counts)
+        : Workbench.t("Sheet 1 of %(sheets)s: %(n)s of up to %(per)s cards per sheet, fronts only.", counts);
     } catch (error) {
       if (seq !== previewSeq) return;
       previewPages.replaceChildren();
-      previewStatus.textContent = "No preview: " + error.message;
+      previewStatus.textContent = Workbench.t("No preview: %(error)s", { error: error.message });
     }
   }
 
@@ -100,7 +103,7 @@
     submit.disabled = true;
     box.hidden = false;
     bar.removeAttribute("value");
-    status.textContent = "Starting…";
+    status.textContent = Workbench.t("Starting…");
     try {
       const response = await fetch(form.dataset.jobs, {
         method: "POST", credentials: "same-origin",
@@ -108,13 +111,13 @@
         body: new FormData(form),
       });
       const job = await response.json();
-      if (!response.ok) throw new Error(job.error || ("status " + response.status));
+      if (!response.ok) throw new Error(job.error || Workbench.t("status %(code)s", { code: response.status }));
       const done = await poll(job.status_url);
       bar.max = 1; bar.value = 1;
-      status.textContent = "Ready in " + done.seconds + " s. Downloading…";
+      status.textContent = Workbench.t("Ready in %(s)s s. Downloading…", { s: done.seconds });
       window.location.assign(done.download_url);
     } catch (error) {
-      status.textContent = "Could not make the PDF: " + error.message;
+      status.textContent = Workbench.t("Could not make the PDF: %(error)s", { error: error.message });
       bar.value = 0;
     } finally {
       submit.disabled = false;

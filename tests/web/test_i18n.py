@@ -94,3 +94,27 @@ def test_error_pages_speak_the_readers_language(client) -> None:  # type: ignore
     assert '<h1 id="error-title">未找到</h1>' in missing.get_data(as_text=True)
     english = client.get("/games/warzone/cards/no-such-card/edit", headers={"Accept-Language": "en"})
     assert english.status_code == 404 and '<h1 id="error-title">Not found</h1>' in english.get_data(as_text=True)
+
+
+_SCRIPTS = ["common.js", "editor.js", "deck.js", "render.js"]  # the scripts the Chinese interface covers so far
+_JS_STRING = r'"((?:[^"\\]|\\.)*)"'
+_JS_T = re.compile(r"Workbench\.t\(\s*" + _JS_STRING)
+_JS_TN = re.compile(r"Workbench\.tn\(\s*" + _JS_STRING + r"\s*,\s*" + _JS_STRING)
+
+
+def test_every_script_message_is_listed_and_the_page_carries_its_translation(client) -> None:  # type: ignore[no-untyped-def]
+    from workbench.web.js_messages import JS_MESSAGES
+
+    used = set()
+    for name in _SCRIPTS:
+        source = (ROOT / "static" / "js" / name).read_text(encoding="utf-8")
+        used |= {json.loads(f'"{m}"') for m in _JS_T.findall(source)}
+        used |= {json.loads(f'"{m}"') for pair in _JS_TN.findall(source) for m in pair}
+    assert "Rendering the first sheet…" in used  # the pattern finds the calls
+    assert sorted(used - set(JS_MESSAGES)) == []  # listed in js_messages.py, so extracted and translated
+    chinese = client.get("/games/fusion/print").get_data(as_text=True)
+    block = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', chinese, re.S)
+    table = json.loads((ROOT / "workbench" / "translations" / "zh.json").read_text(encoding="utf-8"))
+    assert block and json.loads(block.group(1)) == {m: table[m] for m in JS_MESSAGES}
+    english = client.get("/games/warzone/print", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="i18n"' not in english  # English pages need no catalogue: the scripts' text is English

@@ -67,4 +67,7 @@ def init_i18n(app: Flask) -> None:
     def _languages() -> dict[str, object]:
         from flask_babel import get_locale
 
-        return {"languages": LANGUAGES, "current_language": str(get_locale() or "en")}
+        from workbench.web.js_messages import js_catalogue
+
+        language = str(get_locale() or "en")
+        return {"languages": LANGUAGES, "current_language": language, "js_messages": lambda: js_catalogue(language)}

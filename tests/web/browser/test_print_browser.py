@@ -63,3 +63,16 @@ def test_preview_shows_the_first_sheet_and_follows_the_options(live_server, page
     expect(images).to_have_count(1)
     expect(images.first).to_have_attribute("alt", re.compile(r"no crop marks"))
     assert not page.console_errors, page.console_errors
+
+
+def test_the_preview_speaks_chinese_on_fusion(live_server, page):
+    """The script's messages come from the page's catalogue: fusion's pages are in Chinese."""
+    from playwright.sync_api import expect
+
+    page.goto(live_server + "/games/fusion/print")
+    page.get_by_role("button", name="预览第一页").click()
+    images = page.locator("#preview-pages img")
+    expect(images.first).to_have_attribute("alt", re.compile(r"^第 1 页的正面：A4 纸上 \d+ 张卡牌，带裁切线$"))
+    expect(page.locator("#preview-status")).to_contain_text(re.compile(r"第 1 页，共 \d+ 页：每页最多 \d+ 张"))
+    expect(page.locator("#preview-pages figcaption").first).to_have_text("正面")
+    assert not page.console_errors, page.console_errors
