@@ -50,7 +50,7 @@
   }
 
   function setStatus(text, kind) {
-    if (readOnly && kind === "dirty") text = "Trying changes: viewers cannot save";
+    if (readOnly && kind === "dirty") text = W.t("Trying changes: viewers cannot save");
     statusLine.textContent = text;
     statusLine.className = "save-status" + (kind ? " status-" + kind : "");
   }
@@ -117,22 +117,22 @@
         const key = "zone|" + zone.id + "|" + cid + "|";
         const limit = limitFor(zone.id);
         const input = el("input", { type: "number", min: 0, max: 999, value: count, class: "count",
-          "aria-label": "Copies of " + name + " in " + zone.label, "data-focus": key + "count",
+          "aria-label": W.t("Copies of %(card)s in %(zone)s", { card: name, zone: zone.label }), "data-focus": key + "count",
           onchange: function () { setCount(zone.id, cid, Math.max(0, parseInt(input.value || "0", 10) || 0)); } });
         list.appendChild(el("li", { class: "zone-row" + (card ? "" : " missing"), "data-card-id": cid }, [
-          el("button", { type: "button", class: "icon-button", "aria-label": "One fewer " + name, text: "−",
+          el("button", { type: "button", class: "icon-button", "aria-label": W.t("One fewer %(card)s", { card: name }), text: "−",
             "data-focus": key + "minus", onclick: function () { setCount(zone.id, cid, count - 1); } }),
           input,
-          el("button", { type: "button", class: "icon-button", "aria-label": "One more " + name, text: "+",
+          el("button", { type: "button", class: "icon-button", "aria-label": W.t("One more %(card)s", { card: name }), text: "+",
             "data-focus": key + "plus", onclick: function () { setCount(zone.id, cid, count + 1); } }),
           limit > 1 ? el("button", { type: "button", class: "icon-button wide", text: limit + "×",
-            "aria-label": limit + " copies of " + name + " (the most allowed)", "data-focus": key + "max",
+            "aria-label": W.t("%(n)s copies of %(card)s (the most allowed)", { n: limit, card: name }), "data-focus": key + "max",
             onclick: function () { setCount(zone.id, cid, limit); } }) : null,
           el("span", { class: "zone-card" }, [
-            card ? el("a", { href: urls.card.replace("__ID__", encodeURIComponent(cid)), text: name }) : el("span", { text: name + " (missing)" }),
+            card ? el("a", { href: urls.card.replace("__ID__", encodeURIComponent(cid)), text: name }) : el("span", { text: W.t("%(card)s (missing)", { card: name }) }),
             card ? el("span", { class: "muted", text: " " + card.kind_label }) : null,
           ]),
-          el("button", { type: "button", class: "icon-button remove", "aria-label": "Remove " + name + " from " + zone.label, text: "×",
+          el("button", { type: "button", class: "icon-button remove", "aria-label": W.t("Remove %(card)s from %(zone)s", { card: name, zone: zone.label }), text: "×",
             "data-focus": key + "remove", onclick: function () { setCount(zone.id, cid, 0); } }),
         ]));
       });
@@ -158,16 +158,16 @@
         el("div", { class: "result-head" }, [el("span", { class: "result-name", text: card.name }),
           el("span", { class: "muted", text: " " + card.kind_label })]),
         card.summary ? el("div", { class: "result-summary muted", text: card.summary }) : null,
-        inDeck.length ? el("div", { class: "result-in-deck", text: "In deck: " + inDeck.join(", ") }) : null,
+        inDeck.length ? el("div", { class: "result-in-deck", text: W.t("In deck: %(zones)s", { zones: inDeck.join(", ") }) }) : null,
         el("div", { class: "result-actions" }, targets.reduce(function (buttons, z) {
           const have = (deck.zones[z.id] || {})[card.id] || 0;
           const limit = limitFor(z.id);
-          buttons.push(el("button", { type: "button", class: "button small", "data-zone": z.id, "aria-label": "Add " + card.name + " to " + z.label,
+          buttons.push(el("button", { type: "button", class: "button small", "data-zone": z.id, "aria-label": W.t("Add %(card)s to %(zone)s", { card: card.name, zone: z.label }),
             "data-focus": "result|" + card.id + "|" + z.id + "|one",
             text: "+ " + z.label, onclick: function () { setCount(z.id, card.id, have + 1); } }));
           if (limit > 1) {
             buttons.push(el("button", { type: "button", class: "button small", "data-zone": z.id,
-              "aria-label": limit + " copies of " + card.name + " in " + z.label + " (the most allowed)",
+              "aria-label": W.t("%(n)s copies of %(card)s in %(zone)s (the most allowed)", { n: limit, card: card.name, zone: z.label }),
               "data-focus": "result|" + card.id + "|" + z.id + "|max",
               text: limit + "× " + z.label, onclick: function () { setCount(z.id, card.id, Math.max(have, limit)); } }));
           }
@@ -176,8 +176,8 @@
       ]));
     });
     resultNote.textContent = matching.length > MAX_RESULTS
-      ? "Showing " + MAX_RESULTS + " of " + matching.length + " matching cards; type more to narrow."
-      : matching.length + " matching card" + (matching.length === 1 ? "" : "s");
+      ? W.t("Showing %(shown)s of %(n)s matching cards; type more to narrow.", { shown: MAX_RESULTS, n: matching.length })
+      : W.tn("%(n)s matching card", "%(n)s matching cards", matching.length, { n: matching.length });
   }
 
   /* ------------------------------------------------------------ legality and statistics */
@@ -190,15 +190,15 @@
     const list = document.getElementById("legal-problems");
     list.textContent = "";
     if (!answer.ok) {
-      status.textContent = answer.body.error || "Cannot check this deck";
+      status.textContent = answer.body.error || W.t("Cannot check this deck");
       status.className = "legal-status bad";
       return;
     }
     const problems = answer.body.problems || [];
     const errors = problems.filter(function (p) { return p.severity === "error"; }).length;
     status.textContent = answer.body.legal
-      ? "Legal" + (problems.length ? " (" + problems.length + " warning" + (problems.length === 1 ? "" : "s") + ")" : "")
-      : "Not legal: " + errors + " error" + (errors === 1 ? "" : "s");
+      ? W.t("Legal") + (problems.length ? W.tn(" (%(n)s warning)", " (%(n)s warnings)", problems.length, { n: problems.length }) : "")
+      : W.tn("Not legal: %(n)s error", "Not legal: %(n)s errors", errors, { n: errors });
     status.className = "legal-status " + (answer.body.legal ? "ok" : "bad");
     problems.forEach(function (p) {
       list.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.message }));
@@ -210,22 +210,22 @@
     const drawZone = zones.find(function (z) { return z.id === "main"; }) || zones[0];
     const content = deck.zones[drawZone.id] || {};
     oddsTarget.textContent = "";
-    const kindGroup = el("optgroup", { label: "A kind" });
+    const kindGroup = el("optgroup", { label: W.t("A kind") });
     const seenKinds = [];
     Object.keys(content).forEach(function (cid) {
       const card = byId[cid];
       if (card && seenKinds.indexOf(card.kind) === -1) seenKinds.push(card.kind);
     });
     Object.keys(data.kinds).forEach(function (kid) {
-      if (seenKinds.indexOf(kid) !== -1) kindGroup.appendChild(el("option", { value: "kind:" + kid, text: "any " + data.kinds[kid] }));
+      if (seenKinds.indexOf(kid) !== -1) kindGroup.appendChild(el("option", { value: "kind:" + kid, text: W.t("any %(kind)s", { kind: data.kinds[kid] }) }));
     });
-    const cardGroup = el("optgroup", { label: "A card" });
+    const cardGroup = el("optgroup", { label: W.t("A card") });
     Object.keys(content).sort(function (a, b) { return cardName(a).localeCompare(cardName(b)); }).forEach(function (cid) {
       if (byId[cid]) cardGroup.appendChild(el("option", { value: "card:" + cid, text: cardName(cid) + " (" + content[cid] + ")" }));
     });
     if (kindGroup.children.length) oddsTarget.appendChild(kindGroup);
     if (cardGroup.children.length) oddsTarget.appendChild(cardGroup);
-    if (!oddsTarget.children.length) oddsTarget.appendChild(el("option", { value: "", text: "(add cards first)" }));
+    if (!oddsTarget.children.length) oddsTarget.appendChild(el("option", { value: "", text: W.t("(add cards first)") }));
     if (previous && oddsTarget.querySelector('option[value="' + CSS.escape(previous) + '"]')) oddsTarget.value = previous;
   }
 
@@ -252,7 +252,7 @@
     const said = [];
     zones.forEach(function (z) {
       const total = Object.values(deck.zones[z.id] || {}).reduce(function (a, b) { return a + b; }, 0);
-      if (lastTotals[z.id] !== undefined && lastTotals[z.id] !== total) said.push(z.label + ": " + total + (total === 1 ? " card" : " cards"));
+      if (lastTotals[z.id] !== undefined && lastTotals[z.id] !== total) said.push(W.tn("%(zone)s: %(n)s card", "%(zone)s: %(n)s cards", total, { zone: z.label, n: total }));
       lastTotals[z.id] = total;
     });
     if (said.length) document.getElementById("stats-announce").textContent = said.join(", ");
@@ -261,7 +261,7 @@
   function changed() {
     const key = focusKey();
     dirty = true;
-    setStatus("Unsaved changes", "dirty");
+    setStatus(W.t("Unsaved changes"), "dirty");
     renderZones();
     renderResults();
     rebuildTargets();
@@ -288,19 +288,19 @@
     listReport.textContent = "";
     listActions.hidden = true;
     listed = null;
-    if (!text.trim()) { listReport.textContent = "Paste a list or choose a file first."; return; }
+    if (!text.trim()) { listReport.textContent = W.t("Paste a list or choose a file first."); return; }
     const answer = await W.api("POST", urls.import_list, { text: text, filename: filename });
     if (!answer.ok || !answer.body) {
-      listReport.textContent = (answer.body && answer.body.error) || ("Cannot read the list (HTTP " + answer.status + ")");
+      listReport.textContent = (answer.body && answer.body.error) || W.t("Cannot read the list (HTTP %(code)s)", { code: answer.status });
       return;
     }
     listed = answer.body;
     const parts = Object.keys(listed.zones).map(function (zid) {
       const n = Object.values(listed.zones[zid]).reduce(function (a, b) { return a + b; }, 0);
-      return n + " in " + zoneLabel(zid);
+      return W.t("%(n)s in %(zone)s", { n: n, zone: zoneLabel(zid) });
     });
-    listReport.appendChild(el("p", { text: listed.cards + " card" + (listed.cards === 1 ? "" : "s") + " found" +
-      (parts.length ? ": " + parts.join(", ") : "") + ". Nothing is changed until you add them." }));
+    listReport.appendChild(el("p", { text: W.tn("%(n)s card found", "%(n)s cards found", listed.cards, { n: listed.cards }) +
+      (parts.length ? W.t(": %(zones)s", { zones: parts.join(", ") }) : "") + W.t(". Nothing is changed until you add them.") }));
     if (listed.problems.length) {
       listReport.appendChild(el("ul", { class: "problem-list" }, listed.problems.map(function (p) {
         return el("li", { class: "problem problem-warning", text: p });
@@ -322,7 +322,8 @@
       nameInput.value = listed.name;
       title.textContent = listed.name;
     }
-    listReport.textContent = (replace ? "The deck now holds the list's " : "Added the list's ") + listed.cards + " cards.";
+    listReport.textContent = replace ? W.t("The deck now holds the list's %(n)s cards.", { n: listed.cards })
+      : W.t("Added the list's %(n)s cards.", { n: listed.cards });
     listActions.hidden = true;
     listed = null;
     changed();
@@ -336,13 +337,13 @@
   const duplicate = document.getElementById("duplicate-deck");
   if (duplicate) {
     duplicate.addEventListener("click", async function () {
-      const copy = Object.assign({}, current(), { name: (nameInput.value || deckId) + " (copy)" });
+      const copy = Object.assign({}, current(), { name: W.t("%(name)s (copy)", { name: nameInput.value || deckId }) });
       const created = await W.api("POST", urls.decks, copy);
       if (created.status === 201) {
         dirty = false;
         window.location.assign(urls.edit.replace("__ID__", encodeURIComponent(created.body.id)));
       } else {
-        setStatus((created.body && created.body.error) || ("Could not duplicate (HTTP " + created.status + ")"), "error");
+        setStatus((created.body && created.body.error) || W.t("Could not duplicate (HTTP %(code)s)", { code: created.status }), "error");
       }
     });
   }
@@ -352,7 +353,7 @@
   async function save() {
     if (saving || readOnly) return;
     saving = true;
-    setStatus("Saving…", "busy");
+    setStatus(W.t("Saving…"), "busy");
     const body = current();
     try {
       let answer;
@@ -369,18 +370,18 @@
         if (answer.ok) {
           version = answer.body.version;
           dirty = false;
-          setStatus("Saved " + new Date().toLocaleTimeString() + (answer.body.legal ? " · legal" : " · not legal yet"), "ok");
+          setStatus(W.t("Saved %(time)s", { time: new Date().toLocaleTimeString() }) + (answer.body.legal ? W.t(" · legal") : W.t(" · not legal yet")), "ok");
           return;
         }
         if (answer.status === 412 || answer.status === 404) {
-          setStatus("Not saved: the deck changed elsewhere", "error");
+          setStatus(W.t("Not saved: the deck changed elsewhere"), "error");
           await showConflict(body);
           return;
         }
       }
-      setStatus(answer.body && answer.body.error ? answer.body.error : "Save failed (HTTP " + answer.status + ")", "error");
+      setStatus(answer.body && answer.body.error ? answer.body.error : W.t("Save failed (HTTP %(code)s)", { code: answer.status }), "error");
     } catch (e) {
-      setStatus("Save failed: " + e.message + ". Your deck is still here.", "error");
+      setStatus(W.t("Save failed: %(error)s. Your deck is still here.", { error: e.message }), "error");
     } finally {
       saving = false;
     }
@@ -392,12 +393,12 @@
     const theirsVersion = answer.ok ? answer.body.version : null;
     panel.textContent = "";
     panel.hidden = false;
-    panel.appendChild(el("h2", { id: "conflict-title", text: theirs ? "This deck was changed elsewhere" : "This deck was deleted elsewhere" }));
-    panel.appendChild(el("p", { text: "Your save was refused, so nothing was overwritten; your deck is still in the builder." }));
+    panel.appendChild(el("h2", { id: "conflict-title", text: theirs ? W.t("This deck was changed elsewhere") : W.t("This deck was deleted elsewhere") }));
+    panel.appendChild(el("p", { text: W.t("Your save was refused, so nothing was overwritten; your deck is still in the builder.") }));
     if (theirs) {
       const rows = [];
-      if ((theirs.name || "") !== (mine.name || "")) rows.push(["Name", theirs.name || "—", mine.name || "—"]);
-      if ((theirs.format || "") !== (mine.format || "")) rows.push(["Format", theirs.format || "—", mine.format || "—"]);
+      if ((theirs.name || "") !== (mine.name || "")) rows.push([W.t("Name"), theirs.name || "—", mine.name || "—"]);
+      if ((theirs.format || "") !== (mine.format || "")) rows.push([W.t("Format"), theirs.format || "—", mine.format || "—"]);
       const zoneIds = Object.keys(Object.assign({}, theirs.zones || {}, mine.zones || {}));
       zoneIds.forEach(function (zid) {
         const a = (theirs.zones || {})[zid] || {};
@@ -407,16 +408,16 @@
         });
       });
       panel.appendChild(el("table", { class: "data-table conflict-table" }, [
-        el("caption", { text: rows.length + " difference" + (rows.length === 1 ? "" : "s") }),
-        el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: "What" }), el("th", { scope: "col", text: "Saved version" }), el("th", { scope: "col", text: "Yours" })])]),
+        el("caption", { text: W.tn("%(n)s difference", "%(n)s differences", rows.length, { n: rows.length }) }),
+        el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: W.t("What") }), el("th", { scope: "col", text: W.t("Saved version") }), el("th", { scope: "col", text: W.t("Yours") })])]),
         el("tbody", {}, rows.map(function (r) { return el("tr", {}, [el("th", { scope: "row", text: r[0] }), el("td", { text: r[1] }), el("td", { text: r[2] })]); })),
       ]));
     }
     const buttons = el("div", { class: "conflict-actions" });
     if (theirs) {
-      buttons.appendChild(el("button", { type: "button", class: "button button-primary", text: "Keep mine (replace the saved deck)",
+      buttons.appendChild(el("button", { type: "button", class: "button button-primary", text: W.t("Keep mine (replace the saved deck)"),
         onclick: function () { version = theirsVersion; panel.hidden = true; save(); } }));
-      buttons.appendChild(el("button", { type: "button", class: "button", text: "Keep theirs (drop my changes)",
+      buttons.appendChild(el("button", { type: "button", class: "button", text: W.t("Keep theirs (drop my changes)"),
         onclick: function () {
           version = theirsVersion;
           const fresh = normalise(theirs);
@@ -428,10 +429,10 @@
           panel.hidden = true;
           changed();
           dirty = false;
-          setStatus("Showing the saved deck.", "info");
+          setStatus(W.t("Showing the saved deck."), "info");
         } }));
     } else {
-      buttons.appendChild(el("button", { type: "button", class: "button button-primary", text: "Save mine as a new deck",
+      buttons.appendChild(el("button", { type: "button", class: "button button-primary", text: W.t("Save mine as a new deck"),
         onclick: async function () {
           const created = await W.api("POST", urls.decks, Object.assign({}, mine, { id: deckId }));
           if (created.status === 201) { dirty = false; window.location.assign(urls.edit.replace("__ID__", encodeURIComponent(created.body.id))); }
@@ -445,8 +446,8 @@
 
   search.addEventListener("input", W.debounce(renderResults, 80));
   kindFilter.addEventListener("change", renderResults);
-  nameInput.addEventListener("input", function () { title.textContent = nameInput.value || "New deck"; dirty = true; setStatus("Unsaved changes", "dirty"); });
-  notesInput.addEventListener("input", function () { dirty = true; setStatus("Unsaved changes", "dirty"); });
+  nameInput.addEventListener("input", function () { title.textContent = nameInput.value || "New deck"; dirty = true; setStatus(W.t("Unsaved changes"), "dirty"); });
+  notesInput.addEventListener("input", function () { dirty = true; setStatus(W.t("Unsaved changes"), "dirty"); });
   if (formatSelect) formatSelect.addEventListener("change", changed);
   [oddsTarget, oddsK, oddsTurns].forEach(function (input) { input.addEventListener("change", stats); });
   document.getElementById("odds-form").addEventListener("submit", function (event) { event.preventDefault(); stats(); });

@@ -98,8 +98,8 @@ def test_error_pages_speak_the_readers_language(client) -> None:  # type: ignore
 
 _SCRIPTS = ["common.js", "editor.js", "deck.js", "render.js"]  # the scripts the Chinese interface covers so far
 _JS_STRING = r'"((?:[^"\\]|\\.)*)"'
-_JS_T = re.compile(r"Workbench\.t\(\s*" + _JS_STRING)
-_JS_TN = re.compile(r"Workbench\.tn\(\s*" + _JS_STRING + r"\s*,\s*" + _JS_STRING)
+_JS_T = re.compile(r"(?<![\w.])(?:Workbench|W)\.t\(\s*" + _JS_STRING)  # W: the scripts' alias
+_JS_TN = re.compile(r"(?<![\w.])(?:Workbench|W)\.tn\(\s*" + _JS_STRING + r"\s*,\s*" + _JS_STRING)
 
 
 def test_every_script_message_is_listed_and_the_page_carries_its_translation(client) -> None:  # type: ignore[no-untyped-def]

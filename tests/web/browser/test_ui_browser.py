@@ -116,8 +116,8 @@ def test_build_a_deck_until_it_is_legal(live_server, page, screenshot):
 
 def test_fusion_deck_statistics_show_draw_odds(live_server, page, screenshot):
     page.goto(live_server + "/games/fusion/decks/pan-shi-chao-xi/edit")
-    expect(page.locator("#legal-status")).to_contain_text("Legal")
-    page.get_by_label("抽到的目标").select_option(label="any 魔法 Magic")  # fusion's pages are in Chinese
+    expect(page.locator("#legal-status")).to_have_text("合规")  # fusion's pages (and the script's messages) are in Chinese
+    page.get_by_label("抽到的目标").select_option(label="任意 魔法 Magic")
     page.get_by_label("至少", exact=True).fill("2")
     page.get_by_label("至少", exact=True).press("Tab")
     expect(page.locator(".odds-plan")).to_contain_text("手中至少有 2 × 魔法 Magic 卡牌")
