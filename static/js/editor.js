@@ -39,7 +39,7 @@
   function cardUrl(id) { return urls.card.replace("__ID__", encodeURIComponent(id)); }
   function editUrl(id) { return urls.edit.replace("__ID__", encodeURIComponent(id)); }
   function setStatus(text, kind) {
-    if (readOnly && kind === "dirty") text = "Trying changes: viewers cannot save";
+    if (readOnly && kind === "dirty") text = W.t("Trying changes: viewers cannot save");
     statusLine.textContent = text;
     statusLine.className = "save-status" + (kind ? " status-" + kind : "");
   }
@@ -59,18 +59,18 @@
     if (meta.minimum !== null && meta.minimum !== undefined && meta.maximum !== null && meta.maximum !== undefined) {
       parts.push(meta.minimum + "–" + meta.maximum);
     } else if (meta.minimum !== null && meta.minimum !== undefined) {
-      parts.push("at least " + meta.minimum);
+      parts.push(W.t("at least %(n)s", { n: meta.minimum }));
     } else if (meta.maximum !== null && meta.maximum !== undefined) {
-      parts.push("at most " + meta.maximum);
+      parts.push(W.t("at most %(n)s", { n: meta.maximum }));
     }
-    if (meta.also_allowed && meta.also_allowed.length) parts.push("or " + meta.also_allowed.join(", "));
-    if (meta.step_hint) parts.push("steps of " + meta.step_hint);
-    if (meta.max_length) parts.push("up to " + meta.max_length + " characters");
+    if (meta.also_allowed && meta.also_allowed.length) parts.push(W.t("or %(values)s", { values: meta.also_allowed.join(", ") }));
+    if (meta.step_hint) parts.push(W.t("steps of %(n)s", { n: meta.step_hint }));
+    if (meta.max_length) parts.push(W.t("up to %(n)s characters", { n: meta.max_length }));
     if (meta.min_items || meta.max_items) {
-      parts.push("choose " + (meta.min_items || 0) + (meta.max_items ? "–" + meta.max_items : "+"));
+      parts.push(W.t("choose %(n)s", { n: (meta.min_items || 0) + (meta.max_items ? "–" + meta.max_items : "+") }));
     }
-    if (meta.required_when) parts.push("required when " + conditionText(meta.required_when));
-    if (meta.forbidden_when) parts.push("left empty when " + conditionText(meta.forbidden_when));
+    if (meta.required_when) parts.push(W.t("required when %(condition)s", { condition: conditionText(meta.required_when) }));
+    if (meta.forbidden_when) parts.push(W.t("left empty when %(condition)s", { condition: conditionText(meta.forbidden_when) }));
     if (meta.rule) parts.push(meta.rule);
     return parts.join(" · ");
   }
@@ -84,8 +84,8 @@
         const choice = meta && meta.choices ? meta.choices.find(function (c) { return String(c.value) === String(v); }) : null;
         return choice ? choice.label : String(v);
       });
-      return (meta ? meta.label : name) + " is " + values.join(" or ");
-    }).join(" and ");
+      return W.t("%(field)s is %(values)s", { field: meta ? meta.label : name, values: values.join(W.t(" or ")) });
+    }).join(W.t(" and "));
   }
 
   function wrap(meta, control, useFieldset) {
@@ -116,7 +116,7 @@
       function addBox(choice, unknown) {
         const i = boxes.length;
         const input = el("input", { type: "checkbox", id: id + "-" + i, name: meta.name, value: String(choice.value) });
-        const label = unknown ? [input, " " + choice.label + " ", el("span", { class: "unknown-value", text: "(not an allowed value)" })]
+        const label = unknown ? [input, " " + choice.label + " ", el("span", { class: "unknown-value", text: W.t("(not an allowed value)") })]
           : [input, " " + choice.label];
         const box = { input: input, choice: choice, unknown: unknown, node: el("label", { class: "check" + (unknown ? " check-unknown" : ""), for: id + "-" + i }, label) };
         boxes.push(box);
@@ -161,7 +161,7 @@
           if (unknown) { unknown.option.remove(); unknown = null; }
           const i = choices.findIndex(function (c) { return String(c.value) === String(value); });
           if (i === -1 && value !== undefined && value !== null && value !== "") {
-            const text = (typeof value === "object" ? JSON.stringify(value) : String(value)) + " (not an allowed value)";
+            const text = (typeof value === "object" ? JSON.stringify(value) : String(value)) + " " + W.t("(not an allowed value)");
             unknown = { value: value, option: el("option", { value: "unknown", text: text, class: "unknown-value" }) };
             select.appendChild(unknown.option);
             select.value = "unknown";
@@ -200,7 +200,7 @@
       };
     }
     if (meta.type === "list") {
-      const input = el("input", { type: "text", id: id, name: meta.name, autocomplete: "off", placeholder: "comma, separated" });
+      const input = el("input", { type: "text", id: id, name: meta.name, autocomplete: "off", placeholder: W.t("comma, separated") });
       return {
         node: wrap(meta, input), focus: input,
         get: function () {
@@ -244,7 +244,7 @@
     container.textContent = "";
     controls = {};
     if (!kindDef) {
-      container.appendChild(el("p", { class: "help", text: "Choose a kind to see its fields." }));
+      container.appendChild(el("p", { class: "help", text: W.t("Choose a kind to see its fields.") }));
       return;
     }
     kindDef.fields.forEach(function (meta) {
@@ -300,7 +300,7 @@
     if (kind === undefined || kind === null || kind === "") return;
     if (schema.kinds[kind]) { kindSelect.value = kind; return; }
     const option = el("option", { value: UNKNOWN_KIND, class: "unknown-value",
-                                  text: String(typeof kind === "object" ? JSON.stringify(kind) : kind) + " (not a kind of this game)" });
+                                  text: String(typeof kind === "object" ? JSON.stringify(kind) : kind) + " " + W.t("(not a kind of this game)") });
     kindSelect.appendChild(option);
     kindSelect.value = UNKNOWN_KIND;
   }
@@ -311,14 +311,14 @@
     nameInput.value = card.name === undefined || card.name === null ? "" : String(card.name);
     showKind(card.kind);
     buildFields(kindSelect.value);
-    title.textContent = card.name || cardId || "New card";
+    title.textContent = card.name || cardId || W.t("New card");
   }
 
   /* ------------------------------------------------------------ problems */
 
   function fieldLabel(name) {
-    if (name === "name") return "Name";
-    if (name === "kind") return "Kind";
+    if (name === "name") return W.t("Name");
+    if (name === "kind") return W.t("Kind");
     const control = controls[name];
     return control ? control.meta.label : name;
   }
@@ -348,7 +348,7 @@
       if (asHint(p)) {
         hints += 1;
         const list = document.getElementById("problems-" + p.field);
-        if (list) list.appendChild(el("li", { class: "problem problem-hint", text: "Required: fill it in before saving." }));
+        if (list) list.appendChild(el("li", { class: "problem problem-hint", text: W.t("Required: fill it in before saving.") }));
         return;
       }
       if (p.severity === "error") errors += 1; else warnings += 1;
@@ -370,13 +370,13 @@
     });
     const summary = document.getElementById("problem-summary");
     if (!errors && !warnings && hints) {
-      summary.textContent = hints + " required field" + (hints === 1 ? "" : "s") + " to fill";
+      summary.textContent = W.tn("%(n)s required field to fill", "%(n)s required fields to fill", hints, { n: hints });
       summary.className = "problem-summary";
     } else if (!errors && !warnings) {
-      summary.textContent = "No problems";
+      summary.textContent = W.t("No problems");
       summary.className = "problem-summary ok";
     } else {
-      summary.textContent = errors + " error" + (errors === 1 ? "" : "s") + ", " + warnings + " warning" + (warnings === 1 ? "" : "s");
+      summary.textContent = W.tn("%(n)s error", "%(n)s errors", errors, { n: errors }) + W.t(", ") + W.tn("%(n)s warning", "%(n)s warnings", warnings, { n: warnings });
       summary.className = "problem-summary " + (errors ? "bad" : "warn");
     }
   }
@@ -431,11 +431,11 @@
       if (old && old.startsWith("blob:")) URL.revokeObjectURL(old);
       previewImg.hidden = false;
       preview.hidden = true;
-      previewNote.textContent = "Rendered as it will print.";
+      previewNote.textContent = W.t("Rendered as it will print.");
     } catch (e) {
       previewImg.hidden = true;
       preview.hidden = false;
-      previewNote.textContent = "Rendered preview unavailable; showing a simple preview.";
+      previewNote.textContent = W.t("Rendered preview unavailable; showing a simple preview.");
     }
   }
 
@@ -444,8 +444,8 @@
 
   function changed() {
     dirty = true;
-    title.textContent = nameInput.value || (cardId ? cardId : "New card");
-    setStatus("Unsaved changes", "dirty");
+    title.textContent = nameInput.value || (cardId ? cardId : W.t("New card"));
+    setStatus(W.t("Unsaved changes"), "dirty");
     htmlPreview(collect());
     refreshChecks();
     refreshPreview();
@@ -459,11 +459,11 @@
     const card = collect();
     if (Object.keys(localProblems).length) {
       renderProblems([]);
-      setStatus("Fix the marked field before saving.", "error");
+      setStatus(W.t("Fix the marked field before saving."), "error");
       return;
     }
     saving = true;
-    setStatus("Saving…", "busy");
+    setStatus(W.t("Saving…"), "busy");
     try {
       let answer;
       if (!cardId) {
@@ -472,7 +472,7 @@
         answer = await W.api("POST", urls.cards, body);
         if (answer.status === 201) {
           dirty = false;
-          setStatus("Created", "ok");
+          setStatus(W.t("Created"), "ok");
           window.location.assign(editUrl(answer.body.id));
           return;
         }
@@ -485,23 +485,23 @@
           original = Object.assign({}, answer.body.card);
           dirty = false;
           renderProblems(answer.body.problems || []);
-          setStatus("Saved " + new Date().toLocaleTimeString(), "ok");
+          setStatus(W.t("Saved %(time)s", { time: new Date().toLocaleTimeString() }), "ok");
           return;
         }
         if (answer.status === 412 || answer.status === 404) {
-          setStatus("Not saved: the card changed elsewhere", "error");
+          setStatus(W.t("Not saved: the card changed elsewhere"), "error");
           await showConflict(card);
           return;
         }
       }
-      const message = answer.body && answer.body.error ? answer.body.error : "Save failed (HTTP " + answer.status + ")";
+      const message = answer.body && answer.body.error ? answer.body.error : W.t("Save failed (HTTP %(code)s)", { code: answer.status });
       if (answer.status === 409 || answer.status === 400) {
         const target = document.getElementById(answer.status === 409 || /id/.test(message) ? "problems-id" : "problems-name");
         if (target) { target.textContent = ""; target.appendChild(el("li", { class: "problem problem-error", text: message })); }
       }
       setStatus(message, "error");
     } catch (e) {
-      setStatus("Save failed: " + e.message + ". Your edits are still here.", "error");
+      setStatus(W.t("Save failed: %(error)s. Your edits are still here.", { error: e.message }), "error");
     } finally {
       saving = false;
     }
@@ -514,11 +514,11 @@
     panel.textContent = "";
     panel.hidden = false;
     panel.appendChild(el("h2", { id: "conflict-title", text: theirs
-      ? "This card was changed in another tab or by someone else"
-      : "This card was deleted in another tab or by someone else" }));
-    panel.appendChild(el("p", { text: "Your save was refused, so nothing was overwritten and your edits are still in the form. " +
-      (theirs ? "Compare the saved version with yours, then keep either or pick field by field and finish the merge by hand."
-              : "Save yours again as a new card, or discard it.") }));
+      ? W.t("This card was changed in another tab or by someone else")
+      : W.t("This card was deleted in another tab or by someone else") }));
+    panel.appendChild(el("p", { text: W.t("Your save was refused, so nothing was overwritten and your edits are still in the form.") + " " +
+      (theirs ? W.t("Compare the saved version with yours, then keep either or pick field by field and finish the merge by hand.")
+              : W.t("Save yours again as a new card, or discard it.")) }));
     const buttons = el("div", { class: "conflict-actions" });
     if (theirs) {
       const keys = [];
@@ -532,18 +532,18 @@
           el("td", { class: "theirs" }, [el("pre", { text: show(theirs[k]) })]),
           el("td", { class: "mine" }, [el("pre", { text: show(mine[k]) })]),
           el("td", { class: "pick" }, [
-            el("label", { for: "pick-" + k + "-theirs" }, [pickTheirs, " saved"]),
-            el("label", { for: "pick-" + k + "-mine" }, [pickMine, " mine"]),
+            el("label", { for: "pick-" + k + "-theirs" }, [pickTheirs, " " + W.t("saved")]),
+            el("label", { for: "pick-" + k + "-mine" }, [pickMine, " " + W.t("mine")]),
           ]),
         ]);
       });
       panel.appendChild(el("table", { class: "data-table conflict-table" }, [
-        el("caption", { text: differing.length + " field" + (differing.length === 1 ? "" : "s") + " differ" }),
-        el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: "Field" }), el("th", { scope: "col", text: "Saved version (theirs)" }),
-          el("th", { scope: "col", text: "Your version" }), el("th", { scope: "col", text: "Use" })])]),
+        el("caption", { text: W.tn("%(n)s field differ", "%(n)s fields differ", differing.length, { n: differing.length }) }),
+        el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: W.t("Field") }), el("th", { scope: "col", text: W.t("Saved version (theirs)") }),
+          el("th", { scope: "col", text: W.t("Your version") }), el("th", { scope: "col", text: W.t("Use") })])]),
         el("tbody", {}, rows),
       ]));
-      buttons.appendChild(el("button", { type: "button", class: "button button-primary", id: "conflict-merge", text: "Merge the chosen fields into the editor",
+      buttons.appendChild(el("button", { type: "button", class: "button button-primary", id: "conflict-merge", text: W.t("Merge the chosen fields into the editor"),
         onclick: function () {
           const merged = Object.assign({}, theirs);
           differing.forEach(function (k) {
@@ -554,30 +554,30 @@
           });
           version = theirsVersion;
           loadCard(merged);
-          closeConflict("Merged into the editor: check it, edit by hand if needed, then save.");
+          closeConflict(W.t("Merged into the editor: check it, edit by hand if needed, then save."));
           dirty = true;
           changed();
         } }));
-      buttons.appendChild(el("button", { type: "button", class: "button", id: "conflict-keep-mine", text: "Keep mine (replace the saved version)",
-        onclick: function () { version = theirsVersion; closeConflict("Saving your version…"); save(); } }));
-      buttons.appendChild(el("button", { type: "button", class: "button", id: "conflict-keep-theirs", text: "Keep theirs (drop my edits)",
+      buttons.appendChild(el("button", { type: "button", class: "button", id: "conflict-keep-mine", text: W.t("Keep mine (replace the saved version)"),
+        onclick: function () { version = theirsVersion; closeConflict(W.t("Saving your version…")); save(); } }));
+      buttons.appendChild(el("button", { type: "button", class: "button", id: "conflict-keep-theirs", text: W.t("Keep theirs (drop my edits)"),
         onclick: function () {
           version = theirsVersion;
           loadCard(theirs);
           dirty = false;
-          closeConflict("Showing the saved version; your edits were dropped.");
+          closeConflict(W.t("Showing the saved version; your edits were dropped."));
           validate();
           htmlPreview(collect());
         } }));
     } else {
-      buttons.appendChild(el("button", { type: "button", class: "button button-primary", id: "conflict-recreate", text: "Save mine as a new card",
+      buttons.appendChild(el("button", { type: "button", class: "button button-primary", id: "conflict-recreate", text: W.t("Save mine as a new card"),
         onclick: async function () {
           const body = Object.assign({}, mine, { id: cardId });
           const created = await W.api("POST", urls.cards, body);
           if (created.status === 201) { dirty = false; window.location.assign(editUrl(created.body.id)); }
-          else setStatus(created.body && created.body.error ? created.body.error : "Could not save", "error");
+          else setStatus(created.body && created.body.error ? created.body.error : W.t("Could not save"), "error");
         } }));
-      buttons.appendChild(el("a", { class: "button", href: urls.gallery, text: "Discard mine" }));
+      buttons.appendChild(el("a", { class: "button", href: urls.gallery, text: W.t("Discard mine") }));
     }
     panel.appendChild(buttons);
     panel.focus();

@@ -78,6 +78,7 @@ def test_create_card_see_error_fix_save_reload_find(live_server, page, screensho
 def test_cjk_name_typed_and_shown_intact(live_server, page):
     name = "霜龙·试作 Ⅱ"
     page.goto(live_server + "/games/fusion/new-card?kind=magic")
+    expect(page.locator("#problem-summary")).to_have_text(re.compile(r"^还有 \d+ 个必填字段$"))  # the script speaks Chinese too
     page.get_by_label("名称 Name").click()
     page.keyboard.type(name)
     page.get_by_label("卡牌编号").fill("shuang-long-test")  # fusion opens in Chinese (its game.yaml)
