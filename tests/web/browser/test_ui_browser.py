@@ -196,8 +196,9 @@ def test_a_new_card_shows_hints_not_errors_until_edited_or_saved(live_server, pa
     expect(strength).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#problems-degree .problem-hint")).to_have_count(1)  # the others are still hints
     page.get_by_role("button", name="Create card").click()  # trying to save shows every missing field
+    expect(page.locator("#problems-degree .problem-error")).to_have_count(1)  # was a hint until now
+    expect(page.locator(".field-problems .problem-hint")).to_have_count(0)
     expect(summary).to_have_text(re.compile(r"^\d+ errors?, \d+ warnings?$"))
-    assert page.locator(".field-problems .problem-hint").count() == 0
 
 
 def test_the_preview_stays_in_view_while_editing_on_a_phone_and_a_laptop(live_server, browser):
