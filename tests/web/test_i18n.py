@@ -23,7 +23,7 @@ TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_cont
                         "deck_builder.html", "decks/_stats.html", "render/print.html",
                         "transfer/export.html", "transfer/export_done.html", "transfer/import.html",
                         "transfer/import_done.html", "transfer/import_report.html", "overview.html",
-                        "error.html", "auth/login.html"]
+                        "error.html", "auth/login.html", "deck_delete.html", "render/art.html"]
 _JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _TEXT_ATTRS = {"aria-label", "placeholder", "title", "alt"}

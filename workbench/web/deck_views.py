@@ -316,12 +316,12 @@ def delete_deck(game: str, deck_id: str) -> str | Response:
         try:
             repo.delete_deck(game, deck_id, request.form.get("version", ""))
         except Conflict:
-            flash(f"{name} was changed elsewhere since you opened it; nothing was deleted.", "error")
+            flash(gettext("%(name)s was changed elsewhere since you opened it; nothing was deleted.", name=name), "error")
             return redirect(url_for("decks.delete_deck", game=game, deck_id=deck_id))
         except NotFound:
-            flash(f"{name} was already deleted.", "info")
+            flash(gettext("%(name)s was already deleted.", name=name), "info")
             return redirect(url_for("decks.deck_list", game=game))
-        flash(f"Deleted deck {name}.", "success")
+        flash(gettext("Deleted deck %(name)s.", name=name), "success")
         return redirect(url_for("decks.deck_list", game=game))
     item = repo.get_deck(game, deck_id)
     return render_template("deck_delete.html", game=definition, game_id=game, deck_id=deck_id, item=item,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
 from workbench.domain.effects import vocabulary
@@ -123,13 +124,13 @@ def delete_card(game: str, card_id: str) -> str | Response:
         try:
             repo.delete_card(game, card_id, version)
         except Conflict:
-            flash(f"{name} was changed in another window since you opened it; nothing was deleted. "
-                  "Check the current version below before deleting.", "error")
+            flash(gettext("%(name)s was changed in another window since you opened it; nothing was deleted. "
+                          "Check the current version below before deleting.", name=name), "error")
             return redirect(url_for("editor.delete_card", game=game, card_id=card_id))
         except NotFound:
-            flash(f"{name} was already deleted.", "info")
+            flash(gettext("%(name)s was already deleted.", name=name), "info")
             return redirect(url_for("gallery.gallery", game=game))
-        flash(f"Deleted {name}.", "success")
+        flash(gettext("Deleted %(name)s.", name=name), "success")
         return redirect(url_for("gallery.gallery", game=game))
     item = repo.get_card(game, card_id)
     return render_template("card_delete.html", game=definition, game_id=game, card_id=card_id, item=item,
@@ -150,8 +151,9 @@ def rename(game: str, card_id: str) -> str | Response:
         except (InvalidId, AlreadyExists, Conflict) as exc:
             error = str(exc)
         else:
-            note = f" and updated {len(decks)} deck{'s' if len(decks) != 1 else ''} ({', '.join(decks)})" if decks else ""
-            flash(f"Renamed {card_id} to {created.id}{note}.", "success")
+            note = ngettext(" and updated %(num)d deck (%(decks)s)", " and updated %(num)d decks (%(decks)s)", len(decks),
+                            decks=", ".join(decks)) if decks else ""
+            flash(gettext("Renamed %(old)s to %(new)s%(note)s.", old=card_id, new=created.id, note=note), "success")
             return redirect(url_for("editor.edit_card", game=game, card_id=created.id))
     return render_template("card_rename.html", game=definition, game_id=game, card_id=card_id, item=item,
                            new_id=new_id, error=error, used_in=decks_using(repo, game, card_id),

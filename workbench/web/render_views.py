@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from workbench.domain.errors import Conflict, WorkbenchError
 from workbench.domain.ids import check_id
@@ -138,7 +139,7 @@ def upload_art(game: str, card_id: str) -> Any:
     if upload is None or not upload.filename:
         if wants_json:
             return _json_error("choose a picture file (field 'art')", 400)
-        flash("Choose a picture file first.", "error")
+        flash(gettext("Choose a picture file first."), "error")
         return redirect(url_for("render.art_page", game=game, card_id=card_id))
     version = request.form.get("version") or stored.version
     if version != stored.version:
@@ -154,7 +155,7 @@ def upload_art(game: str, card_id: str) -> Any:
     if wants_json:
         return jsonify({"art": name, "version": stored.version,
                         "face": url_for("render.face", game=game, card_id=card_id)})
-    flash(f"Art saved as {name}.", "success")
+    flash(gettext("Art saved as %(file)s.", file=name), "success")
     if request.form.get("return_to") == "art":
         return redirect(url_for("render.art_page", game=game, card_id=card_id))
     return redirect(_editor_url(game, card_id))
