@@ -23,7 +23,8 @@ TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_cont
                         "deck_builder.html", "decks/_stats.html", "render/print.html",
                         "transfer/export.html", "transfer/export_done.html", "transfer/import.html",
                         "transfer/import_done.html", "transfer/import_report.html", "overview.html",
-                        "error.html", "auth/login.html", "deck_delete.html", "render/art.html"]
+                        "error.html", "auth/login.html", "deck_delete.html", "render/art.html",
+                        "gallery_thumb.html", "_card_filters.html"]
 _JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _TEXT_ATTRS = {"aria-label", "placeholder", "title", "alt"}
@@ -118,3 +119,9 @@ def test_every_script_message_is_listed_and_the_page_carries_its_translation(cli
     assert block and json.loads(block.group(1)) == {m: table[m] for m in JS_MESSAGES}
     english = client.get("/games/warzone/print", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert 'id="i18n"' not in english  # English pages need no catalogue: the scripts' text is English
+
+
+def test_gallery_thumbnails_are_kept_per_language(client) -> None:  # type: ignore[no-untyped-def]
+    english = client.get("/games/warzone/cards", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    chinese = client.get("/games/warzone/cards", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert 'aria-label="Edit ' in english and 'aria-label="编辑 ' in chinese and 'aria-label="Edit ' not in chinese

@@ -237,8 +237,8 @@ def _content(game: str, definition: GameDefinition, snap: Snapshot) -> str:
 
 
 def _thumb(game: str, definition: GameDefinition, item: Stored, summary: dict[str, Any]) -> Markup:
-    """One thumbnail's HTML, rendered once per card version and definition."""
-    key = (request.script_root, game, item.id, item.version, id(definition))
+    """One thumbnail's HTML, rendered once per card version, definition and language."""
+    key = (request.script_root, game, item.id, item.version, id(definition), str(get_locale()))
     hit = _thumbs.get(key, definition)
     if hit is not MISSING:
         return hit  # type: ignore[no-any-return]
