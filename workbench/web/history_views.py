@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from workbench.domain.errors import Conflict, NotFound
@@ -82,20 +83,21 @@ def restore(game: str, collection: str, item_id: str) -> Response:
     if version == "previous":
         versions = [v for v in repo.versions(game, collection, item_id) if v["action"] != "delete"]
         if len(versions) < 2 or versions[0]["version"] != expected:
-            flash("There is no earlier save to go back to.", "error")
+            flash(gettext("There is no earlier save to go back to."), "error")
             return redirect(_editor_url(game, collection, item_id))
         version = next((v["version"] for v in versions[1:] if v["version"] != expected), "")
         if not version:
-            flash("There is no earlier save to go back to.", "error")
+            flash(gettext("There is no earlier save to go back to."), "error")
             return redirect(_editor_url(game, collection, item_id))
     try:
         stored = repo.restore_version(game, collection, item_id, version, expected)
     except Conflict:
-        flash(f"The {COLLECTIONS[collection]} was changed since you opened its history; nothing was restored. "
-              "Here is its history now.", "error")
+        flash(gettext("The card was changed since you opened its history; nothing was restored. Here is its history now.")
+              if collection == "cards" else
+              gettext("The deck was changed since you opened its history; nothing was restored. Here is its history now."), "error")
         return redirect(url_for("history.history", game=game, collection=collection, item_id=item_id))
-    flash(f"Restored the version of {version}: saved again as a new version ({stored.version}); "
-          "the one it replaced is kept in the history.", "success")
+    flash(gettext("Restored the version of %(old)s: saved again as a new version (%(new)s); "
+                  "the one it replaced is kept in the history.", old=version, new=stored.version), "success")
     return redirect(_editor_url(game, collection, item_id))
 
 
