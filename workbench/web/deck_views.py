@@ -75,13 +75,13 @@ def _zones(definition: GameDefinition) -> list[dict[str, Any]]:
         low = resolve_bound(spec.get("min"), options)
         high = resolve_bound(spec.get("max"), options)
         if exactly is not None:
-            size = f"exactly {exactly}"
+            size = gettext("exactly %(n)s", n=exactly)
         elif low is not None and high is not None:
             size = f"{low}–{high}"
         elif low is not None:
-            size = f"at least {low}"
+            size = gettext("at least %(n)s", n=low)
         elif high is not None:
-            size = f"at most {high}"
+            size = gettext("at most %(n)s", n=high)
         else:
             size = ""
         out.append({"id": zone_id, "label": zone.label, "kinds": list(zone.kinds), "size": size})
