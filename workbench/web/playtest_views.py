@@ -538,6 +538,19 @@ def gauntlet_form(game: str) -> str:
                            agents=_agents(definition), agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=None)
 
 
+def _background_form(default_games: int, min_games: int, max_games: int, what: str) -> tuple[int, int, int, tuple[str, str]]:
+    """(games, seed, workers, agents) of a gauntlet or balance form; workers cut to the machine's cores.
+
+    Raises ValueError for text that is not a number, WorkbenchError for numbers out of range."""
+    games = int(request.form.get("games") or default_games)
+    seed = int(request.form.get("seed") or 0)
+    workers = int(request.form.get("workers") or jobs().max_workers)
+    if not (min_games <= games <= max_games and 1 <= workers <= 64 and seed >= 0):
+        raise WorkbenchError(f"{what} must be {min_games}–{max_games:,}, workers 1–64, seed 0 or more")
+    agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
+    return games, seed, jobs().workers(workers), agents
+
+
 @bp.post("/games/<game>/playtest/gauntlet")
 def gauntlet_start(game: str) -> Any:
     """Start a gauntlet in the background and go to its page (progress, then the table)."""
@@ -547,13 +560,7 @@ def gauntlet_start(game: str) -> Any:
     repo = get_repo()
     deck = str(request.form.get("deck") or "")
     try:
-        games = int(request.form.get("games") or 200)
-        seed = int(request.form.get("seed") or 0)
-        workers = int(request.form.get("workers") or jobs().max_workers)
-        if not (1 <= games <= MAX_GAMES and 1 <= workers <= 64 and seed >= 0):
-            raise WorkbenchError(f"games must be 1–{MAX_GAMES:,}, workers 1–64, seed 0 or more")
-        workers = jobs().workers(workers)  # at most the machine's cores
-        agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
+        games, seed, workers, agents = _background_form(200, 1, MAX_GAMES, "games")
         opponents = [d.id for d in repo.list_decks(game) if d.id != deck]
         if not opponents:
             raise WorkbenchError("the game has no other deck to play against")
@@ -618,13 +625,7 @@ def balance_start(game: str) -> Any:
     deck = str(request.form.get("deck") or "")
     vs = str(request.form.get("vs") or "")
     try:
-        games = int(request.form.get("games") or 400)
-        seed = int(request.form.get("seed") or 0)
-        workers = int(request.form.get("workers") or jobs().max_workers)
-        if not (2 <= games <= MAX_BALANCE_GAMES and 1 <= workers <= 64 and seed >= 0):
-            raise WorkbenchError(f"games per card must be 2–{MAX_BALANCE_GAMES:,}, workers 1–64, seed 0 or more")
-        workers = jobs().workers(workers)  # at most the machine's cores
-        agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
+        games, seed, workers, agents = _background_form(400, 2, MAX_BALANCE_GAMES, "games per card")
         matchup, facts = service.prepare(repo, game, deck, vs, agents=agents, seed=seed)  # checks decks and agents
     except (WorkbenchError, ValueError) as exc:
         return _balance_form(game, definition, str(exc), 400)
