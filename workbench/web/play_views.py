@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import TooManyRequests
 
 from workbench.domain.errors import NotFound, WorkbenchError
 from workbench.services import table as tables
@@ -19,6 +20,7 @@ from workbench.storage.playtest_runs import RunStore, check_run_id
 from workbench.storage.table_games import TableStore, check_table_id
 from workbench.web import get_repo
 from workbench.web.auth import current_user_name
+from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, slot_if_costly
 from workbench.web.ui import face_url
 
 bp = Blueprint("play", __name__)
@@ -343,8 +345,11 @@ def replay_create(game: str, run_id: str, index: int) -> Any:
         abort(404, description=f"no playtest run {run_id!r}")
     store = _store()
     try:
-        data = tables.replay_table(run, index, owner=current_user_name(), table_id=store.new_id())
+        with slot_if_costly(run.get("agents") or ()):
+            data = tables.replay_table(run, index, owner=current_user_name(), table_id=store.new_id())
         store.save(game, data)
+    except ReplaysBusy as exc:
+        raise TooManyRequests(description=str(exc), retry_after=RETRY_AFTER_SECONDS) from None
     except WorkbenchError as exc:
         abort(409, description=str(exc))
     return redirect(url_for("play.table", game=game, table_id=data["id"]), code=303)

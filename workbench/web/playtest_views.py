@@ -14,6 +14,7 @@ from typing import Any
 from filelock import Timeout
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from jinja2.exceptions import UndefinedError
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
 from workbench.domain import stats
@@ -27,6 +28,7 @@ from workbench.services.playtest.runner import play_one
 from workbench.storage.playtest_runs import RunStore, changes_between, check_run_id
 from workbench.web import get_repo
 from workbench.web.auth import can_edit, current_user, current_user_name
+from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, replay_is_cheap, replay_slot
 
 bp = Blueprint("playtest", __name__)
 
@@ -414,8 +416,40 @@ def _report_page(definition: Any, game: str, run_id: str, run: dict[str, Any], s
 
 
 @bp.get("/games/<game>/playtests/<run_id>/games/<int:index>")
-def replay(game: str, run_id: str, index: int) -> str:
-    """Replay one game of a run step by step: re-played from its seed and agents with the log on."""
+def replay(game: str, run_id: str, index: int) -> Any:
+    """Replay one game of a run step by step: re-played from its seed and agents with the log on.
+
+    A run played by the random or heuristic players replays at once; one played by the search or
+    Monte Carlo players can take seconds, so the page offers a button (a POST) instead: a GET,
+    which any web page can send to a local server, never starts that work.
+    """
+    definition, run, games = _replay_run(game, run_id, index)
+    if not replay_is_cheap(run.get("agents") or ()):
+        return render_template("playtest/replay.html", game=definition, game_id=game, run=run, index=index,
+                               record=None, log=[], games=games)
+    return _render_replay(definition, game, run, index, games)
+
+
+@bp.post("/games/<game>/playtests/<run_id>/games/<int:index>")
+def replay_play(game: str, run_id: str, index: int) -> Any:
+    """Replay one game of a run whatever its agents (the button of a search player's game).
+
+    At most a few such replays run at once on the server; past that the answer is 429 with
+    Retry-After.
+    """
+    definition, run, games = _replay_run(game, run_id, index)
+    try:
+        with replay_slot():
+            return _render_replay(definition, game, run, index, games)
+    except ReplaysBusy as exc:
+        raise TooManyRequests(description=str(exc), retry_after=RETRY_AFTER_SECONDS) from None
+
+
+def _replay_run(game: str, run_id: str, index: int) -> tuple[Any, dict[str, Any], int]:
+    """The game definition, the stored run and its number of games, for replaying game ``index``.
+
+    Aborts 400 for a damaged run file, 404 for an unknown run or an index past its games.
+    """
     definition = _game_or_404(game)
     try:
         run = RunStore(get_repo()).get(game, run_id)
@@ -429,13 +463,21 @@ def replay(game: str, run_id: str, index: int) -> str:
         abort(400, description=f"playtest run {run_id} cannot be replayed: its file is damaged (report)")
     if not 0 <= index < games:
         abort(404, description=f"run {run_id} has games 0–{games - 1}" if games else f"run {run_id} has no games to replay")
+    return definition, run, games
+
+
+def _render_replay(definition: Any, game: str, run: dict[str, Any], index: int, games: int) -> str:
+    """Re-play game ``index`` of ``run`` with the log on and render its replay page.
+
+    Aborts 409 when the run's decks or agents can no longer be played, 400 for a damaged file.
+    """
     try:
         matchup = service.matchup_from_run(run)
         record, state = play_one(matchup, index, log=True)
     except WorkbenchError as exc:
         abort(409, description=str(exc))
     except DAMAGED as exc:
-        abort(400, description=f"playtest run {run_id} cannot be replayed: its file is damaged ({type(exc).__name__})")
+        abort(400, description=f"playtest run {run['id']} cannot be replayed: its file is damaged ({type(exc).__name__})")
     return render_template(
         "playtest/replay.html", game=definition, game_id=game, run=run, index=index, record=record,
         log=list(state.log), games=games,

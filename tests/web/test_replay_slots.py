@@ -1,0 +1,81 @@
+"""A replay of a search player's game is never started by a GET, and only a few run at once."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.web.pages_helpers import page_token
+from tests.web.test_playtest_views import start, wait_done
+from workbench.web import playtest_views, replay_slots
+
+
+def test_only_random_and_heuristic_games_count_as_cheap():
+    assert replay_slots.replay_is_cheap(["heuristic", "random"])
+    assert not replay_slots.replay_is_cheap(["search:8", "heuristic"])
+    assert not replay_slots.replay_is_cheap(["heuristic", "montecarlo"])
+    assert not replay_slots.replay_is_cheap(["search:x"])  # unparsable: the POST path reports it
+
+
+def test_a_get_of_a_search_game_offers_a_button_and_plays_nothing(client, monkeypatch):
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token, agent_a="search", agent_b="heuristic", games="2")
+    assert wait_done(client, "seth", run_id, timeout=120)["status"] == "done"
+
+    played: list[int] = []
+    real_play_one = playtest_views.play_one
+    monkeypatch.setattr(playtest_views, "play_one", lambda *a, **k: played.append(1) or real_play_one(*a, **k))
+    page = client.get(f"/games/seth/playtests/{run_id}/games/1")
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200 and played == []
+    assert 'id="replay-play"' in body and 'method="post"' in body and 'id="replay-log"' not in body
+
+    replayed = client.post(f"/games/seth/playtests/{run_id}/games/1", data={"csrf_token": page_token(client, f"/games/seth/playtests/{run_id}/games/1")})
+    text = replayed.get_data(as_text=True)
+    assert replayed.status_code == 200 and played == [1]
+    run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+    assert str(run["report"]["records"][1]["seed"]) in text and 'id="replay-log"' in text
+
+
+def test_a_post_without_the_form_token_is_refused(client):
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token, games="2")
+    wait_done(client, "seth", run_id)
+    assert client.post(f"/games/seth/playtests/{run_id}/games/0").status_code in (400, 403)
+
+
+def test_replays_past_the_server_limit_are_refused_with_retry_after(client, monkeypatch):
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token, games="2")
+    wait_done(client, "seth", run_id)
+    form_token = page_token(client, f"/games/seth/playtests/{run_id}/games/0")
+    monkeypatch.setattr(replay_slots, "_slots", threading.BoundedSemaphore(1))
+    with replay_slots.replay_slot():  # another client's replay holds the only slot
+        busy = client.post(f"/games/seth/playtests/{run_id}/games/0", data={"csrf_token": form_token})
+    assert busy.status_code == 429 and busy.headers["Retry-After"] == str(replay_slots.RETRY_AFTER_SECONDS)
+    assert "replays are already being played" in busy.get_data(as_text=True)
+    again = client.post(f"/games/seth/playtests/{run_id}/games/0", data={"csrf_token": form_token})
+    assert again.status_code == 200
+
+
+@pytest.mark.parametrize("index", [2, 99])
+def test_a_game_past_the_run_is_404_on_post_too(client, index):
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token, games="2")
+    wait_done(client, "seth", run_id)
+    answer = client.post(f"/games/seth/playtests/{run_id}/games/{index}", data={"csrf_token": token})
+    assert answer.status_code == 404
+
+
+def test_opening_a_search_game_on_the_table_also_needs_a_free_slot(client, monkeypatch):
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token, agent_a="search", agent_b="heuristic", games="2")
+    assert wait_done(client, "seth", run_id, timeout=120)["status"] == "done"
+    form_token = page_token(client, f"/games/seth/playtests/{run_id}/games/0")
+    monkeypatch.setattr(replay_slots, "_slots", threading.BoundedSemaphore(1))
+    url = f"/games/seth/playtests/{run_id}/games/0/table"
+    with replay_slots.replay_slot():
+        busy = client.post(url, data={"csrf_token": form_token})
+    assert busy.status_code == 429 and "Retry-After" in busy.headers
+    assert client.post(url, data={"csrf_token": form_token}).status_code == 303
