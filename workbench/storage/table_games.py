@@ -16,13 +16,16 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from workbench.domain.errors import DataError, InvalidId, NotFound
+from workbench.domain.errors import DataError, InvalidId, NotFound, WorkbenchError
 from workbench.storage.atomic import atomic_write, file_lock
 from workbench.storage.playtest_runs import new_run_id
 from workbench.storage.repository import Repository
 
 FOLDER = "tables"
 MAX_TABLE_BYTES = 8 * 1024 * 1024
+MAX_TABLES = 500
+"""Saved tables per game: each new one costs disk and a read on every Play page, so they are capped.
+At the cap, the oldest *replays* (rebuilt from their playtest run at any time) make room first."""
 TABLE_ID = re.compile(r"^\d{8}-\d{6}-\d{3}[0-9a-f]{4}$")
 
 
@@ -31,6 +34,10 @@ def check_table_id(table_id: str) -> str:
     if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
         raise InvalidId(f"{table_id!r} is not a table id")
     return table_id
+
+
+class TableLimit(WorkbenchError):
+    """A game already holds ``MAX_TABLES`` saved tables and none of them is a replay to drop."""
 
 
 class TableStore:
@@ -53,13 +60,48 @@ class TableStore:
         return new_run_id()
 
     def save(self, game: str, table: Mapping[str, Any]) -> str:
-        """Write a table (atomically) under its ``id`` and return the id."""
+        """Write a table (atomically) under its ``id`` and return the id.
+
+        Raises DataError for a table over ``MAX_TABLE_BYTES``; TableLimit when it is a new table,
+        the game holds ``MAX_TABLES`` already and no replay can make room.
+        """
         table_id = check_table_id(str(table["id"]))
         encoded = json.dumps(dict(table, game=game), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if len(encoded) > MAX_TABLE_BYTES:
             raise DataError(f"table {table_id} is {len(encoded):,} bytes; the limit is {MAX_TABLE_BYTES:,}")
-        atomic_write(self._path(game, table_id), encoded)
+        path = self._path(game, table_id)
+        if not path.exists():
+            self._make_room(game)
+        atomic_write(path, encoded)
         return table_id
+
+    def _table_files(self, game: str) -> list[Path]:
+        """The game's table files, oldest first (ids sort by creation time)."""
+        folder = self._folder(game)
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.glob("*.json") if TABLE_ID.match(p.stem) and not p.is_symlink())
+
+    def _make_room(self, game: str) -> None:
+        """Keep the game below ``MAX_TABLES`` by removing its oldest replays.
+
+        Raises TableLimit when every saved table is a game someone played.
+        """
+        files = self._table_files(game)
+        excess = len(files) - MAX_TABLES + 1
+        for path in files:
+            if excess <= 0:
+                return
+            try:
+                kind = json.loads(path.read_bytes()).get("kind")
+            except (ValueError, AttributeError, OSError):
+                continue
+            if kind == "replay":
+                path.unlink(missing_ok=True)
+                excess -= 1
+        if excess > 0:
+            raise TableLimit(f"game {game!r} already has {MAX_TABLES} saved tables, the most the server keeps; "
+                             "delete finished games on the Play page to start another")
 
     def get(self, game: str, table_id: str) -> dict[str, Any]:
         """One table as saved."""
