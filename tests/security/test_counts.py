@@ -207,3 +207,16 @@ def test_a_replay_of_a_run_file_with_a_huge_count_is_refused_quickly(app, data: 
     answer = app.test_client().get(f"/games/{GAME}/playtests/{run_id}/games/0")
     assert answer.status_code in (400, 409) and "at most 999 copies" in answer.get_data(as_text=True)
     assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize("fmt", ["lackey", "cockatrice"])
+def test_an_export_of_every_deck_leaves_out_only_the_deck_over_the_cap(repo, data: Path, fmt: str) -> None:
+    from workbench.services.exports.run import build
+
+    plant_deck(data, "huge", {"team": {CARD: 10**9}})
+    bundle = build(repo, GAME, fmt, renderer=None)
+    notes = " ".join(bundle.notes)
+    assert "deck huge was left out" in notes and "at most 999 copies" in notes
+    names = " ".join(bundle.files)
+    assert "rot-and-stone" in names and "skyburn-blitz" in names, names  # the other decks are exported
+    assert "huge" not in names

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from PIL import Image
 
 from workbench.domain.errors import DataError, NotFound
+from workbench.domain.limits import TooMany, check_deck_counts
 from workbench.storage import export_files
 from workbench.storage.repository import Repository
 from workbench.services.exports import cockatrice, dvorak, lackey, mush, table, tts
@@ -96,10 +97,11 @@ def build(
     definition = repo.game(game_id)
     stored, unreadable = repo.list_cards_tolerant(game_id)
     cards = [dict(c.data, id=c.id) for c in stored]
+    over_caps: list[str] = []
     if deck_id:
         decks = [dict(repo.get_deck(game_id, deck_id).data, id=deck_id)]
     else:
-        decks = [dict(d.data, id=d.id) for d in repo.list_decks_tolerant(game_id)[0]]
+        decks, over_caps = _decks_within_caps([dict(d.data, id=d.id) for d in repo.list_decks_tolerant(game_id)[0]])
     deck = decks[0] if deck_id else None
     in_deck = cards
     if deck is not None:
@@ -131,7 +133,27 @@ def build(
     if unreadable:
         bundle.notes.append(f"{len(unreadable)} card files could not be read and were left out: "
                             + ", ".join(cid for cid, _ in unreadable))
+    bundle.notes.extend(over_caps)
     return bundle
+
+
+def _decks_within_caps(decks: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The decks an export of every deck can write, and a note for each one left out.
+
+    A deck whose counts pass the caps of workbench.domain.limits (a hand-edited file) would make
+    the export expand a billion copies; it is left out with the cap named, and the other decks
+    and every card are still exported. (An export of that one deck is refused with the same message.)
+    """
+    kept: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for deck in decks:
+        try:
+            check_deck_counts(deck.get("zones"), f"deck {str(deck['id'])[:80]!r}")
+        except TooMany as exc:
+            notes.append(f"deck {deck['id']} was left out: {exc}")
+            continue
+        kept.append(deck)
+    return kept, notes
 
 
 def _art_loader(repo: Repository, game_id: str) -> Any:
