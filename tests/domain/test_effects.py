@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from workbench.domain.effects import ACTIONS, DURATIONS, TARGETS, TRIGGERS, vocabulary
-from workbench.domain.effects.vocabulary import COSTS, CONDITIONS, FILTER_STATES, PICKS, SIDES, ZONES
+from workbench.domain.effects.vocabulary import (
+    CONDITIONS,
+    COSTS,
+    FILTER_STATES,
+    PICKS,
+    SIDES,
+    STATIC_ACTIONS,
+    ZONES,
+)
 from workbench.domain.validation import validate_card
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "effects.md"
@@ -33,7 +41,9 @@ def test_the_docs_list_exactly_the_vocabulary():
     assert targets == set(TARGETS)
     for title, header, table in (("## Zones", "| zone |", ZONES), ("## Zones", "| side |", SIDES),
                                  ("## Zones", "| pick |", PICKS), ("## Filters", "| state |", FILTER_STATES),
-                                 ("## Conditions", "| condition |", CONDITIONS), ("## Costs", "| cost |", COSTS)):
+                                 ("## Conditions", "| condition |", CONDITIONS), ("## Costs", "| cost |", COSTS),
+                                 ("## Static rules", "| rule |", STATIC_ACTIONS),
+                                 ("## Durations", "| duration |", DURATIONS)):
         section = text.split(title)[1].split("\n## ")[0]
         rows = section.split(header)[1].split("\n\n")[0]
         assert set(re.findall(r"^\| `(\w+)` \|", rows, re.M)) == set(table), header

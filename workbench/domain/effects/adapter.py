@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Protocol
 
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import EffectSpec, PlayerRef, Source
+from workbench.domain.effects.statics import StaticRules
 
 Unit = Any
 """A creature or monster in play, in the engine's own terms (warzone Unit, seth Monster, fusion int)."""
@@ -66,6 +67,11 @@ class EffectAdapter(Protocol):
     def remove_counters(self, s: State, u: Unit, name: str, n: int, src: Source) -> None: ...
     def settle(self, s: State) -> bool: ...
     """State-based checks after an effect; True when the game is over."""
+    def statics(self, s: State) -> StaticRules | None: ...
+    """The static rules in play (``effects/statics.py``), cached by the engine; None: the game's
+    cards have none."""
+    def static_sources(self, s: State) -> list[tuple[Source, EffectSpec]]: ...
+    """Every static rule of a card on the field (face up), with its source."""
 
 
 class BaseAdapter:
@@ -161,6 +167,12 @@ class BaseAdapter:
 
     def settle(self, s: State) -> bool:
         return False
+
+    def statics(self, s: State) -> StaticRules | None:
+        return None
+
+    def static_sources(self, s: State) -> list[tuple[Source, EffectSpec]]:
+        return []
 
 
 def player_of(t: Target) -> int | None:

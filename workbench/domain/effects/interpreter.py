@@ -62,7 +62,17 @@ def _pool(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[Any]:
     f = e.filter
     if f is not None:
         units = [u for u in units if matches(f, u, src, s, a)]
+    if sel.choose or e.random:  # a target (chosen or random), not a mass effect: static rules apply
+        rules = a.statics(s)
+        if rules is not None and rules.untargetable:
+            units = [u for u in units if u not in rules.untargetable]
     return units
+
+
+def targetable(s: State, a: EffectAdapter, u: Any) -> bool:
+    """Whether no static rule in play keeps ``u`` from being a target (cannot_be_targeted)."""
+    rules = a.statics(s)
+    return rules is None or u not in rules.untargetable
 
 
 def legal_targets(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[Target]:
@@ -96,7 +106,7 @@ def _reach(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
     c = src.controller
     if what == "unit":
         if sel.choose:
-            if chosen is None or not a.in_play(s, chosen):
+            if chosen is None or not a.in_play(s, chosen) or not targetable(s, a, chosen):
                 return []
             return [chosen] if e.filter is None or matches(e.filter, chosen, src, s, a) else []
         units = _pool(e, src, s, a)
@@ -116,8 +126,11 @@ def _reach(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
     if what == "this":  # the card itself while in play; seth: also in its own on_destroyed effects
         u = src.unit
         return [u] if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)) else []
-    if what == "attacker":
-        return [src.attacker] if src.attacker is not None and a.in_play(s, src.attacker) else []
+    if what == "attacker":  # the attacking creature; seth's on_damaged: each monster whose damage it was
+        att = src.attacker
+        if isinstance(att, tuple):
+            return [u for u in att if a.in_play(s, u)]
+        return [att] if att is not None and a.in_play(s, att) else []
     if what == "same":  # a step of a sequence: what the step before reached, still there
         return [t for t in src.reached if isinstance(t, PlayerRef) or a.in_play(s, t)]
     return []

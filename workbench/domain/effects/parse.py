@@ -22,6 +22,9 @@ from workbench.domain.effects.vocabulary import (
     PICKS,
     SIDES,
     SPEED_RANGE,
+    STATIC_CREATURES,
+    STATIC_TARGETS,
+    TRIGGER_SIDES,
     TRIGGERS,
     ZONES,
 )
@@ -32,6 +35,8 @@ UNSIMULATED = "effect.unsimulated"
 """A skipped entry that is valid but not run by this game's engine (a warning)."""
 
 _HARMFUL = frozenset({"damage", "destroy", "add_poison", "return_to_hand"})
+_STATES = frozenset({"position", "tapped", "face_down", "summoned_this_turn"})
+"""Filter states that change in play (a standing effect may not filter by them)."""
 _PLAIN_TEXTS = frozenset({"", "通常生物", "normal creature"})
 
 
@@ -160,7 +165,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         if missing:
             return unsimulated(f"the {game} engine does not filter by {', '.join(sorted(missing))} "
                                f"(it filters by: {', '.join(sorted(caps.filters)) or 'nothing'})")
-        if selector.what not in ("unit", "zone"):
+        if selector.what not in ("unit", "zone") and action != "modify_cost":
             return invalid("a filter applies to creatures or zone cards, not to players or this card")
     rand = entry.get("random", False)
     count = entry.get("count", 0)
@@ -197,10 +202,26 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     if selector.what == "same" and (index == 0 or trigger not in caps.grouped):
         return unsimulated(f"target same needs a step before it that resolves together with it (in {game}: "
                            f"{', '.join(sorted(caps.grouped)) or 'none'} effects)")
-    if trigger == "continuous" and (action != "modify_stats" or selector.choose
-                                    or selector.what not in ("unit", "this")):
+    static = ACTIONS[action].static
+    if static:
+        if trigger != "continuous":
+            return invalid(f"{action} is a static rule; its trigger is continuous")
+        if target not in STATIC_TARGETS.get(action, STATIC_CREATURES):
+            return invalid(f"{action} cannot reach {target}")
+        if rand or count:
+            return invalid(f"{action} is a static rule: it reaches every match, not random or counted ones")
+        if action == "modify_cost":
+            selector = Selector({"self": "controller", "opponent": "opponent", "each_player": "each"}[target],
+                                "player", False)
+    elif trigger == "continuous" and (action != "modify_stats" or selector.choose
+                                      or selector.what not in ("unit", "this")):
         return unsimulated("a continuous effect is a standing stat change (modify_stats) on this card "
-                           "or on all own or enemy creatures")
+                           "or on all own or enemy creatures, or a static rule")
+    if trigger == "continuous" and flt is not None:
+        moving = flt.keys() & (caps.stats | _STATES)
+        if moving:
+            return unsimulated(f"a standing effect's filter cannot depend on what changes in play "
+                               f"({', '.join(sorted(moving))}); filter by printed fields (kind, class, race …)")
     # how much
     amount, x = 0, False
     cost = entry.get("cost")
@@ -214,7 +235,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
             if not caps.x_amounts:
                 return unsimulated(f"{game} has no X costs")
             x = True
-        elif not _whole(raw_amount) or raw_amount < 0:  # type: ignore[operator]
+        elif not _whole(raw_amount) or (raw_amount < 0 and not ACTIONS[action].signed):  # type: ignore[operator]
             return invalid(f"amount {raw_amount!r} is not a whole number 0 or more")
         else:
             amount = int(raw_amount)  # type: ignore[arg-type]
@@ -292,6 +313,33 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         if not isinstance(raw_counter, str) or not raw_counter.strip():
             return invalid(f"{action} needs counter: a name")
         counter = raw_counter.strip().lower()
+    # version-2 triggers: on_phase names its phases, on_draw / on_phase take a side, on_opponent_play a filter
+    phase = ""
+    if trigger == "on_phase":
+        raw_phase = entry.get("phase")
+        names = raw_phase if isinstance(raw_phase, list) else [raw_phase]
+        if not names or not all(isinstance(n, str) and n.strip() for n in names):
+            return invalid("on_phase needs phase: a phase name or a list of them")
+        wanted = {str(n).strip().lower() for n in names}
+        if wanted - caps.phases:
+            return unsimulated(f"{game} has no phase {', '.join(sorted(wanted - caps.phases))} "
+                               f"(phases: {', '.join(sorted(caps.phases))})")
+        phase = ",".join(sorted(wanted))
+    if trigger in TRIGGER_SIDES:
+        side = entry.get("side", "own")
+        if side not in SIDES:
+            return invalid(f"side {side!r} is not own, opponent or each")
+    played = None
+    if trigger == "on_opponent_play" and "played" in entry:
+        played, problems = read_filter(entry["played"], None)
+        if problems:
+            return invalid(problems[0][1])
+        assert played is not None
+        if played.keys() - caps.filters:
+            return unsimulated(f"the {game} engine does not filter by "
+                               f"{', '.join(sorted(played.keys() - caps.filters))}")
+    if duration == "while_on_field" and selector.what not in ("unit", "this", "same"):
+        return invalid("while_on_field lasts on creatures")
     harmful = (action in _HARMFUL or (action == "modify_stats" and sum(v for _, v in stats) < 0)
                or (action == "move" and from_zone == "field"))
     spec = caps.spec_type(
@@ -299,7 +347,8 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         x=x, stats=stats, duration=str(duration), cost_mana=0 if cost_x else int(mana), cost_x=cost_x,
         cost_tap=tap, speed=int(raw_speed), once_per_turn=once, chooses=selector.choose, harmful=harmful,
         filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
-        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter)
+        to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter,
+        phase=phase, played=played)
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.domain.effects.filters import Condition, Filter
+from workbench.domain.effects.vocabulary import STATIC_ACTIONS as _STATIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,15 @@ class EffectSpec:
     costs: tuple[tuple[str, int, Filter | None], ...] = ()
     """Costs beyond mana and tapping: (kind, how many, which cards), e.g. ("discard", 1, None);
     remove_counters is ("remove_counters:NAME", N, None)."""
+    phase: str = ""
+    """on_phase: the phase names that start it, comma-separated (lower case)."""
+    played: Filter | None = None
+    """on_opponent_play: which of the opponent's cards start it (None: any)."""
+
+    @property
+    def static(self) -> bool:
+        """A static rule (cannot_be_targeted …): queried through ``effects/statics.py``, not resolved."""
+        return self.action in _STATIC
 
     @property
     def permanent(self) -> bool:

@@ -18,11 +18,14 @@ _WHEN = {
            "activated": "", "continuous": "", "start_of_turn": "At the start of your turn, ",
            "end_of_turn": "At the end of your turn, ", "on_attack": "When this attacks, ",
            "on_attacked": "When this is attacked, ", "on_leave": "When this leaves the field, ",
-           "on_block": "When this blocks, ", "on_blocked": "When this is blocked, "},
+           "on_block": "When this blocks, ", "on_blocked": "When this is blocked, ",
+           "on_damaged": "When this takes damage, ", "on_deal_damage": "When this deals damage, ",
+           "on_enter": "When this enters the field, ", "on_draw": "", "on_opponent_play": "", "on_phase": ""},
     "zh": {"on_play": "此卡使用时，", "on_destroyed": "此卡被破坏时，", "activated": "", "continuous": "",
            "start_of_turn": "己方回合开始时，", "end_of_turn": "己方回合结束时，", "on_attack": "此卡攻击宣言时，",
            "on_attacked": "此卡被攻击时，", "on_leave": "此卡离场时，", "on_block": "此卡阻挡时，",
-           "on_blocked": "此卡被阻挡时，"},
+           "on_blocked": "此卡被阻挡时，", "on_damaged": "此卡受到伤害时，", "on_deal_damage": "此卡造成伤害时，",
+           "on_enter": "此卡登场时，", "on_draw": "", "on_opponent_play": "", "on_phase": ""},
 }
 
 _WHO = {
@@ -48,6 +51,69 @@ _ZONE = {
 }
 _SIDE_EN = {"own": "your", "opponent": "the opponent's", "each": "each player's"}
 _SIDE_ZH = {"own": "己方", "opponent": "对方", "each": "双方"}
+
+
+_PHASE_ZH = {"wake": "苏醒阶段", "recruit": "招募阶段", "war": "战争阶段", "return": "返回阶段", "night": "夜晚阶段",
+             "ready": "准备阶段", "draw": "抽卡阶段", "main1": "主要阶段1", "battle": "战斗阶段", "main2": "主要阶段2",
+             "end": "结束阶段", "fast": "快速阶段", "medium": "中速阶段", "slow": "慢速阶段"}
+_PHASE_EN = {"main1": "first main", "main2": "second main"}
+_TURN_EN = {"own": "your", "opponent": "the opponent's", "each": "each"}
+_TURN_ZH = {"own": "己方", "opponent": "对方", "each": "每个"}
+_DRAWER_EN = {"own": "you draw", "opponent": "the opponent draws", "each": "a player draws"}
+_DRAWER_ZH = {"own": "己方", "opponent": "对方", "each": "任意玩家"}
+_STATIC_WHO = {
+    "en": {"this": "this card", "self": "this card", "own_creatures": "your creatures",
+           "enemy_creatures": "enemy creatures"},
+    "zh": {"this": "此卡", "self": "此卡", "own_creatures": "己方生物", "enemy_creatures": "敌方生物"},
+}
+
+
+def _trigger_head(entry: Mapping[str, Any], lang: str) -> str:
+    """The "when" words of the triggers that read an entry's own keys (on_draw, on_phase …)."""
+    trigger = entry.get("trigger")
+    zh = lang == "zh"
+    side = str(entry.get("side", "own"))
+    if trigger == "on_draw":
+        return f"{_DRAWER_ZH.get(side, '')}每抽1张卡时，" if zh else f"Whenever {_DRAWER_EN.get(side, 'you draw')} a card, "
+    if trigger == "on_opponent_play":
+        what = _filter_words(entry.get("played"), lang)
+        return f"对方使用卡{what}时，" if zh else f"When the opponent plays a card{what}, "
+    if trigger == "on_phase":
+        raw = entry.get("phase")
+        names = [str(n) for n in (raw if isinstance(raw, list) else [raw]) if n]
+        if zh:
+            return f"{'每个' if side == 'each' else _TURN_ZH.get(side, '')}{'或'.join(_PHASE_ZH.get(n, n) for n in names)}开始时，"
+        words = " or ".join(_PHASE_EN.get(n, n) for n in names)
+        turn = "each" if side == "each" else _TURN_EN.get(side, "your")
+        return f"At the start of {turn} {words} phase, "
+    return ""
+
+
+def _static(entry: Mapping[str, Any], lang: str) -> str:
+    """A static rule: "your creatures with keywords flight cannot be targeted"."""
+    action = entry.get("action")
+    zh = lang == "zh"
+    n = entry.get("amount", 0)
+    if action == "modify_cost":
+        target = entry.get("target", "self")
+        whose = {"self": ("己方", "your"), "opponent": ("对方", "the opponent's"),
+                 "each_player": ("双方", "each player's")}.get(str(target), ("", ""))
+        what = _filter_words(entry.get("filter"), lang)
+        more = isinstance(n, int) and n >= 0
+        if zh:
+            return f"{whose[0]}的卡{what}费用{'增加' if more else '减少'}{abs(n) if isinstance(n, int) else n}"
+        return f"{whose[1]} cards{what} cost {abs(n) if isinstance(n, int) else n} {'more' if more else 'less'}"
+    target = str(entry.get("target") or "this")
+    who = _STATIC_WHO[lang].get(target, target) + _filter_words(entry.get("filter"), lang)
+    one = target in ("this", "self")
+    if zh:
+        return {"cannot_be_targeted": f"{who}不能成为效果的对象", "cannot_be_attacked": f"{who}不能被选为攻击对象",
+                "cannot_be_blocked": f"{who}的攻击不能被阻挡", "cannot_attack": f"{who}不能攻击",
+                "double_damage": f"{who}造成的伤害加倍", "reduce_damage": f"{who}受到的伤害减少{n}"}.get(str(action), "")
+    return {"cannot_be_targeted": f"{who} cannot be targeted", "cannot_be_attacked": f"{who} cannot be attacked",
+            "cannot_be_blocked": f"{who} cannot be blocked", "cannot_attack": f"{who} cannot attack",
+            "double_damage": f"{who} {'deals' if one else 'deal'} double damage",
+            "reduce_damage": f"{who} {'takes' if one else 'take'} {n} less damage"}.get(str(action), "")
 
 
 def _n(value: Any) -> str:
@@ -88,6 +154,8 @@ def _who(entry: Mapping[str, Any], lang: str) -> str:
     if target == "self" and action in ("heal", "modify_stats", "destroy", "return_to_hand", "move", "add_poison"):
         target = "this"
     who = _WHO[lang].get(str(target), str(target))
+    if target == "attacker" and entry.get("trigger") == "on_damaged":
+        who = "造成伤害的生物" if lang == "zh" else "the creature that dealt it"
     other = isinstance(entry.get("filter"), Mapping) and entry["filter"].get("other") is True
     if entry.get("random") is True:
         count = entry.get("count", 1)
@@ -248,9 +316,14 @@ def _body(entry: Mapping[str, Any], lang: str) -> str:
     if action == "gain_life":
         return (f"回复{n}点生命" if target == "self" else f"{who}回复{n}点生命") if zh else (
             f"gain {n} life" if target == "self" else f"{who} gains {n} life")
+    if ACTIONS[str(action)].static:
+        return _static(entry, lang)
     if action == "modify_stats":
-        lasting = "" if entry.get("duration") == "permanent" or entry.get("trigger") == "continuous" else (
-            "直到回合结束" if zh else " until end of turn")
+        duration = entry.get("duration")
+        lasting = "" if duration == "permanent" or entry.get("trigger") == "continuous" else (
+            ("此卡在场期间" if zh else " while this is on the field") if duration == "while_on_field" else
+            ("直到己方下回合开始" if zh else " until your next turn") if duration == "until_your_next_turn" else
+            ("直到回合结束" if zh else " until end of turn"))
         if zh:
             return f"{who}{lasting}{_stats(entry, lang)}"
         verb = "gets" if not (str(target).endswith("s") and target not in ("this",)) or "each" in who else "get"
@@ -285,7 +358,7 @@ def _head(entry: Mapping[str, Any], lang: str, kind: str | None) -> str:
     elif trigger == "on_play" and kind in _PLAYED:
         head = _PLAYED[kind][lang == "zh"]
     else:
-        head = _WHEN[lang][trigger]
+        head = _WHEN[lang][trigger] or _trigger_head(entry, lang)
     return head
 
 

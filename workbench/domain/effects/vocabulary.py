@@ -26,6 +26,12 @@ TRIGGERS: dict[str, str] = {
     "on_leave": "when this creature leaves the field for any zone (destroyed, returned, exiled, …)",
     "on_block": "when this creature blocks (warzone: intercepts) an attack",
     "on_blocked": "when this attacking creature is blocked (warzone: intercepted)",
+    "on_damaged": "when this creature takes damage (in a battle or from an effect)",
+    "on_deal_damage": "when this creature deals damage (in a battle or with its effect)",
+    "on_enter": "when this creature enters the field from any zone (played, put onto the field, summoned)",
+    "on_draw": "while this is on the field, when a player draws a card (side: own, opponent or each)",
+    "on_opponent_play": "while this is on the field, when the opponent plays a card (played: a filter)",
+    "on_phase": "while this is on the field, when a phase of the game begins (phase: its name; side: whose turn)",
 }
 
 
@@ -37,6 +43,10 @@ class ActionSpec:
     needs_amount: bool = False
     needs_stats: bool = False
     takes_target: bool = True
+    static: bool = False
+    """A static rule: it holds while its card is on the field (``trigger: continuous`` only)."""
+    signed: bool = False
+    """Its ``amount`` may be below 0 (a cost change: -1 is one less)."""
 
 
 ACTIONS: dict[str, ActionSpec] = {
@@ -54,7 +64,22 @@ ACTIONS: dict[str, ActionSpec] = {
     "remove_counters": ActionSpec("take counters of a name off the target", needs_amount=True),
     "move": ActionSpec("move cards from a zone to a zone: search the deck, return from the graveyard, "
                        "exile, mill, discard, shuffle into the deck, put onto the field"),
+    "cannot_be_targeted": ActionSpec("static: the target creatures cannot be chosen as the target of an effect "
+                                     "(nor picked at random)", static=True),
+    "cannot_be_attacked": ActionSpec("static: the target creatures cannot be chosen as the target of an attack",
+                                     static=True),
+    "cannot_be_blocked": ActionSpec("static: the target creatures' attacks cannot be blocked (warzone: "
+                                    "intercepted)", static=True),
+    "cannot_attack": ActionSpec("static: the target creatures cannot attack", static=True),
+    "double_damage": ActionSpec("static: the damage the target creatures deal is doubled", static=True),
+    "reduce_damage": ActionSpec("static: the damage the target creatures take is reduced by amount",
+                                needs_amount=True, static=True),
+    "modify_cost": ActionSpec("static: the cost of the target player's cards (filter) changes by amount "
+                              "(-1: one less; never below 0)", needs_amount=True, static=True, signed=True),
 }
+
+STATIC_ACTIONS: frozenset[str] = frozenset(name for name, spec in ACTIONS.items() if spec.static)
+"""Static rules: continuous effects the engines query (``effects/statics.py``), not resolved."""
 
 TARGETS: dict[str, str] = {
     "self": "the card's controller (for stat changes and healing: the card itself)",
@@ -78,7 +103,10 @@ LABELS: dict[str, dict[str, str]] = {
         "start_of_turn": "At the start of your turn", "end_of_turn": "At the end of your turn",
         "on_attack": "When this attacks", "on_attacked": "When this is attacked",
         "on_leave": "When this leaves the field", "on_block": "When this blocks",
-        "on_blocked": "When this is blocked",
+        "on_blocked": "When this is blocked", "on_damaged": "When this takes damage",
+        "on_deal_damage": "When this deals damage", "on_enter": "When this enters the field",
+        "on_draw": "When a card is drawn", "on_opponent_play": "When the opponent plays a card",
+        "on_phase": "When a phase begins",
     },
     "targets": {
         "self": "You (for a creature's stats: this card)", "this": "This card", "opponent": "The opponent",
@@ -104,6 +132,13 @@ DEFAULT_TARGET: dict[str, str] = {
     "move": "enemy_creature",
     "add_counters": "this",
     "remove_counters": "this",
+    "cannot_be_targeted": "this",
+    "cannot_be_attacked": "this",
+    "cannot_be_blocked": "this",
+    "cannot_attack": "this",
+    "double_damage": "this",
+    "reduce_damage": "this",
+    "modify_cost": "self",
 }
 """The target of an entry that names none (``negate`` takes no target)."""
 
@@ -111,6 +146,7 @@ DURATIONS: dict[str, str] = {
     "end_of_turn": "until the end of the turn (seth: of the round)",
     "permanent": "for as long as the card stays in play",
     "until_your_next_turn": "until the start of its controller's next turn (warzone, fusion)",
+    "while_on_field": "while the card that made the change stays on the field",
 }
 
 ZONES: dict[str, str] = {
@@ -189,7 +225,19 @@ KEYS: dict[str, str] = {
     "if": "a condition checked when the effect resolves; unmet, the entry does nothing",
     "per": "{zone, side, filter}: the amount is multiplied by the number of matching cards",
     "counter": "add_counters, remove_counters: the counters' name (seth: poison is the poison of §2.5)",
+    "phase": "on_phase: the phase that begins (the game's phase names), or a list of them",
+    "played": "on_opponent_play: which cards the opponent plays trigger it, a filter, e.g. {kind: spell}",
 }
+
+STATIC_TARGETS: dict[str, frozenset[str]] = {
+    "modify_cost": frozenset({"self", "opponent", "each_player"}),
+}
+"""Targets of a static rule: creatures (``this``, ``own_creatures``, ``enemy_creatures``), or
+for ``modify_cost`` the players whose cards cost more or less."""
+STATIC_CREATURES = frozenset({"this", "self", "own_creatures", "enemy_creatures"})
+
+TRIGGER_SIDES = frozenset({"on_draw", "on_phase"})
+"""Triggers that take ``side``: whose draw, whose turn's phase (default own)."""
 
 SPEED_RANGE = (1, 3)
 
@@ -201,7 +249,8 @@ def vocabulary() -> dict[str, Any]:
     return {
         "triggers": dict(TRIGGERS),
         "actions": {name: {"description": spec.description, "needs_amount": spec.needs_amount,
-                           "needs_stats": spec.needs_stats, "takes_target": spec.takes_target}
+                           "needs_stats": spec.needs_stats, "takes_target": spec.takes_target,
+                           "static": spec.static, "signed": spec.signed}
                     for name, spec in ACTIONS.items()},
         "targets": dict(TARGETS),
         "default_targets": dict(DEFAULT_TARGET),
@@ -275,6 +324,7 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
         _check_stats(entry, spec, action, stats_allowed, bad)
         _check_cost_and_speed(entry, bad)
         _check_reach(entry, action, bad, None if filter_keys is None else sorted(filter_keys))
+        _check_trigger_keys(entry, spec, action, trigger, bad, None if filter_keys is None else sorted(filter_keys))
 
 
 def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None],
@@ -288,6 +338,9 @@ def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callab
         if not x_cost and not (isinstance(entry.get("cost"), Mapping) and entry["cost"].get("mana") == "X"):
             bad("effect.amount_x", "amount X needs an X mana cost (cost: {mana: X}, or the card's cost X)",
                 amount)
+    elif spec is not None and spec.signed:
+        if not _is_int(amount):
+            bad("effect.bad_amount", f"amount is {amount!r}; it must be a whole number (-1: one less)", amount)
     elif not _is_int(amount) or amount < 0:
         bad("effect.bad_amount", f"amount is {amount!r}; it must be a whole number 0 or more (or X)", amount, 0)
 
@@ -380,7 +433,9 @@ def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., No
     elif counter is not None:
         bad("effect.unused_key", f"counter only applies to add_counters and remove_counters, not {action}",
             severity="warning")
-    zone_keys = [k for k in ("from", "to", "side", "pick", "look") if k in entry]
+    trigger_side = entry.get("trigger") in TRIGGER_SIDES
+    zone_keys = [k for k in ("from", "to", "side", "pick", "look") if k in entry
+                 and not (k == "side" and trigger_side)]
     if action != "move":
         if zone_keys:
             bad("effect.unused_key", f"{', '.join(zone_keys)} only apply to move, not {action}",
@@ -414,3 +469,44 @@ def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., No
     if src == "field" and (side is not None or pick is not None):
         bad("effect.unused_key", "side and pick apply to move from a zone; from field takes a target",
             severity="warning")
+
+
+def _check_trigger_keys(entry: Mapping[str, Any], spec: ActionSpec | None, action: object, trigger: object,
+                        bad: Callable[..., None], filter_keys: list[str] | None) -> None:
+    """Version-2 triggers, static rules and the while_on_field duration."""
+    from workbench.domain.effects.filters import read_filter
+
+    if spec is not None and spec.static:
+        if trigger is not None and trigger != "continuous":
+            bad("effect.static_trigger", f"{action} is a static rule: it holds while the card is on the field, "
+                f"so its trigger is continuous (not {trigger})", trigger, ["continuous"])
+        target = entry.get("target", DEFAULT_TARGET.get(str(action)))
+        allowed = STATIC_TARGETS.get(str(action), STATIC_CREATURES)
+        if target is not None and target in TARGETS and target not in allowed:
+            bad("effect.static_target", f"{action} reaches {target}; allowed: {_one_of(sorted(allowed))}",
+                target, sorted(allowed))
+    if trigger == "on_phase":
+        phase = entry.get("phase")
+        names = phase if isinstance(phase, list) else [phase]
+        if phase is None:
+            bad("effect.missing_phase", "on_phase needs phase: the name of the phase that begins "
+                "(warzone wake, recruit, war, return, night; fusion ready, draw, main1, battle, main2, end; "
+                "seth fast, medium, slow)")
+        elif not names or not all(isinstance(n, str) and n.strip() for n in names):
+            bad("effect.bad_phase", f"phase is {phase!r}; a phase name or a list of them", phase)
+    elif "phase" in entry:
+        bad("effect.unused_key", f"phase only applies to the on_phase trigger, not {trigger}", severity="warning")
+    if trigger in TRIGGER_SIDES:
+        side = entry.get("side")
+        if side is not None and side not in SIDES:
+            bad("effect.unknown_side", f"side is {side!r}; allowed: {_one_of(SIDES)}", side, list(SIDES))
+    if "played" in entry:
+        if trigger != "on_opponent_play":
+            bad("effect.unused_key", f"played only applies to the on_opponent_play trigger, not {trigger}",
+                severity="warning")
+        else:
+            for code, message, actual, limit in read_filter(entry["played"], filter_keys)[1]:
+                bad(code, message.replace("filter", "played", 1), actual, limit)
+    if entry.get("duration") == "while_on_field" and trigger == "continuous":
+        bad("effect.unused_key", "a continuous effect always lasts while its card is on the field; "
+            "while_on_field is for a change another trigger makes", severity="warning")

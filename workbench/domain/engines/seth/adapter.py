@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import EffectSpec, Source
+from workbench.domain.effects.statics import StaticRules, compute
 
 if TYPE_CHECKING:
     from workbench.domain.engines.seth.state import Monster, SethState
@@ -47,6 +48,8 @@ class Effect(EffectSpec):
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:
+    if e.target == "attacker" and e.trigger != "on_damaged":
+        return "in seth only an on_damaged effect names the attacker (the monsters whose damage it took)"
     if e.trigger == "continuous" and e.filter is not None and e.filter.keys() & {"damage", "health"}:
         return "a standing stat change cannot depend on the stats it changes (filter by race, element …)"
     return None
@@ -54,13 +57,16 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
 
 _VERBS = frozenset({"damage", "heal", "add_poison", "modify_stats", "destroy", "add_counters",
                     "remove_counters"})
+_STATICS = frozenset({"cannot_be_targeted", "double_damage", "reduce_damage"})
+"""Static rules seth runs; it has no attacks to forbid or block and no costs to change."""
 
 CAPABILITIES = Capabilities(
     game="seth",
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
-                              "end_of_turn"})},
-    verbs=_VERBS,
-    targets={verb: MONSTER_TARGETS for verb in _VERBS},
+                              "end_of_turn", "on_damaged", "on_deal_damage", "on_phase"})},
+    verbs=_VERBS | _STATICS,
+    targets={verb: MONSTER_TARGETS | {"attacker"} for verb in _VERBS}
+    | {verb: frozenset({"this", "self", "own_creatures", "enemy_creatures"}) for verb in _STATICS},
     stats=frozenset({"damage", "health"}),
     keywords=frozenset({"flight"}),
     filters=frozenset({"race", "element", "speed", "keywords", "name", "power", "damage", "health", "resist",
@@ -94,7 +100,12 @@ class SethEffects(BaseAdapter):
         from workbench.domain.engines.seth import combat
 
         m = src.card
+        rules = self.statics(s)
+        if rules is not None:
+            n = rules.dealt(m, None, n)  # doubled by its monster; the reduction after the element
         amount = combat.element_damage(s, n, m.card.element, u)
+        if rules is not None:
+            amount = rules.dealt(None, u, amount)
         s._hurt(u, amount, m, f"{m.card.name}'s ability" if s.logging else "")
 
     def heal(self, s: SethState, u: Monster, n: int, src: Source) -> None:
@@ -179,6 +190,23 @@ class SethEffects(BaseAdapter):
 
     def settle(self, s: SethState) -> bool:
         return False  # the phase removes the dead and checks the end after all picks resolved
+
+    def statics(self, s: SethState) -> StaticRules | None:
+        if not s.has_statics:
+            return None
+        rules = s.static_rules
+        if rules is None:  # dropped when a monster is removed (_remove_dead) and by clone
+            rules = s.static_rules = compute(self.static_sources(s), s, self)
+        return rules
+
+    def static_sources(self, s: SethState) -> list[tuple[Source, EffectSpec]]:
+        found: list[tuple[Source, EffectSpec]] = []
+        for m in s.static_holders:
+            if m.alive:
+                for e in m.card.triggered["continuous"]:
+                    if e.static:
+                        found.append((self.source(m, e), e))
+        return found
 
 
 ADAPTER = SethEffects()

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.domain.effects.interpreter import legal_targets, matches, resolve
+from workbench.domain.effects.spec import Source
+from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.seth import combat
 from workbench.domain.engines.seth.adapter import ADAPTER
@@ -117,7 +119,7 @@ class SethState(Observe, State):
         by_name: dict[str, Monster] = {}
         order: dict[str, int] = {}
         left = [0, 0]  # monsters in play per player
-        round_triggers = continuous = False
+        round_triggers = continuous = statics = damage_triggers = phase_triggers = False
         resist, vulnerable = self.resist_factor, self.vulnerable_factor
         for p, team in enumerate(teams):
             for m in team:
@@ -131,11 +133,21 @@ class SethState(Observe, State):
                     triggered = card.triggered
                     round_triggers = round_triggers or "start_of_turn" in triggered or "end_of_turn" in triggered
                     continuous = continuous or "continuous" in triggered
+                    statics = statics or any(e.static for e in triggered.get("continuous", ()))
+                    damage_triggers = damage_triggers or "on_damaged" in triggered or "on_deal_damage" in triggered
+                    phase_triggers = phase_triggers or "on_phase" in triggered
         self.by_name = by_name
         self.order = order
         self.left = left
         self.has_round_triggers = round_triggers
         self.has_continuous = continuous
+        self.has_statics = statics
+        self.static_rules: StaticRules | None = None  # the static rules in play (adapter.statics)
+        self.has_damage_triggers = damage_triggers
+        self.has_phase_triggers = phase_triggers
+        # Damage taken since the last check, for on_damaged/on_deal_damage: (monster, the monsters
+        # whose damage it was). Only filled when a card of the game has such a trigger.
+        self.hurt: list[tuple[Monster, tuple[Monster, ...]]] = []
         self._index()
         self.round = round_no
         self.phase = phase
@@ -175,6 +187,8 @@ class SethState(Observe, State):
         starts: list[Monster] = []
         ends: list[Monster] = []
         cont_sources: list[Monster] = []
+        statics: list[Monster] = []
+        phased: list[Monster] = []
         for p in (0, 1):
             lists = by_phase[p]
             for m in teams[p]:  # team order is kept in every list
@@ -189,7 +203,13 @@ class SethState(Observe, State):
                         ends.append(m)
                     if "continuous" in triggered:
                         cont_sources.append(m)
+                        if any(e.static for e in triggered["continuous"]):
+                            statics.append(m)
+                    if "on_phase" in triggered:
+                        phased.append(m)
         self.by_phase = by_phase
+        self.static_holders = statics
+        self.phase_sources = phased
         self.round_sources = {"start_of_turn": starts, "end_of_turn": ends}
         self.cont_sources = cont_sources
 
@@ -287,6 +307,8 @@ class SethState(Observe, State):
         other.teams = teams
         other.by_name = by_name
         other._index()
+        other.static_rules = None
+        other.hurt = [(to[m], tuple(to[x] for x in by)) for m, by in self.hurt]
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -344,6 +366,10 @@ class SethState(Observe, State):
             phase = self.phase
             self.now = [[], []]
             self.flight_used = set()
+            if self.has_phase_triggers:
+                self._phase_triggers()
+                if self._check_end():
+                    return
             by_phase = self.by_phase
             # Plain loops: in the hot path a comprehension costs a function call of its own.
             e0: list[Monster] = []
@@ -481,8 +507,8 @@ class SethState(Observe, State):
                 if m.poison:
                     poisoned = True
                     self._hurt(m, m.poison, None, "", poison=True)
-        if poisoned and not self.settled:
-            self._remove_dead()
+        if poisoned and (self.hurt or not self.settled):
+            self._settle_damage()
             if self._check_end():
                 return
         self._begin_abilities()
@@ -526,7 +552,7 @@ class SethState(Observe, State):
     def _targets_for(self, m: Monster, effect: Effect) -> list[Monster]:
         """The monsters a single-target effect of ``m`` may pick: own, then enemy, in team order."""
         target = effect.target
-        if effect.filter is not None:  # a filtered choice: the interpreter's matching monsters
+        if effect.filter is not None or self.has_statics:  # the interpreter's matching, targetable monsters
             return legal_targets(effect, ADAPTER.source(m, effect), self, ADAPTER)
         if target == "enemy_creature":
             enemies = []
@@ -538,11 +564,14 @@ class SethState(Observe, State):
             return [x for x in self.teams[m.owner] if x.alive]
         return [x for x in self.teams[m.owner] if x.alive] + [x for x in self.teams[1 - m.owner] if x.alive]
 
-    @staticmethod
-    def _may_target(m: Monster, effect: Effect, target: Monster) -> bool:
+    def _may_target(self, m: Monster, effect: Effect, target: Monster) -> bool:
         """Whether ``target`` is in ``_targets_for(m, effect)``, without building the list."""
         if not target.alive:
             return False
+        if self.has_statics:
+            rules = ADAPTER.statics(self)
+            if rules is not None and target in rules.untargetable:
+                return False
         if effect.filter is not None and not matches(effect.filter, target, ADAPTER.source(m, effect),
                                                      None, ADAPTER):
             return False
@@ -673,8 +702,8 @@ class SethState(Observe, State):
                 x.damage_taken = max(x.damage_taken, x.health)
             if x.damage_taken >= x.health:
                 self.settled = False
-        if any_effect and not self.settled:  # settled: nothing can have been removed
-            self._remove_dead()
+        if any_effect and (self.hurt or not self.settled):  # settled: nothing can have been removed
+            self._settle_damage()
             if self._check_end():
                 return
         self._begin_split()
@@ -699,8 +728,8 @@ class SethState(Observe, State):
                     self.say(f"{m.label} ({trigger.replace('_', ' ')}): {effect.describe()}"
                              + (f" on {target.label}" if target else ""))
                 self.run_effect(m, effect, target)
-        if ran and not self.settled:
-            self._remove_dead()
+        if ran and (self.hurt or not self.settled):
+            self._settle_damage()
 
     def auto_target(self, source: Monster, effect: Effect) -> Monster | None:
         """The target of a triggered single-target effect nobody is asked about (documented rule).
@@ -726,6 +755,8 @@ class SethState(Observe, State):
             if not m.alive:
                 continue
             for effect in m.card.triggered["continuous"]:
+                if effect.static:
+                    continue  # a static rule (adapter.statics), not a stat change
                 if effect.target in ("this", "self"):
                     targets = [m]
                 elif effect.target == "own_creatures":
@@ -750,7 +781,8 @@ class SethState(Observe, State):
 
     # ------------------------------------------------------------------ damage
 
-    def _hurt(self, m: Monster, amount: int, source: Monster | None, why: str, poison: bool = False) -> None:
+    def _hurt(self, m: Monster, amount: int, source: Monster | None, why: str, poison: bool = False,
+              dealers: tuple[Monster, ...] = ()) -> None:
         """Add damage to ``m``; Flight (§2.5) reduces damage that is not poison.
 
         ``why`` is only read for the log (poison names its counters itself), so callers pass ""
@@ -770,8 +802,62 @@ class SethState(Observe, State):
         m.damage_taken += amount
         if m.damage_taken >= m.health:
             self.settled = False
+        if self.has_damage_triggers:
+            self.hurt.append((m, (source,) if source is not None else dealers))
         if self.logging:
             self.log.append(f"  {m.label} takes {amount} from {why} ({max(0, m.health - m.damage_taken)} health left)")
+
+    def _damage_triggers(self) -> None:
+        """Run the on_damaged and on_deal_damage effects of the damage taken since the last
+        check (docs/effects.md, seth): each at once, in the order the damage was taken; the
+        damage they deal starts the next round of triggers (at most 20 rounds)."""
+        for _ in range(20):
+            hurt = self.hurt
+            if not hurt:
+                return
+            self.hurt = []
+            for victim, by in hurt:
+                if victim.alive and victim.card.triggered:
+                    for effect in victim.card.triggered.get("on_damaged", ()):
+                        self._run_damage_trigger(victim, effect, by, "on damaged")
+                for m in by:
+                    if m.alive and m.card.triggered:
+                        for effect in m.card.triggered.get("on_deal_damage", ()):
+                            self._run_damage_trigger(m, effect, (victim,), "on deal damage")
+        self.hurt = []
+
+    def _run_damage_trigger(self, m: Monster, effect: Effect, other: tuple[Monster, ...], why: str) -> None:
+        target = self.auto_target(m, effect) if effect.single_target else None
+        if self.logging:
+            self.say(f"  {m.label} ({why}): {effect.describe()}" + (f" on {target.label}" if target else ""))
+        src = ADAPTER.source(m, effect)
+        src.attacker = other  # on_damaged: the monsters whose damage it took (target: attacker)
+        resolve(effect, src, target, self, ADAPTER)
+
+    def _phase_triggers(self) -> None:
+        """Run the on_phase effects of the monsters in play whose phase begins now."""
+        name = PHASES[self.phase]
+        ran = False
+        for m in self.phase_sources:  # team order, P1's first
+            if not m.alive:
+                continue
+            for effect in m.card.triggered["on_phase"]:
+                if name in effect.phase.split(","):
+                    ran = True
+                    target = self.auto_target(m, effect) if effect.single_target else None
+                    if self.logging:
+                        self.say(f"{m.label} ({name} phase begins): {effect.describe()}"
+                                 + (f" on {target.label}" if target else ""))
+                    self.run_effect(m, effect, target)
+        if ran:
+            self._settle_damage()
+
+    def _settle_damage(self) -> None:
+        """Damage triggers, then the removal of the monsters at 0 Health."""
+        if self.hurt:
+            self._damage_triggers()
+        if not self.settled:
+            self._remove_dead()
 
     def flight_cut(self, m: Monster, amount: int) -> int:
         """Apply Flight: an assigned flyer takes ``flight_reduction`` less, unless the opponent
@@ -805,6 +891,7 @@ class SethState(Observe, State):
                     first = {m.card.id for m in dead if m.owner == p}
                     if first:
                         facts["removed_first"] = first
+            self.static_rules = None  # a removed monster's static rules end
             for m in dead:
                 m.alive = False
                 self.left[m.owner] -= 1
@@ -825,6 +912,8 @@ class SethState(Observe, State):
                         self.say(f"  {m.label} (on destroyed): {effect.describe()}"
                                  + (f" on {target.label}" if target else ""))
                     self.run_effect(m, effect, target)
+                    if self.hurt:
+                        self._damage_triggers()
         self.settled = False
 
     # ------------------------------------------------------------------ steps 3-5: damage split
@@ -836,10 +925,12 @@ class SethState(Observe, State):
         now, teams, totals, all_targets = self.now, self.teams, self.totals, self.targets
         for p in (0, 1):
             total: dict[str, int] = {}
+            rules = ADAPTER.statics(self) if self.has_statics else None
             for m in now[p]:
                 if m.alive and m.damage:
                     element = m.card.element
-                    total[element] = total.get(element, 0) + m.damage
+                    total[element] = total.get(element, 0) + (
+                        m.damage if rules is None else rules.dealt(m, None, m.damage))
             targets = []
             for m in now[1 - p]:
                 if m.alive:
@@ -868,10 +959,14 @@ class SethState(Observe, State):
         if choice:
             logging = self.logging
             by_name, totals = self.by_name, self.totals
+            rules = ADAPTER.statics(self) if self.has_statics else None
+            slow = logging or rules is not None or self.has_damage_triggers
             for p in (0, 1):
                 action = choice.get(p)
                 if action is None:
                     continue
+                dealers = tuple(m for m in self.now[p] if m.alive and m.damage) if slow else ()
+                cut: dict[Monster, int] = {}  # reduce_damage left per target: once per split
                 if logging:
                     self.say(f"{self.where()} — P{p + 1} splits {combat.describe_total(totals[p])}: "
                              f"{combat.describe_split(self, action)}")
@@ -886,15 +981,21 @@ class SethState(Observe, State):
                     t = by_name[name]
                     f = t.mult.get(element, 1.0)
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)  # combat.element_damage
-                    if logging or t.card.flight:
-                        self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if logging else "")
+                    if rules is not None and t in rules.reduced:
+                        left = cut.get(t, rules.reduced[t])
+                        less = min(left, dealt)
+                        cut[t] = left - less
+                        dealt -= less
+                    if slow or t.card.flight:
+                        self._hurt(t, dealt, None, f"P{p + 1}'s {element} {amount}" if logging else "",
+                                   dealers=dealers)
                     elif dealt > 0:
                         t.damage_taken += dealt  # _hurt without Flight and log
                         if t.damage_taken >= t.health:
                             self.settled = False
             self.choice = {}
-        if not self.settled:
-            self._remove_dead()
+        if self.hurt or not self.settled:
+            self._settle_damage()
             if self._check_end():  # only a removal can end the game here
                 return
         if not self._next_phase():
