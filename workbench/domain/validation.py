@@ -128,7 +128,7 @@ def _describe_limit(error: jsonschema.ValidationError, fdef: FieldDef) -> tuple[
         return f"the maximum is {value}", value
     if validator == "maxLength":
         return f"the limit is {value} characters", value
-    if validator == "enum":
+    if validator == "enum" and isinstance(value, list):  # always a list: the schema went through JSON
         return "allowed: " + ", ".join(str(v) for v in value), value
     if validator == "minItems":
         return f"at least {value} needed", value

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.filters import Condition, read_condition, read_filter, read_zone_count
@@ -127,14 +127,15 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     # the target: as written, or the one default; "self" decided here, once
     from_zone, to_zone, side = "", "", "own"
     if action == "move":
-        from_zone, to_zone = entry.get("from", "field"), entry.get("to")
+        zones = (entry.get("from", "field"), entry.get("to"))
         side = entry.get("side", "own")
-        for zone in (from_zone, to_zone):
+        for zone in zones:
             if not isinstance(zone, str) or zone not in ZONES:
                 return invalid(f"move zone {zone!r} is not a zone")
             if zone not in caps.zones:
                 have = ", ".join(sorted(caps.zones)) or "none"
                 return unsimulated(f"{game} has no {zone} zone for move (zones: {have})")
+        from_zone, to_zone = cast(str, zones[0]), cast(str, zones[1])  # both checked just above
         if from_zone == to_zone == "field" or side not in SIDES:
             return invalid("move needs two different zones and a known side")
     if action == "negate":

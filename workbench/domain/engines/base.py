@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 if TYPE_CHECKING:
     from workbench.domain.effects.capabilities import Capabilities
@@ -109,7 +109,7 @@ class State(ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} does not define observe()")
 
-    def determinize(self, player: int, rng: random.Random) -> State:
+    def determinize(self, player: int, rng: random.Random) -> Self:
         """A clone in which everything ``player`` cannot see is re-dealt from ``rng``.
 
         Postcondition (checked by tests/domain/engines/test_engine_contract.py):
@@ -154,17 +154,25 @@ class State(ABC):
         """The result of a finished game. Raises ValueError while it is still running."""
 
     @abstractmethod
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """A cheap independent copy (no deepcopy in the hot path) for look-ahead."""
 
 
-class Agent(Protocol):
-    """A player: picks one of the legal actions."""
+S = TypeVar("S", bound=State)
+"""One game's state type (``WarzoneState`` …): engines, agents and search are generic in it."""
 
-    def choose(self, state: State, player: int) -> Action: ...
+S_contra = TypeVar("S_contra", bound=State, contravariant=True)
 
 
-AgentFactory = Callable[[int], Agent]
+class Agent(Protocol[S_contra]):
+    """A player: picks one of the legal actions. ``Agent[WarzoneState]`` plays warzone only; a
+    plain ``Agent`` (``Agent[State]`` such as :class:`RandomAgent`) plays any game."""
+
+    def choose(self, state: S_contra, player: int) -> Action: ...
+
+
+AgentFactory = Callable[[int], Agent[S]]
+"""Makes an agent from a seed (an engine's ``agents`` values: ``AgentFactory[WarzoneState]``)."""
 
 
 class RandomAgent:
@@ -179,19 +187,20 @@ class RandomAgent:
 
 
 @dataclass(frozen=True)
-class Engine:
-    """What an engine module exports as ``ENGINE``."""
+class Engine(Generic[S]):
+    """What an engine module exports as ``ENGINE``: an ``Engine[WarzoneState]`` makes warzone
+    states and warzone agents (a plain ``Engine``, e.g. from :func:`load_engine`, any game's)."""
 
     game: str
-    new_game: Callable[[DeckCards, DeckCards, Mapping[str, Any], int], State]
-    agents: Mapping[str, AgentFactory]
+    new_game: Callable[[DeckCards, DeckCards, Mapping[str, Any], int], S]
+    agents: Mapping[str, AgentFactory[S]]
     supported_actions: frozenset[str] = frozenset()
     """Effect actions (docs/effects.md) this engine runs; others are reported as unsimulated."""
     capabilities: Capabilities | None = None
     """What the engine runs of the effect vocabulary (``workbench.domain.effects``)."""
-    from_setup: Callable[[Mapping[str, Any], Mapping[str, Any], int], State] | None = None
+    from_setup: Callable[[Mapping[str, Any], Mapping[str, Any], int], S] | None = None
     """Build a position from a scenario's ``setup`` mapping (docs/scenarios.md)."""
-    snapshot: Callable[[State], dict[str, Any]] | None = None
+    snapshot: Callable[[S], dict[str, Any]] | None = None
     """The observable state as plain nested data, for scenario ``expect`` blocks."""
 
 
@@ -211,7 +220,7 @@ def parse_agent(spec: str) -> tuple[str, int | None]:
     return name, int(budget)
 
 
-def agent_problem(engine: Engine, spec: str) -> str | None:
+def agent_problem(engine: Engine[Any], spec: str) -> str | None:
     """Why ``spec`` names no agent of ``engine`` (None when it does)."""
     try:
         name, budget = parse_agent(spec)
@@ -225,7 +234,7 @@ def agent_problem(engine: Engine, spec: str) -> str | None:
     return None
 
 
-def make_agent(engine: Engine, spec: str, seed: int) -> Agent:
+def make_agent(engine: Engine[S], spec: str, seed: int) -> Agent[S]:
     """The agent ``spec`` (``name`` or ``search:BUDGET``) of ``engine``, seeded.
 
     Raises ValueError when ``spec`` names no agent (see :func:`agent_problem`).
@@ -239,8 +248,8 @@ def make_agent(engine: Engine, spec: str, seed: int) -> Agent:
 
 
 def play_game(
-    state: State,
-    agents: Sequence[Agent],
+    state: S,
+    agents: Sequence[Agent[S]],
     max_steps: int = 100_000,
 ) -> GameResult:
     """Play ``state`` to the end with one agent per player and return the result.

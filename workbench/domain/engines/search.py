@@ -27,15 +27,15 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Generic, Literal, Protocol, TypeVar, overload
 
-from workbench.domain.engines.base import Action, Agent, State
+from workbench.domain.engines.base import S_contra, Action, Agent, S, State
 
 
-class Evaluator(Protocol):
+class Evaluator(Protocol[S_contra]):
     """A position's worth for ``player``, 0 (lost) … 1 (won), like the games' position_value."""
 
-    def __call__(self, state: State, player: int) -> float: ...
+    def __call__(self, state: S_contra, player: int, /) -> float: ...
 
 
 def outcome(state: State, player: int) -> float | None:
@@ -62,7 +62,7 @@ def same_action(actions: Sequence[Action], wanted: Action) -> int:
     raise ValueError(f"{wanted} is not among the legal actions")
 
 
-def step(state: State, choose: Callable[[State, int], Action]) -> None:
+def step(state: S, choose: Callable[[S, int], Action]) -> None:
     """Apply one decision: the single acting player's, or every acting player's together."""
     acting = state.to_act()
     if len(acting) == 1:
@@ -72,8 +72,8 @@ def step(state: State, choose: Callable[[State, int], Action]) -> None:
         state.apply_joint({p: choose(state, p) for p in acting})
 
 
-def rollout(state: State, player: int, policy: Agent, horizon: int,
-            evaluate: Evaluator) -> float:
+def rollout(state: S, player: int, policy: Agent[S], horizon: int,
+            evaluate: Evaluator[S]) -> float:
     """Play ``policy`` for every player for at most ``horizon`` decisions, then score."""
     for _ in range(horizon):
         if state.is_terminal():
@@ -83,14 +83,14 @@ def rollout(state: State, player: int, policy: Agent, horizon: int,
     return done if done is not None else evaluate(state, player)
 
 
-class Honest:
+class Honest(Generic[S]):
     """Wraps any agent so that it decides in a world re-dealt from the player's view only."""
 
-    def __init__(self, inner: Agent, seed: int = 0) -> None:
+    def __init__(self, inner: Agent[S], seed: int = 0) -> None:
         self.inner = inner
         self.rng = random.Random(seed)
 
-    def choose(self, state: State, player: int) -> Action:
+    def choose(self, state: S, player: int) -> Action:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
@@ -104,8 +104,8 @@ class Honest:
             return chosen
 
 
-def flat_monte_carlo(state: State, player: int, candidates: Sequence[Action], policy: Agent,
-                     evaluate: Evaluator, worlds: int, horizon: int,
+def flat_monte_carlo(state: S, player: int, candidates: Sequence[Action], policy: Agent[S],
+                     evaluate: Evaluator[S], worlds: int, horizon: int,
                      rng: random.Random) -> Action:
     """The candidate with the best mean score over ``worlds`` re-dealt worlds, each candidate
     tried in the same worlds (common random numbers); ties keep the earlier candidate.
@@ -126,12 +126,12 @@ def flat_monte_carlo(state: State, player: int, candidates: Sequence[Action], po
     return candidates[best]
 
 
-PolicyFactory = Callable[[int], Agent]
+PolicyFactory = Callable[[int], Agent[S]]
 """Makes the rollout player from a seed (a fresh one per playout: heuristics keep per-game
 memos keyed by the state's identity, which a new clone may reuse)."""
 
 
-class SearchAgent:
+class SearchAgent(Generic[S]):
     """Root-level ISMCTS (see the module docstring) over ``candidates(state, player, legal)``.
 
     ``budget``: playouts per decision (split evenly among the candidates). ``horizon``:
@@ -142,9 +142,9 @@ class SearchAgent:
     policy's, in a re-dealt world). Seeded: the same seed and view give the same decision.
     """
 
-    def __init__(self, seed: int, policy: PolicyFactory, evaluate: Evaluator,
-                 candidates: Callable[[State, int, list[Action]], list[Action]] | None = None,
-                 searches: Callable[[State, int], bool] | None = None,
+    def __init__(self, seed: int, policy: PolicyFactory[S], evaluate: Evaluator[S],
+                 candidates: Callable[[S, int, list[Action]], list[Action]] | None = None,
+                 searches: Callable[[S, int], bool] | None = None,
                  budget: int = 32, horizon: int = 40, margin: float = 0.02,
                  width: int = 4) -> None:
         self.seed = seed
@@ -159,7 +159,7 @@ class SearchAgent:
         self.width = max(2, width)  # candidates per player in a simultaneous step
         self.searched = 0  # decisions searched (benchmarks/agents.py prints it)
 
-    def choose(self, state: State, player: int) -> Action:
+    def choose(self, state: S, player: int) -> Action:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
@@ -175,18 +175,18 @@ class SearchAgent:
         self.searched += 1
         return self._ucb(state, player, acts, cands)
 
-    def _candidates(self, state: State, player: int, acts: list[Action]) -> list[Action]:
+    def _candidates(self, state: S, player: int, acts: list[Action]) -> list[Action]:
         if self.candidates is None:
             return acts
         return self.candidates(state, player, acts)
 
-    def _rollout(self, world: State, player: int) -> float:
+    def _rollout(self, world: S, player: int) -> float:
         return rollout(world, player, self.policy(self.rng.getrandbits(32)), self.horizon,
                        self.evaluate)
 
     # ------------------------------------------------------------------ one player decides
 
-    def _ucb(self, state: State, player: int, acts: list[Action],
+    def _ucb(self, state: S, player: int, acts: list[Action],
              cands: list[Action]) -> Action:
         """Every candidate in the same re-dealt worlds (common random numbers: the comparison
         is about the action, not the deal); the first candidate (the policy's own choice) is
@@ -211,7 +211,7 @@ class SearchAgent:
 
     # ------------------------------------------------------------------ simultaneous steps
 
-    def _simultaneous(self, state: State, player: int, acts: list[Action],
+    def _simultaneous(self, state: S, player: int, acts: list[Action],
                       acting: tuple[int, ...]) -> Action:
         """Both players choose together: estimate the payoff matrix of the two players'
         candidates with playouts in re-dealt worlds, solve it by regret matching, and draw the
@@ -246,11 +246,11 @@ class SearchAgent:
             totals[i][j] += self._rollout(world, player)
             visits[i][j] += 1
         payoff = [[totals[i][j] / visits[i][j] for j in range(m)] for i in range(n)]
-        strategy, reply = solve_zero_sum(payoff, both=True)
+        strategy, reply_mix = solve_zero_sum(payoff, both=True)
         # The policy's own choice (row 0) stands while it is nearly as good as the equilibrium
         # against the opponent's equilibrium reply; otherwise draw from the equilibrium.
-        value = sum(strategy[i] * payoff[i][j] * reply[j] for i in range(n) for j in range(m))
-        if sum(payoff[0][j] * reply[j] for j in range(m)) >= value - self.margin:
+        value = sum(strategy[i] * payoff[i][j] * reply_mix[j] for i in range(n) for j in range(m))
+        if sum(payoff[0][j] * reply_mix[j] for j in range(m)) >= value - self.margin:
             return mine[0]
         return mine[_draw(strategy, rng)]
 
@@ -269,6 +269,12 @@ def _in_world(world: State, player: int, place: int | None, action: Action) -> A
     return action if place is None else world.legal_actions(player)[place]
 
 
+@overload
+def solve_zero_sum(payoff: list[list[float]], iterations: int = ...,
+                   both: Literal[False] = ...) -> list[float]: ...
+@overload
+def solve_zero_sum(payoff: list[list[float]], iterations: int = ..., *,
+                   both: Literal[True]) -> tuple[list[float], list[float]]: ...
 def solve_zero_sum(payoff: list[list[float]], iterations: int = 400,
                    both: bool = False) -> list[float] | tuple[list[float], list[float]]:
     """The row player's average strategy after regret matching by both players on ``payoff``

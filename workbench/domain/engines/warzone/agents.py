@@ -88,7 +88,7 @@ def _all_stats(state: WarzoneState, units: list[Unit]) -> list[tuple[Unit, tuple
     aura = state._aura
     if aura is None:
         aura = state._compute_aura()
-    out = []
+    out: list[tuple[Unit, tuple[int, int, float]]] = []
     for u in units:
         mod = aura[u.owner][u.cls]
         card = u.card
@@ -485,7 +485,7 @@ class HeuristicAgent:
             self._rng = random.Random(self._seed)
         return self._rng
 
-    def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
+    def choose(self, state: WarzoneState, player: int) -> Action:
         """Pick the legal action with the best one-ply score (ties: the first listed).
 
         The opponent's face-down creatures are unknown (§1.12.7): while it has any, the
@@ -550,10 +550,10 @@ class HeuristicAgent:
                 if card.plain_play:  # listed once: nothing to share
                     score = self._potential(state, player, card, plan)
                 else:  # one action per target: the body's worth is shared
-                    score = potentials.get(iid)
-                    if score is None:
-                        score = potentials[iid] = self._potential(state, player, card, plan)
-                    score += card_value(state, player, card, card.on_play, args[2:], None)
+                    body = potentials.get(iid)
+                    if body is None:
+                        body = potentials[iid] = self._potential(state, player, card, plan)
+                    score = body + card_value(state, player, card, card.on_play, args[2:], None)
             elif kind in _ZERO_KINDS:
                 score = 0.0
             elif kind == "attack":
@@ -598,7 +598,9 @@ class HeuristicAgent:
                 self._queue = (key, [])
         if best.kind != "recruit":
             return best  # only recruits get a position chosen
-        return self._placed(state, player, best, acts, plan, hand[best.args[0]])
+        # (no hand when no Battling recruit was scored: _placed finds the card itself)
+        return self._placed(state, player, best, acts, plan,
+                            hand[best.args[0]] if hand is not None else None)
 
     def _goes_to_battle(self, state: WarzoneState, u: Unit, plan: dict) -> bool:
         """Recruitment: whether Guarding ``u`` has a paying attack (then it switches to
@@ -738,7 +740,7 @@ class HeuristicAgent:
         return val - 150.0
 
     def _recruit_score(self, state: WarzoneState, p: int, args: tuple,
-                       plan: dict[str, float]) -> float:
+                       plan: dict) -> float:
         iid = args[0]
         val = plan.get(iid)
         hand = plan.get("hand")
@@ -807,7 +809,7 @@ class MonteCarloAgent:
         self.horizon = horizon  # 0: play to the end; N: N more turns, then position_value
         self.heuristic = HeuristicAgent(seed)
 
-    def choose(self, state: WarzoneState, player: int) -> Action:  # type: ignore[override]
+    def choose(self, state: WarzoneState, player: int) -> Action:
         """Pick the action whose heuristic playouts win most often for ``player``."""
         acts = state.legal_actions(player)
         if len(acts) == 1:
@@ -936,7 +938,7 @@ def _battle_decision(state: WarzoneState, player: int) -> bool:
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
-                 horizon: int = SEARCH_HORIZON) -> Agent:
+                 horizon: int = SEARCH_HORIZON) -> Agent[WarzoneState]:
     """The strong warzone player: root ISMCTS (engines/search.py) over the heuristic's best
     few battle decisions, heuristic playouts of ``horizon`` decisions, then position_value."""
     from workbench.domain.engines.search import SearchAgent

@@ -3,12 +3,13 @@ resolution, damage to players, destruction. A mixin of :class:`~.state.WarzoneSt
 
 from __future__ import annotations
 
-from workbench.domain.engines.warzone.cards import GUARDING
+from workbench.domain.engines.warzone.cards import GUARDING, Card
+from workbench.domain.engines.warzone.core import WarzoneCore
 from workbench.domain.engines.warzone.rules import battle, damage_split
 from workbench.domain.engines.warzone.units import PLAYER_NAMES, Unit
 
 
-class Combat:
+class Combat(WarzoneCore):
     """Battle methods of the warzone state (they use its zones, options and log)."""
 
     def _declare(self, p: int, att: str, target: str | None) -> None:
@@ -132,7 +133,7 @@ class Combat:
         if self._leave_field(u, self.p[u.owner].hand, "returns to the hand"):
             self._after_leaving(u)
 
-    def _leave_field(self, u: Unit, zone: list, verb: str) -> bool:
+    def _leave_field(self, u: Unit, zone: list[Card], verb: str) -> bool:
         """Move a creature's card from the field to ``zone``; False when it had already left."""
         pl = self.p[u.owner]
         if u not in pl.field:

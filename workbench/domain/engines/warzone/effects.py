@@ -5,17 +5,22 @@ effect does is the effect interpreter's (``workbench.domain.effects``) with ``ad
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from workbench.domain.effects.interpreter import resolve, resolve_all
 from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import Card, Effect
+from workbench.domain.engines.warzone.core import Link, WarzoneCore
 from workbench.domain.engines.warzone.units import PLAYER_NAMES
 
+if TYPE_CHECKING:  # pragma: no cover
+    from workbench.domain.engines.warzone.state import WarzoneState
 
-class Effects:
+
+class Effects(WarzoneCore):
     """Effect methods of the warzone state (they use its zones, options and log)."""
 
-    def _cast(self, p: int, card: Card, targets: tuple) -> None:
+    def _cast(self, p: int, card: Card, targets: tuple[Any, ...]) -> None:
         """Activate a spell from the hand: it opens a chain (§1.12.3)."""
         self.p[p].hand.remove(card)
         self.stats.played[p].add(card.id)
@@ -27,7 +32,7 @@ class Effects:
     # target): kind recruit, flip, activate (the effects of that creature), spell, trap, or
     # attack (the declaration: creature is the attacker, target its target or None).
 
-    def _open(self, link: tuple) -> None:
+    def _open(self, link: Link) -> None:
         """Start a chain with ``link``; with no possible answer it resolves at once."""
         self.chain = [link]
         other = 1 - link[1]
@@ -44,7 +49,7 @@ class Effects:
         if kind == "spell":
             self.p[link[1]].discard.append(link[2])
 
-    def _link(self, link: tuple) -> None:
+    def _link(self, link: Link) -> None:
         """Add an answer to the chain; the other player may answer it in turn."""
         self.chain.append(link)
         other = 1 - link[1]
@@ -53,7 +58,7 @@ class Effects:
         else:
             self._resolve_chain()
 
-    def _answer_trap(self, p: int, iid: str, targets: tuple) -> None:
+    def _answer_trap(self, p: int, iid: str, targets: tuple[Any, ...]) -> None:
         """Activate a set trap (or, with ``traps_set_first`` off, one from the hand)."""
         me = self.p[p]
         if self.cfg.set_first:
@@ -110,13 +115,15 @@ class Effects:
             self._resolve(c, card, e, None, src, None)
         self._check_end()
 
-    def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple,
+    def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple[Any, ...],
                      src: str | None, attacker: str | None) -> None:
         """Resolve ``effects`` of ``card`` in order through the interpreter; stops at the end."""
-        resolve_all(effects, ADAPTER.source(self, c, card, src, attacker), targets, self, ADAPTER)
+        state = cast("WarzoneState", self)  # the one class this mixin is part of
+        resolve_all(effects, ADAPTER.source(state, c, card, src, attacker), targets, state, ADAPTER)
 
     def _resolve(self, c: int, card: Card, e: Effect, chosen: str | None, src: str | None,
                  attacker: str | None) -> None:
         """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle."""
-        target = ADAPTER.decode(self, e, chosen) if chosen is not None else None
-        resolve(e, ADAPTER.source(self, c, card, src, attacker), target, self, ADAPTER)
+        state = cast("WarzoneState", self)  # the one class this mixin is part of
+        target = ADAPTER.decode(state, e, chosen) if chosen is not None else None
+        resolve(e, ADAPTER.source(state, c, card, src, attacker), target, state, ADAPTER)

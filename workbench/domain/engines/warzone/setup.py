@@ -164,15 +164,15 @@ def _card(entry: Any, library: Mapping[str, Any], player: int, taken: set[str],
         raise SetupError(f"{where}: instance name {iid!r} is used twice")
     taken.add(iid)
     data.setdefault("id", iid)
-    if "name" not in (library.get(base) or {}):
-        data.setdefault("name", iid)
-    else:
+    if base is not None and "name" in library[base]:
         data["name"] = library[base]["name"]
+    else:
+        data.setdefault("name", iid)
     data.setdefault("kind", "creature")
     return Card(iid, data, player), entry
 
 
-def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> State:
+def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> WarzoneState:
     """Build a position from a scenario ``setup`` (keys in docs/engines/warzone.md).
 
     Raises SetupError when the mapping is malformed.
