@@ -130,8 +130,8 @@ class HeuristicAgent:
             if not mandatory:
                 return DONE
             return state.legal_actions(player)[0]
-        kind, source, index, t = best
-        return _cached(kind, (source.name, index, t.name if t else ""))
+        kind, source, index, chosen = best
+        return _cached(kind, (source.name, index, chosen.name if chosen else ""))
 
     @staticmethod
     def _scores(state: SethState, player: int, source: Monster, effect: Effect,
@@ -336,7 +336,7 @@ def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Ac
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
-                 horizon: int = SEARCH_HORIZON) -> Agent:
+                 horizon: int = SEARCH_HORIZON) -> Agent[SethState]:
     """The strong seth player: at simultaneous steps a payoff matrix of both players' best
     candidates estimated by heuristic playouts and solved by regret matching (the decision is
     drawn from the equilibrium strategy); at one-player steps root ISMCTS (engines/search.py)."""

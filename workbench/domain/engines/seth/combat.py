@@ -88,8 +88,8 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
         if len(part) != 3:
             raise IllegalAction(f"a split part is (target, element, amount), got {part!r}")
         target, element, amount = part
-        m = by_name.get(target)
-        if m is None or m not in legal:  # names are unique, so this is "target names a legal target"
+        hit = by_name.get(target)
+        if hit is None or hit not in legal:  # names are unique, so this is "target names a legal target"
             raise IllegalAction(f"{target} is not a legal target (targets: {', '.join(sorted(x.name for x in legal))})")
         if element not in total:
             raise IllegalAction(f"P{player + 1} has no {element} damage to split")
@@ -168,7 +168,7 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
         if mult[elements[1]] > mult[elements[0]]:
             elements.reverse()
     else:
-        elements.sort(key=mult.get, reverse=True)
+        elements.sort(key=mult.__getitem__, reverse=True)  # mult has every element
     for element in elements:
         available = budget[element]
         if available <= 0:
@@ -176,7 +176,7 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
         f = mult.get(element, 1.0)
         want = need + cut
         if f == 1.0:
-            a: int | None = want if want > 1 else 1  # _units_for without a factor
+            a = want if want > 1 else 1  # _units_for without a factor
         else:
             a = _units_for(state, element, target, want)
             if a is None:

@@ -478,8 +478,8 @@ class SethState(Observe, State):
         if len(wanted) != len(names):
             raise IllegalAction("a monster can be assigned only once")
         for name in names:
-            m = self.by_name.get(name) if isinstance(name, str) else None
-            if m is None or m not in eligible:
+            hit = self.by_name.get(name) if isinstance(name, str) else None
+            if hit is None or hit not in eligible:
                 why = "not yours" if name not in self.by_name or self.by_name[name].owner != player else (
                     "removed" if not self.by_name[name].alive else
                     "already assigned this round" if self.by_name[name].assigned else
@@ -677,9 +677,9 @@ class SethState(Observe, State):
                         before = counters_start[k] or {}
                         after = x.counters or {}
                         if after != before:
-                            d = counter_deltas.setdefault(k, {})
+                            counted = counter_deltas.setdefault(k, {})
                             for name in set(before) | set(after):
-                                d[name] = d.get(name, 0) + after.get(name, 0) - before.get(name, 0)
+                                counted[name] = counted.get(name, 0) + after.get(name, 0) - before.get(name, 0)
                             x.counters = dict(before) if before else None
             self.queued[p] = []
         self.flight_used = flight_after
@@ -970,6 +970,7 @@ class SethState(Observe, State):
                 if logging:
                     self.say(f"{self.where()} — P{p + 1} splits {combat.describe_total(totals[p])}: "
                              f"{combat.describe_split(self, action)}")
+                parts: list[tuple[str, str, int]] | tuple[Any, ...]  # focus: built here; split: the action's parts
                 if action.kind == "focus":
                     name = action.args[0]
                     parts = []
