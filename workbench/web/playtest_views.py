@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from workbench.domain import stats
 from workbench.domain.engines import load_engine
-from workbench.domain.engines.base import AGENT_LABELS
+from workbench.domain.engines.base import AGENT_LABELS, MAX_SEARCH_BUDGET
 from workbench.domain.errors import DataError, NotFound, WorkbenchError
 from workbench.domain.tally import upgrade_report
 from workbench.services.playtest import service
@@ -51,6 +51,12 @@ def jobs() -> JobRegistry:
     return registry  # type: ignore[no-any-return]
 
 
+@bp.context_processor
+def _form_limits() -> dict[str, Any]:
+    """The search budget's cap, shown by the playtest, gauntlet and balance forms."""
+    return {"max_budget": MAX_SEARCH_BUDGET}
+
+
 def _game_or_404(game: str) -> Any:
     try:
         return get_repo().game(game)
@@ -71,8 +77,8 @@ def _agent_spec(data: Any, side: str) -> str:
     name = str(data.get(f"agent_{side}") or "heuristic")
     budget = str(data.get(f"budget_{side}") or "").strip()
     if name == "search" and budget:
-        if not budget.isdigit() or not 1 <= int(budget) <= 10_000:
-            raise WorkbenchError(f"search budget must be 1–10,000 iterations, not {budget!r}")
+        if not budget.isdigit() or not 1 <= int(budget) <= MAX_SEARCH_BUDGET:
+            raise WorkbenchError(f"search budget must be 1–{MAX_SEARCH_BUDGET:,} iterations, not {budget!r}")
         return f"search:{int(budget)}"
     return name
 
@@ -589,7 +595,7 @@ def _background_form(default_games: int, min_games: int, max_games: int, what: s
     workers = int(request.form.get("workers") or jobs().max_workers)
     if not (min_games <= games <= max_games and 1 <= workers <= 64 and seed >= 0):
         raise WorkbenchError(f"{what} must be {min_games}–{max_games:,}, workers 1–64, seed 0 or more")
-    agents = (str(request.form.get("agent_a") or "heuristic"), str(request.form.get("agent_b") or "heuristic"))
+    agents = (_agent_spec(request.form, "a"), _agent_spec(request.form, "b"))
     return games, seed, jobs().workers(workers), agents
 
 

@@ -71,3 +71,43 @@ def test_playtest_page_offers_the_strong_player_and_a_budget(client) -> None:
     html = client.get("/games/seth/playtest").get_data(as_text=True)
     assert '<option value="search"' in html and "strong (search)" in html
     assert 'name="budget_a"' in html and 'name="budget_b"' in html
+
+
+def test_search_budget_is_capped_everywhere() -> None:
+    from workbench.domain.engines.base import MAX_SEARCH_BUDGET
+
+    engine = load_engine("seth")
+    assert agent_problem(engine, f"search:{MAX_SEARCH_BUDGET}") is None
+    assert "at most 10,000" in agent_problem(engine, f"search:{MAX_SEARCH_BUDGET + 1}")
+    with pytest.raises(ValueError):
+        make_agent(engine, "search:10001", 1)
+
+
+def test_cli_refuses_a_budget_over_the_cap(capsys) -> None:
+    from workbench.cli import main
+
+    code = main(["play", "seth", "rot-and-stone", "skyburn-blitz", "--agents", "search:10001,heuristic"])
+    assert code == 1 and "at most 10,000" in capsys.readouterr().err  # as for an unknown agent
+
+
+def test_gauntlet_and_balance_forms_carry_a_capped_budget(client) -> None:
+    from tests.web.pages_helpers import page_token
+
+    from workbench.web.playtest_views import jobs
+
+    for page in ("gauntlet", "balance"):
+        html = client.get(f"/games/seth/playtest/{page}?deck=rot-and-stone&agent_a=search&budget_a=5"
+                          "&games=2").get_data(as_text=True)
+        assert 'name="budget_a"' in html and 'name="budget_b"' in html and 'max="10000"' in html
+        assert "at most 10,000" in html
+    with client.application.app_context():
+        assert not jobs().unfinished("seth")  # a GET with a full query string started nothing
+    token = page_token(client, "/games/seth/playtest/gauntlet")
+    over = client.post("/games/seth/playtest/gauntlet", data={
+        "csrf_token": token, "deck": "rot-and-stone", "games": "2", "seed": "1", "workers": "1",
+        "agent_a": "search", "budget_a": "10001"})
+    assert over.status_code == 400 and "search budget must be 1–10,000" in over.get_data(as_text=True)
+    sneaked = client.post("/games/seth/playtest/balance", data={
+        "csrf_token": token, "deck": "rot-and-stone", "vs": "skyburn-blitz", "games": "2", "seed": "1",
+        "workers": "1", "agent_a": "search:99999"})
+    assert sneaked.status_code == 400 and "at most 10,000" in sneaked.get_data(as_text=True)

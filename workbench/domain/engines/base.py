@@ -209,6 +209,11 @@ AGENT_LABELS = {"random": "random", "heuristic": "heuristic", "montecarlo": "Mon
 """How the web app names the agent kinds (``search`` is the strong player)."""
 
 
+MAX_SEARCH_BUDGET = 10_000
+"""The largest search budget (iterations per decision) a playtest, gauntlet or the CLI accepts:
+a budget beyond it would tie a worker up for hours."""
+
+
 def parse_agent(spec: str) -> tuple[str, int | None]:
     """``"search:64"`` -> ``("search", 64)``: an agent name and an optional search budget
     (iterations per decision). Raises ValueError for a budget that is not a positive integer."""
@@ -231,6 +236,8 @@ def agent_problem(engine: Engine[Any], spec: str) -> str | None:
                 f"agents: {', '.join(sorted(engine.agents))}")
     if budget is not None and name != "search":
         return f"agent {spec!r}: only the search player takes a budget (search:N)"
+    if budget is not None and budget > MAX_SEARCH_BUDGET:
+        return f"agent {spec!r}: the search budget is at most {MAX_SEARCH_BUDGET:,} iterations per decision"
     return None
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Generic, Literal, Protocol, TypeVar, overload
+from typing import Generic, Protocol
 
 from workbench.domain.engines.base import S_contra, Action, Agent, S, State
 
@@ -146,7 +146,9 @@ class SearchAgent(Generic[S]):
                  candidates: Callable[[S, int, list[Action]], list[Action]] | None = None,
                  searches: Callable[[S, int], bool] | None = None,
                  budget: int = 32, horizon: int = 40, margin: float = 0.02,
-                 width: int = 4) -> None:
+                 width: int = 4, race_from: int = 0, z: float = 1.0,
+                 stretch: float = 2.0, model_weight: float = 0.0,
+                 solver_iterations: int = 400) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.policy = policy
@@ -157,7 +159,13 @@ class SearchAgent(Generic[S]):
         self.horizon = horizon
         self.margin = margin
         self.width = max(2, width)  # candidates per player in a simultaneous step
+        self.race_from = race_from  # 0: no racing (an even split of the budget)
+        self.z = z
+        self.stretch = stretch
+        self.model_weight = model_weight  # seth: the weight of the opponent-as-policy column
+        self.solver_iterations = solver_iterations
         self.searched = 0  # decisions searched (benchmarks/agents.py prints it)
+        self.playouts = 0
 
     def choose(self, state: S, player: int) -> Action:
         acts = state.legal_actions(player)
@@ -189,24 +197,53 @@ class SearchAgent(Generic[S]):
     def _ucb(self, state: S, player: int, acts: list[Action],
              cands: list[Action]) -> Action:
         """Every candidate in the same re-dealt worlds (common random numbers: the comparison
-        is about the action, not the deal); the first candidate (the policy's own choice) is
-        kept unless another's mean is better by ``margin``."""
+        is about the action, not the deal), raced against the policy's own choice (the first
+        candidate): after ``race_from`` worlds a candidate whose paired advantage over it is
+        below ``margin`` by more than ``z`` standard errors is dropped, and its share of the
+        budget goes to the candidates still in the race (at most ``stretch`` times the worlds of
+        an even split). The first candidate is kept unless another's mean advantage beats
+        ``margin``; when every other candidate is dropped the search stops early."""
         places = [_place(acts, c) for c in cands]
         n = len(cands)
-        totals = [0.0] * n
-        worlds = max(1, self.budget // n)
+        alive = list(range(1, n))
+        diff = [0.0] * n  # summed paired advantage over candidate 0
+        diff2 = [0.0] * n
+        base = max(1, self.budget // n)
+        max_worlds = base if self.race_from <= 0 else max(base, int(base * self.stretch))
+        budget = self.budget
+        used = 0
         rng = self.rng
-        for _ in range(worlds):
+        margin, z, race_from = self.margin, self.z, self.race_from
+        worlds = 0
+        while alive and worlds < max_worlds and (used < budget or worlds < base):
             world = state.determinize(player, rng)
             seed = rng.getrandbits(32)
-            for k in range(n):
+            values = {}
+            for k in [0] + alive:
                 sim = world.clone()
                 sim.apply(_in_world(sim, player, places[k], cands[k]))
-                totals[k] += rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
-        best = 0
-        for k in range(1, n):
-            if totals[k] > totals[best] + self.margin * worlds and totals[k] > totals[0] + self.margin * worlds:
-                best = k
+                values[k] = rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
+            used += 1 + len(alive)
+            worlds += 1
+            v0 = values[0]
+            for k in alive:
+                d = values[k] - v0
+                diff[k] += d
+                diff2[k] += d * d
+            if race_from > 0 and worlds >= race_from:
+                keep = []
+                for k in alive:
+                    mean = diff[k] / worlds
+                    var = max(0.0, diff2[k] / worlds - mean * mean)
+                    if mean + z * math.sqrt(var / worlds) >= margin:
+                        keep.append(k)
+                alive = keep
+        self.playouts += used
+        best, best_adv = 0, margin
+        for k in alive:
+            adv = diff[k] / worlds
+            if adv > best_adv:
+                best, best_adv = k, adv
         return cands[best]
 
     # ------------------------------------------------------------------ simultaneous steps
@@ -229,28 +266,44 @@ class SearchAgent(Generic[S]):
         self.searched += 1
         n, m = len(mine), len(theirs)
         my_places = [_place(acts, a) for a in mine]
-        totals = [[0.0] * m for _ in range(n)]
-        visits = [[0] * m for _ in range(n)]
-        for it in range(max(self.budget, n * m)):
-            i, j = divmod(it % (n * m), m)
+        model = self.model_weight
+        cols = m + 1 if model > 0 else m  # column m: the opponent plays the policy (its model)
+        totals = [[0.0] * cols for _ in range(n)]
+        visits = [[0] * cols for _ in range(n)]
+        for it in range(max(self.budget, n * cols)):
+            if model > 0 and it % 2:  # half the playouts against the model
+                i, j = (it // 2) % n, m
+            else:
+                cell = (it // 2 if model > 0 else it) % (n * m)
+                i, j = divmod(cell, m)
             world = state.determinize(player, rng)
-            their_legal = world.legal_actions(other)
-            reply = theirs[j]
-            place = _place(their_legal, reply)
-            if place is not None:
-                reply = their_legal[place]
-            elif reply.kind not in ("split", "focus"):  # not open to it in this world
-                reply = self.policy(0).choose(world, other)
+            policy = self.policy(rng.getrandbits(32))
+            if j == m:
+                reply = policy.choose(world, other)
+            else:
+                their_legal = world.legal_actions(other)
+                reply = theirs[j]
+                place = _place(their_legal, reply)
+                if place is not None:
+                    reply = their_legal[place]
+                elif reply.kind not in ("split", "focus"):  # not open to it in this world
+                    reply = policy.choose(world, other)
             world.apply_joint({player: _in_world(world, player, my_places[i], mine[i]),
                                other: reply})
-            totals[i][j] += self._rollout(world, player)
+            totals[i][j] += rollout(world, player, policy, self.horizon, self.evaluate)
             visits[i][j] += 1
-        payoff = [[totals[i][j] / visits[i][j] for j in range(m)] for i in range(n)]
-        strategy, reply_mix = solve_zero_sum(payoff, both=True)
+        payoff = [[totals[i][j] / visits[i][j] if visits[i][j] else 0.5 for j in range(cols)]
+                  for i in range(n)]
+        if model > 0:
+            # Restricted Nash response (Johanson, Zinkevich and Bowling 2007): the opponent
+            # plays its model with probability ``model`` and is free otherwise, so the reply
+            # exploits the model's habits while staying safe against the free columns.
+            payoff = [[model * row[m] + (1 - model) * row[j] for j in range(m)] for row in payoff]
+        strategy, answer = equilibrium(payoff, self.solver_iterations)
         # The policy's own choice (row 0) stands while it is nearly as good as the equilibrium
         # against the opponent's equilibrium reply; otherwise draw from the equilibrium.
-        value = sum(strategy[i] * payoff[i][j] * reply_mix[j] for i in range(n) for j in range(m))
-        if sum(payoff[0][j] * reply_mix[j] for j in range(m)) >= value - self.margin:
+        value = sum(strategy[i] * payoff[i][j] * answer[j] for i in range(n) for j in range(m))
+        if sum(payoff[0][j] * answer[j] for j in range(m)) >= value - self.margin:
             return mine[0]
         return mine[_draw(strategy, rng)]
 
@@ -269,18 +322,17 @@ def _in_world(world: State, player: int, place: int | None, action: Action) -> A
     return action if place is None else world.legal_actions(player)[place]
 
 
-@overload
-def solve_zero_sum(payoff: list[list[float]], iterations: int = ...,
-                   both: Literal[False] = ...) -> list[float]: ...
-@overload
-def solve_zero_sum(payoff: list[list[float]], iterations: int = ..., *,
-                   both: Literal[True]) -> tuple[list[float], list[float]]: ...
-def solve_zero_sum(payoff: list[list[float]], iterations: int = 400,
-                   both: bool = False) -> list[float] | tuple[list[float], list[float]]:
-    """The row player's average strategy after regret matching by both players on ``payoff``
+def solve_zero_sum(payoff: list[list[float]], iterations: int = 400) -> list[float]:
+    """The row player's equilibrium strategy of the zero-sum matrix game ``payoff`` (see
+    :func:`equilibrium`)."""
+    return equilibrium(payoff, iterations)[0]
+
+
+def equilibrium(payoff: list[list[float]],
+                iterations: int = 400) -> tuple[list[float], list[float]]:
+    """Both players' average strategies after regret matching by both players on ``payoff``
     (row player's values; the column player gets 1 - value). Converges to a Nash equilibrium
-    of the zero-sum matrix game (Hart and Mas-Colell 2000). ``both``: also the column player's
-    average strategy."""
+    of the zero-sum matrix game (Hart and Mas-Colell 2000)."""
     n, m = len(payoff), len(payoff[0])
     r_row, r_col = [0.0] * n, [0.0] * m
     avg = [0.0] * n
@@ -298,10 +350,7 @@ def solve_zero_sum(payoff: list[list[float]], iterations: int = 400,
             r_col[j] += v - col_vals[j]  # the column player minimises the row value
             avg_col[j] += y[j]
     total = sum(avg)
-    row = [a / total for a in avg]
-    if both:
-        return row, [a / total for a in avg_col]
-    return row
+    return [a / total for a in avg], [a / total for a in avg_col]
 
 
 def _regret_matching(regrets: list[float]) -> list[float]:

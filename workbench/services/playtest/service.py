@@ -18,6 +18,7 @@ from workbench.services.playtest.decklist import parse_deck_list
 from workbench.services.playtest.runner import (
     Matchup,
     PlaytestError,
+    check_matchup,
     deck_ids,
     run_matchup,
     with_options,
@@ -172,6 +173,7 @@ def prepare(
         card_ids={"a": deck_ids(a.cards, zones), "b": deck_ids(b.cards, zones)},
         names=names,
     )
+    check_matchup(matchup)  # an unknown agent or a budget over the cap is refused before any work
     facts = {
         "decks": {"a": a.describe(), "b": b.describe()},
         "unplayed_zones": unplayed_zones(zones, {"a": a.cards, "b": b.cards}),

@@ -732,14 +732,14 @@ def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Ac
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
-                 horizon: int = SEARCH_HORIZON) -> Agent:
+                 horizon: int = SEARCH_HORIZON, **tuning: Any) -> Agent:
     """The strong fusion player: root ISMCTS (engines/search.py) in re-dealt worlds, the
     heuristic's choice and the next listed actions as candidates, heuristic playouts of
     ``horizon`` decisions, then :func:`position_value`."""
     from workbench.domain.engines.search import SearchAgent
 
     return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
-                       _key_decision, budget=budget, horizon=horizon)
+                       **{"searches": _key_decision, "budget": budget, "horizon": horizon, **tuning})
 
 
 _SEARCHED_STEPS = frozenset(("main", "declare", "block"))

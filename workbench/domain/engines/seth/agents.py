@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from operator import itemgetter
+from typing import Any
 
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.seth import combat
@@ -336,14 +337,14 @@ def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Ac
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
-                 horizon: int = SEARCH_HORIZON) -> Agent[SethState]:
+                 horizon: int = SEARCH_HORIZON, **tuning: Any) -> Agent[SethState]:
     """The strong seth player: at simultaneous steps a payoff matrix of both players' best
     candidates estimated by heuristic playouts and solved by regret matching (the decision is
     drawn from the equilibrium strategy); at one-player steps root ISMCTS (engines/search.py)."""
     from workbench.domain.engines.search import SearchAgent
 
     return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
-                       budget=budget, horizon=horizon)
+                       budget=budget, horizon=horizon, **tuning)
 
 
 __all__ = ["HeuristicAgent", "MonteCarloAgent", "DONE", "search_agent"]

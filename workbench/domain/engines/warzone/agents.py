@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from itertools import accumulate
+from typing import Any
 
 from workbench.domain.engines.base import Action, Agent
 from workbench.domain.engines.warzone.cards import (
@@ -938,10 +939,10 @@ def _battle_decision(state: WarzoneState, player: int) -> bool:
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
-                 horizon: int = SEARCH_HORIZON) -> Agent[WarzoneState]:
+                 horizon: int = SEARCH_HORIZON, **tuning: Any) -> Agent[WarzoneState]:
     """The strong warzone player: root ISMCTS (engines/search.py) over the heuristic's best
     few battle decisions, heuristic playouts of ``horizon`` decisions, then position_value."""
     from workbench.domain.engines.search import SearchAgent
 
     return SearchAgent(seed, HeuristicAgent, position_value, _search_candidates,
-                       _battle_decision, budget=budget, horizon=horizon)
+                       **{"searches": _battle_decision, "budget": budget, "horizon": horizon, **tuning})
