@@ -18,6 +18,8 @@
   let previewSeq = 0;
   let localProblems = {};
   let controls = {};
+  const effectControls = [];  /* the effects editors, told the rules text after each check */
+  function textLanguages() { return (data.effects && data.effects.text_languages) || ["en"]; }
 
   const form = document.getElementById("card-form");
   // Viewers may try changes (problems, preview) but never save them: no save, no unsaved-changes prompt.
@@ -211,10 +213,23 @@
       };
     }
     if (meta.type === "effects") {
-      /* Rows of labelled controls from the effect vocabulary, with an "Edit as JSON" view (effects_editor.js). */
+      /* Rows of labelled controls built from the effect schema, with an "Edit as YAML" view (effects_editor.js). */
       const effects = window.WorkbenchEffects.create({
-        meta: meta, vocabulary: data.effects.vocabulary, order: data.effects.order, stats: data.effects.stats, onChange: function () { changed(); },
+        meta: meta, schema: data.effects.schema, docs: data.effects.docs, textLanguages: data.effects.text_languages,
+        onChange: function () { changed(); },
+        /* "Use as card text": the rules text the effects read as goes into the card's text (fusion: the
+           Chinese into the text, the English into its English gloss when the game has one). */
+        useText: function (value, lang) {
+          const name = lang === "en" && controls.text_en && textLanguages()[0] !== "en" ? "text_en" : "text";
+          const target = controls[name];
+          if (!target) return;
+          target.set(value);
+          touched.add(name);
+          changed();
+          target.focus.focus();
+        },
       });
+      effectControls.push(effects);
       return {
         node: wrap(meta, effects.node, true), focus: effects.focus,
         get: function () {
@@ -386,7 +401,10 @@
     const seq = ++validateSeq;
     const answer = await W.api("POST", urls.validate, { card: card, id: cardId || undefined });
     if (seq !== validateSeq) return; /* a newer keystroke already asked */
-    if (answer.ok && answer.body) renderProblems(answer.body.problems || []);
+    if (answer.ok && answer.body) {
+      renderProblems(answer.body.problems || []);
+      effectControls.forEach(function (control) { control.checked(answer.body); });
+    }
     else if (answer.body && answer.body.error) renderProblems([{ severity: "error", message: answer.body.error }]);
   }
 

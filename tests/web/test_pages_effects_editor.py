@@ -43,3 +43,40 @@ def test_effects_script_loads_before_the_editor_without_inline_code(ro):
     scripts = re.findall(r'<script src="([^"]+)"', body)
     assert scripts.index("/static/js/effects_editor.js") < scripts.index("/static/js/editor.js")
     assert not re.search(r"<script>(?!\s*</script>)", body)  # CSP: no inline script
+
+
+def test_editor_data_carries_the_effect_schema_in_the_pages_language(ro):
+    data = json_block(ro.get("/games/warzone/cards/archmage-torvin/edit").get_data(as_text=True), "editor-data")
+    effects = data["effects"]
+    schema = effects["schema"]
+    assert effects["docs"] == "/docs/effects" and effects["text_languages"] == ["en"]
+    triggers = {i["name"]: i["label"] for i in schema["parts"]["triggers"]}
+    assert triggers["on_destroyed"] == "When this is destroyed"
+    assert [i["name"] for i in schema["parts"]["stats"]] == ["resilience", "strength"]
+    keys = {i["name"] for i in schema["parts"]["filter_keys"]}
+    assert {"class", "strength", "other", "position"} <= keys and "text" not in keys
+    assert ro.get(effects["docs"]).status_code == 200  # the link target is served in the app
+    fusion = json_block(ro.get("/games/fusion/new-card?kind=magic", headers={"Accept-Language": "zh"})
+                        .get_data(as_text=True), "editor-data")["effects"]
+    assert fusion["text_languages"] == ["zh", "en"]  # fusion's rules text is Chinese first
+    assert fusion["schema"]["lang"] == "zh"  # fusion opens in Chinese (its game.yaml language)
+    targets = {i["name"]: i["label"] for i in fusion["schema"]["parts"]["targets"]}
+    assert targets["enemy_creatures"] == "所有敌方生物"
+
+
+def test_validate_answers_the_rules_text_of_each_entry(ro):
+    card = {"name": "Ash", "kind": "creature", "cost": 2, "atk": 1, "def": 1, "stars": 1, "attribute": "fire",
+            "text": "此卡被破坏时，给予所有敌方生物3伤害。",
+            "effects": [{"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 2}]}
+    answer = ro.post("/api/games/fusion/validate", json={"card": card}, headers={"X-CSRF-Token": _token(ro)})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    reads = answer.json["rules_text"]["effects"]
+    assert reads["zh"] == "此卡被破坏时，给予所有敌方生物2伤害。"
+    assert reads["entries"] == [{"en": "When this is destroyed, deal 2 damage to each enemy creature.",
+                                 "zh": "此卡被破坏时，给予所有敌方生物2伤害。"}]
+    # the card's text says 3, its effect 2: the editor shows the two disagree
+    assert "effect.text_differs" in {p["code"] for p in answer.json["problems"]}
+
+
+def _token(client) -> str:  # type: ignore[no-untyped-def]
+    return str(client.get("/api/csrf").json["csrf_token"])

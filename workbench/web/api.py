@@ -23,6 +23,7 @@ from workbench.domain.errors import (
     NotFound,
     WorkbenchError,
 )
+from workbench.domain.effects.text import entry_text, rules_text
 from workbench.domain.limits import find_non_finite
 from workbench.domain.problems import Problem, has_errors
 from workbench.services.checks import card_problems, deck_problems
@@ -145,6 +146,24 @@ def _if_match() -> str:
 def _with_etag(response: Response, version: str) -> Response:
     response.set_etag(version)
     return response
+
+
+def _rules_text(definition: Any, card: dict[str, Any]) -> dict[str, Any]:
+    """What each effects field of ``card`` reads as (docs/effects.md "Rules text from the effects"):
+    per entry and for the whole list, in English and Chinese, so the editor shows it live."""
+    kind = card.get("kind")
+    if kind not in definition.kinds:
+        return {}
+    out: dict[str, Any] = {}
+    for fdef in definition.fields_for(str(kind)):
+        entries = card.get(fdef.name)
+        if fdef.type != "effects" or not isinstance(entries, list):
+            continue
+        out[fdef.name] = {
+            "entries": [{lang: entry_text(e, lang, str(kind)) if isinstance(e, dict) else "" for lang in ("en", "zh")}
+                        for e in entries],
+            "en": rules_text(entries, "en", str(kind)), "zh": rules_text(entries, "zh", str(kind))}
+    return out
 
 
 def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
@@ -354,6 +373,8 @@ def validate(game: str) -> Response:
         card = _check_payload(body["card"], "card")
         card_id = body.get("id") if isinstance(body.get("id"), str) else None
         problems = card_problems(definition, card, card_id)
+        return jsonify({"legal": not has_errors(problems), "problems": _problems(problems),
+                        "rules_text": _rules_text(definition, card)})
     elif "deck" in body:
         deck = _check_payload(body["deck"], "deck")
         problems = deck_problems(repo, game, deck, body.get("id") if isinstance(body.get("id"), str) else None)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
+from flask_babel import get_locale, gettext, ngettext
 from werkzeug.wrappers import Response
 
 from workbench.domain.effects import vocabulary
+from workbench.domain.effects.schema import DOCS_PAGE, effects_schema
 from workbench.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
-from workbench.domain.validation import stat_names
+from workbench.domain.validation import filter_keys, stat_names
 from workbench.services.card_rename import decks_using, rename_card
 from workbench.services.checks import card_problems
 from workbench.web import get_repo
@@ -71,15 +72,23 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
 
 
 def _effects_data(definition: Any) -> dict[str, Any]:
-    """What the structured effects editor offers: the vocabulary and the game's stats (name, label)."""
+    """What the structured effects editor offers: the vocabulary, the game's stats (name, label) and
+    the schema the rows are built from (``effects.schema.effects_schema``), in the page's language."""
     labels: dict[str, str] = {}
     for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
         labels.setdefault(fdef.name, fdef.label or fdef.name)
     vocab = vocabulary()
+    stats = [(name, labels.get(name, name)) for name in sorted(stat_names(definition))]
+    keys = [(name, labels.get(name, name)) for name in sorted(filter_keys(definition))]
+    language = str(get_locale() or "en")
     return {"vocabulary": vocab,
             # The page's JSON has sorted keys; the selects list names in the table's order (on_play first).
             "order": {part: list(vocab[part]) for part in ("triggers", "actions", "targets", "durations")},
-            "stats": [{"name": name, "label": labels.get(name, name)} for name in sorted(stat_names(definition))]}
+            "stats": [{"name": name, "label": label} for name, label in stats],
+            "schema": effects_schema(stats, keys, "zh" if language.startswith("zh") else "en"),
+            "docs": url_for("help.page", name=DOCS_PAGE),
+            # The rules text is offered in the game's own language (fusion: Chinese) and English.
+            "text_languages": ["zh", "en"] if definition.raw.get("language") == "zh" else ["en"]}
 
 
 @bp.get("/games/<game>/new-card")

@@ -1,5 +1,5 @@
 """The structured effects editor in a real Chromium: effects are rows of labelled selects and boxes,
-saved as the structured list; unknown keys survive; the JSON view stays in sync and a typo typed there
+saved as the structured list; unknown keys survive; the YAML view stays in sync and a typo typed there
 is reported next to the row it concerns."""
 
 from __future__ import annotations
@@ -24,15 +24,20 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
     first = page.locator("fieldset.effect-row").nth(0)
     expect(first.locator(":scope > legend")).to_have_text("Effect 1")
-    action = first.get_by_label("Action")
+    action = first.get_by_label("What it does")
     expect(action).to_have_value("destroy")
-    # options follow the vocabulary table (on_play first), each naming what it means
-    expect(first.get_by_label("Trigger").locator("option").nth(1)).to_have_attribute("value", "on_play")
-    expect(action.locator("option:checked")).to_contain_text("destroy — destroy the target creature")
-    expect(first.get_by_label("Amount")).to_be_hidden()  # destroy takes no amount
-    expect(first.locator(".effect-doc")).to_have_text("What it does: destroy the target creature or monster.")
+    # options follow the vocabulary table (on_play first), labelled as a designer reads them; the
+    # internal name is secondary text beside the select
+    expect(first.get_by_label("When", exact=True).locator("option").nth(1)).to_have_attribute("value", "on_play")
+    expect(first.get_by_label("When", exact=True).locator("option").nth(2)).to_have_text("When this is destroyed")
+    expect(action.locator("option:checked")).to_have_text("Destroy")
+    expect(page.locator("#field-effects-1-action-name")).to_have_text("destroy")
+    expect(first.get_by_label("Amount")).to_have_count(0)  # destroy takes no amount
+    doc = page.locator("#field-effects-1-action-doc")
+    expect(doc).to_contain_text("What it does: destroy the target creature or monster.")
+    expect(doc.get_by_role("link")).to_have_attribute("href", "/docs/effects#actions")
     action.select_option("damage")
-    expect(first.locator(".effect-doc")).to_contain_text("What it does: damage to a creature")  # follows the choice
+    expect(page.locator("#field-effects-1-action-doc")).to_contain_text("What it does: damage to a creature")  # follows the choice
     amount = first.get_by_label("Amount")
     expect(amount).to_be_visible()
     # damage needs an amount: the live check says so next to row 1, on the Amount box
@@ -44,13 +49,14 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     page.get_by_role("button", name="Add effect").click()
     second = page.locator("fieldset.effect-row").nth(1)
     expect(second.locator(":scope > legend")).to_have_text("Effect 2")
-    expect(second.get_by_label("Trigger")).to_be_focused()  # keyboard users land in the new row
-    second.get_by_label("Trigger").select_option("end_of_turn")
-    second.get_by_label("Action").select_option("modify_stats")
-    second.get_by_label("Target").select_option("own_creatures")
-    second.get_by_label("Stat", exact=True).select_option("strength")
-    second.get_by_label("Change", exact=True).fill("-100")
-    second.get_by_label("Duration").select_option("end_of_turn")
+    expect(second.get_by_label("When", exact=True)).to_be_focused()  # keyboard users land in the new row
+    second.get_by_label("When", exact=True).select_option("end_of_turn")
+    second.get_by_label("What it does").select_option("modify_stats")
+    second.get_by_label("Whom").select_option("own_creatures")
+    second.get_by_role("button", name="Add to Stat changes").click()
+    second.get_by_label("Which").select_option("strength")
+    second.get_by_label("Value", exact=True).fill("-100")
+    second.get_by_label("How long").select_option("end_of_turn")
     expect(page.locator("#problems-effects-2")).to_be_empty()
     screenshot(page.locator(".field-effects"), "editor-effects")
     page.get_by_role("button", name="Save").click()
@@ -68,10 +74,10 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     assert [list(entry) for entry in saved["effects"]] == [list(entry) for entry in expected]
 
     # Move the new row up with the keyboard-reachable button: the order is what is saved
-    page.get_by_role("button", name="Move effect 2 up").click()
-    expect(page.get_by_role("button", name="Move effect 1 down")).to_be_focused()
-    expect(page.locator("fieldset.effect-row").nth(0).get_by_label("Action")).to_have_value("modify_stats")
-    page.get_by_role("button", name="Remove effect 2").click()
+    page.get_by_role("button", name="Move up: effect 2").click()
+    expect(page.get_by_role("button", name="Move down: effect 1")).to_be_focused()
+    expect(page.locator("fieldset.effect-row").nth(0).get_by_label("What it does")).to_have_value("modify_stats")
+    page.get_by_role("button", name="Remove: effect 2").click()
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#save-status")).to_contain_text("Saved")
     assert _api_card(live_server, "warzone", "archmage-torvin")["effects"] == expected[1:]
@@ -87,8 +93,7 @@ def test_unknown_key_survives_and_a_json_typo_shows_next_to_its_row(live_server,
     }, sort_keys=False), encoding="utf-8")
     page.goto(live_server + "/games/warzone/cards/fx-noted-volley/edit")
     row = page.locator("fieldset.effect-row").nth(0)
-    expect(row.locator(".effect-other-keys")).to_contain_text("note")
-    expect(row.locator(".effect-other-keys")).to_contain_text("from the playtest of week 3")
+    expect(row.get_by_label("note", exact=True)).to_have_value("from the playtest of week 3\n")  # kept, as YAML
     row.get_by_label("Amount").fill("350")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#save-status")).to_contain_text("Saved")
@@ -96,24 +101,24 @@ def test_unknown_key_survives_and_a_json_typo_shows_next_to_its_row(live_server,
         {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 350,
          "note": "from the playtest of week 3"}]
 
-    toggle = page.get_by_role("button", name="Edit as JSON")
+    toggle = page.get_by_role("button", name="Edit as YAML")
     toggle.click()
-    expect(page.get_by_role("button", name="Hide JSON")).to_have_attribute("aria-pressed", "true")
-    area = page.get_by_label("Effects as JSON")
-    assert json.loads(area.input_value())[0]["amount"] == 350  # the JSON view shows what the rows hold
+    expect(page.get_by_role("button", name="Hide YAML")).to_have_attribute("aria-pressed", "true")
+    area = page.get_by_label("Effects as YAML")
+    assert yaml.safe_load(area.input_value())[0]["amount"] == 350  # the YAML view shows what the rows hold
     row.get_by_label("Amount").fill("360")  # and follows the rows as they change
-    assert json.loads(area.input_value())[0]["amount"] == 360
-    area.fill(area.input_value().replace('"damage"', '"damgae"'))
+    assert yaml.safe_load(area.input_value())[0]["amount"] == 360
+    area.fill(area.input_value().replace("action: damage", "action: damgae"))
     problems = page.locator("#problems-effects-1")
     expect(problems).to_contain_text("effect 1: action is 'damgae'")
-    expect(row.get_by_label("Action")).to_have_attribute("aria-invalid", "true")
+    expect(row.get_by_label("What it does")).to_have_attribute("aria-invalid", "true")
     # the row keeps the unknown name visibly instead of dropping it
-    expect(row.get_by_label("Action").locator("option:checked")).to_contain_text("damgae")
+    expect(row.get_by_label("What it does").locator("option:checked")).to_contain_text("damgae")
     area.fill("[{")
-    expect(page.locator("#problems-effects")).to_contain_text("not valid JSON")
+    expect(page.locator("#problems-effects")).to_contain_text("not valid YAML")
     area.fill(json.dumps([{"trigger": "on_play", "action": "draw", "target": "self", "amount": 2, "note": "kept"}]))
     expect(page.locator("#problem-summary")).to_contain_text("1 warning")  # the unknown key 'note' only
-    expect(page.locator("fieldset.effect-row").nth(0).get_by_label("Action")).to_have_value("draw")
+    expect(page.locator("fieldset.effect-row").nth(0).get_by_label("What it does")).to_have_value("draw")
     assert not page.console_errors, page.console_errors
 
 
@@ -133,7 +138,7 @@ def test_a_viewer_can_try_rows_but_not_save(live_server, page):
     page.goto(live_server + path)
     before = _api_card(live_server, "warzone", "firepot-volley")
     row = page.locator("fieldset.effect-row").nth(0)
-    row.get_by_label("Action").select_option("heal")
+    row.get_by_label("What it does").select_option("heal")
     row.get_by_label("Amount").fill("")
     expect(page.locator("#problems-effects-1")).to_contain_text("heal needs an amount")
     expect(page.locator("#save-status")).to_contain_text("viewers cannot save")

@@ -1,0 +1,368 @@
+"""The card editor's effect schema: the vocabulary as labelled, nested controls (plain data).
+
+``effects_schema(stats, filter_keys, lang)`` turns the tables of ``vocabulary.py`` into what the
+editor's effect rows are built from (``static/js/effects_editor.js`` has no vocabulary of its own):
+every trigger, action, target, zone, … with the label a designer reads ("When this is destroyed",
+"Each enemy creature") in English or Chinese, its internal name as secondary text and its doc line;
+every key of an entry with the *shape* of its value, so nested values (a filter, a condition, a
+cost) are controls too. A new verb of ``vocabulary.ACTIONS`` appears in the editor without any
+script change; a new key needs a shape in ``KEY_SHAPES`` (until then it is edited as YAML, and
+``tests/domain/effects/test_schema.py`` fails so it is not forgotten).
+
+Shapes (``{"type": …}``):
+
+* ``choice`` — one name of a part (``"part": "zones"``) or of inline ``values``;
+* ``int`` (``min``/``max``), ``amount`` (a whole number or X), ``bool``, ``true`` (only ``true``),
+  ``text``;
+* ``map`` — fixed named ``fields`` (each ``{name, label, doc, shape}``), ``required`` names;
+* ``one_of`` — a mapping holding exactly one of the ``fields`` (``if:``);
+* ``dict`` — free keys of a part (``stats``, the game's ``filter_keys``) or any text, each with
+  the ``value`` shape;
+* ``union`` — one of several ``options`` shapes, told apart by the value's type;
+* ``list`` — a list of ``item`` shapes; ``entries`` — a nested list of effect entries;
+* ``yaml`` — anything, edited as YAML text (a key the schema has no shape for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from workbench.domain.effects.vocabulary import (
+    ACTIONS, CONDITIONS, COSTS, DEFAULT_TARGET, DURATIONS, FILTER_STATES, KEYS, LABELS as VOCAB_LABELS, PICKS, SIDES,
+    SPEED_RANGE, TARGETS, TRIGGERS, ZONES, ActionSpec)
+
+Shape = dict[str, Any]
+
+DOCS_PAGE = "effects"
+"""The docs page the editor links to (``/docs/effects``, docs/effects.md)."""
+
+PARTS: dict[str, Mapping[str, Any]] = {
+    "triggers": TRIGGERS, "actions": ACTIONS, "targets": TARGETS, "durations": DURATIONS,
+    "zones": ZONES, "sides": SIDES, "picks": PICKS, "conditions": CONDITIONS, "costs": COSTS,
+    "filter_states": FILTER_STATES,
+}
+"""Every named table of the vocabulary the editor offers."""
+
+SECTIONS: dict[str, str] = {
+    "triggers": "triggers", "actions": "actions", "targets": "targets", "durations": "actions",
+    "zones": "zones-move", "sides": "zones-move", "picks": "zones-move", "conditions": "conditions-if",
+    "costs": "costs", "filter_states": "filters",
+}
+"""The docs/effects.md section (its heading's anchor) of each part."""
+
+ACTION_SECTIONS: dict[str, str] = {"move": "zones-move"}
+"""Actions documented in a section of their own (else ``actions``)."""
+
+LABELS: dict[str, dict[str, dict[str, str]]] = {
+    "en": {
+        "triggers": dict(VOCAB_LABELS["triggers"]),
+        "targets": dict(VOCAB_LABELS["targets"]),
+        "actions": {
+            "draw": "Draw cards", "damage": "Deal damage", "heal": "Heal damage", "gain_life": "Gain life",
+            "modify_stats": "Change stats", "destroy": "Destroy", "return_to_hand": "Return to the hand",
+            "negate": "Negate", "add_poison": "Put poison counters", "add_mana": "Gain mana",
+            "add_counters": "Put counters", "remove_counters": "Remove counters",
+            "move": "Move cards (search, return, exile, mill, discard …)",
+        },
+        "durations": {"end_of_turn": "Until end of turn", "permanent": "For good",
+                      "until_your_next_turn": "Until your next turn"},
+        "zones": {"hand": "Hand", "deck": "Deck (search, then shuffle)", "deck_top": "Top of the deck",
+                  "deck_bottom": "Bottom of the deck", "graveyard": "Graveyard / Discard Pile",
+                  "exile": "Exile (removed from the game)", "field": "Field (in play)",
+                  "damage_pile": "Damage pile"},
+        "sides": {"own": "Yours", "opponent": "The opponent's", "each": "Each player's"},
+        "picks": {"best": "The best card (the engine picks)", "random": "At random", "first": "In zone order"},
+        "conditions": {
+            "count": "If there are N matching cards", "life": "If a player's life is",
+            "damage_pile": "If a damage pile holds", "hand": "If a hand holds", "turn": "If the turn number is",
+            "summoned_this_turn": "If this came onto the field this turn", "previous": "If you do (the step before did something)",
+            "phase": "If it is a phase", "counters": "If this has counters",
+        },
+        "costs": {"mana": "Pay mana", "tap": "Tap this card", "pay_life": "Pay life", "discard": "Discard cards",
+                  "sacrifice": "Sacrifice creatures", "exile_from_graveyard": "Exile cards from your graveyard",
+                  "remove_counters": "Remove counters from this card"},
+        "filter_states": {"other": "Other than this card", "position": "Position (Battling / Guarding)",
+                          "tapped": "Tapped", "face_down": "Face down", "summoned_this_turn": "Came onto the field this turn"},
+        "keys": {
+            "trigger": "When", "action": "What it does", "target": "Whom", "amount": "Amount",
+            "stats": "Stat changes", "duration": "How long", "cost": "Cost", "speed": "Chain speed",
+            "once_per_turn": "Once per turn", "filter": "Only cards that match", "random": "Pick at random",
+            "count": "How many", "from": "From zone", "to": "To zone", "side": "Whose zone", "pick": "Which cards",
+            "look": "Look at the top N", "if": "Only if", "per": "For each", "counter": "Counter name",
+            "zone": "Zone", "min": "At least", "max": "At most", "value": "Value", "values": "Any of",
+            "range": "Between", "yes": "Yes", "no": "No",
+        },
+    },
+    "zh": {
+        "triggers": {
+            "on_play": "此卡使用时", "on_destroyed": "此卡被破坏时", "activated": "启动：支付代价",
+            "continuous": "永续：此卡在场期间", "start_of_turn": "己方回合开始时", "end_of_turn": "己方回合结束时",
+            "on_attack": "此卡攻击宣言时", "on_attacked": "此卡被攻击时", "on_leave": "此卡离场时",
+            "on_block": "此卡阻挡时", "on_blocked": "此卡被阻挡时",
+        },
+        "targets": {
+            "self": "自己（能力值变化时：此卡）", "this": "此卡", "opponent": "对手", "any_player": "你选择的一名玩家",
+            "own_creature": "一只己方生物", "enemy_creature": "一只敌方生物", "any_creature": "任意一只生物",
+            "own_creatures": "所有己方生物", "enemy_creatures": "所有敌方生物", "attacker": "攻击的生物",
+            "each_player": "双方玩家", "same": "与上一步相同的对象",
+        },
+        "actions": {
+            "draw": "抽卡", "damage": "造成伤害", "heal": "回复伤害", "gain_life": "回复生命", "modify_stats": "改变能力值",
+            "destroy": "破坏", "return_to_hand": "返回手牌", "negate": "无效", "add_poison": "放置毒素指示物",
+            "add_mana": "获得魔力", "add_counters": "放置指示物", "remove_counters": "移除指示物",
+            "move": "移动卡牌（检索、回收、除外、堆墓、丢弃……）",
+        },
+        "durations": {"end_of_turn": "直到回合结束", "permanent": "永久", "until_your_next_turn": "直到己方下个回合"},
+        "zones": {"hand": "手牌", "deck": "卡组（检索后洗切）", "deck_top": "卡组顶端", "deck_bottom": "卡组底部",
+                  "graveyard": "墓地", "exile": "除外区", "field": "场上", "damage_pile": "伤害堆"},
+        "sides": {"own": "己方", "opponent": "对方", "each": "双方"},
+        "picks": {"best": "最好的卡（由引擎选择）", "random": "随机", "first": "按区域顺序"},
+        "conditions": {
+            "count": "若有N张符合的卡", "life": "若玩家的生命值", "damage_pile": "若伤害堆的卡数", "hand": "若手牌数",
+            "turn": "若回合数", "summoned_this_turn": "若此卡本回合登场", "previous": "若如此做（上一步有效果）",
+            "phase": "若处于某阶段", "counters": "若此卡的指示物",
+        },
+        "costs": {"mana": "支付魔力", "tap": "横置此卡", "pay_life": "支付生命", "discard": "丢弃手牌",
+                  "sacrifice": "解放生物", "exile_from_graveyard": "从墓地除外卡牌",
+                  "remove_counters": "移除此卡的指示物"},
+        "filter_states": {"other": "此卡以外", "position": "位置（战斗 / 守备）", "tapped": "横置",
+                          "face_down": "里侧", "summoned_this_turn": "本回合登场"},
+        "keys": {
+            "trigger": "时机", "action": "效果", "target": "对象", "amount": "数值", "stats": "能力值变化",
+            "duration": "持续时间", "cost": "代价", "speed": "连锁速度", "once_per_turn": "每回合一次",
+            "filter": "只限符合条件的卡", "random": "随机选择", "count": "数量", "from": "从区域", "to": "到区域",
+            "side": "谁的区域", "pick": "选哪些卡", "look": "查看顶端N张", "if": "条件", "per": "每有一张",
+            "counter": "指示物名称", "zone": "区域", "min": "至少", "max": "至多", "value": "值", "values": "任意一个",
+            "range": "范围", "yes": "是", "no": "否",
+        },
+    },
+}
+"""What the editor shows for each name, per language; a name without a label shows its doc line."""
+
+_INT1: Shape = {"type": "int", "min": 1}
+_INT: Shape = {"type": "int"}
+_TEXT: Shape = {"type": "text"}
+
+
+def _choice(part: str) -> Shape:
+    return {"type": "choice", "part": part}
+
+
+FILTER_VALUE: Shape = {"type": "union", "options": [
+    {"label": "value", "shape": {"type": "text"}},
+    {"label": "values", "shape": {"type": "list", "item": {"type": "text"}}},
+    {"label": "range", "shape": {"type": "map", "fields": ["min", "max"]}},
+    {"label": "yes", "shape": {"type": "bool"}},
+]}
+"""A filter key's value: one value, a list of them, a range, or true/false (docs/effects.md Filters)."""
+
+FILTER: Shape = {"type": "dict", "part": "filter_keys", "value": FILTER_VALUE}
+
+SUB_FIELDS: dict[str, Shape] = {
+    "zone": _choice("zones"), "side": _choice("sides"), "filter": FILTER, "min": _INT, "max": _INT,
+    "counter": _TEXT, "count": _INT1,
+}
+"""Fields of the nested mappings (a condition's ``zone``, ``side``, ``min`` …)."""
+
+_BOUNDED: Shape = {"type": "map", "fields": ["side", "min", "max"]}
+
+CONDITION_SHAPES: dict[str, Shape] = {
+    "count": {"type": "map", "fields": ["zone", "side", "filter", "min", "max"]},
+    "life": _BOUNDED, "damage_pile": _BOUNDED, "hand": _BOUNDED,
+    "turn": {"type": "map", "fields": ["min", "max"]},
+    "summoned_this_turn": {"type": "true"}, "previous": {"type": "true"},
+    "counters": {"type": "map", "fields": ["counter", "min", "max"], "required": ["counter"]},
+    "phase": {"type": "union", "options": [{"label": "value", "shape": _TEXT},
+                                           {"label": "values", "shape": {"type": "list", "item": _TEXT}}]},
+}
+
+COST_SHAPES: dict[str, Shape] = {
+    "mana": {"type": "amount"}, "tap": {"type": "bool"}, "pay_life": _INT1, "discard": _INT1,
+    "sacrifice": {"type": "union", "options": [
+        {"label": "count", "shape": _INT1},
+        {"label": "filter", "shape": {"type": "map", "fields": ["count", "filter"]}}]},
+    "exile_from_graveyard": _INT1,
+    "remove_counters": {"type": "dict", "value": _INT1},
+}
+
+KEY_SHAPES: dict[str, Shape] = {
+    "trigger": _choice("triggers"), "action": _choice("actions"), "target": _choice("targets"),
+    "amount": {"type": "amount"},
+    "stats": {"type": "dict", "part": "stats", "value": _INT},
+    "duration": _choice("durations"),
+    "cost": {"type": "map", "part": "costs", "fields": list(COSTS)},
+    "speed": {"type": "choice", "values": list(range(SPEED_RANGE[0], SPEED_RANGE[1] + 1))},
+    "once_per_turn": {"type": "bool"},
+    "filter": FILTER,
+    "random": {"type": "bool"},
+    "count": _INT1,
+    "from": _choice("zones"), "to": _choice("zones"), "side": _choice("sides"), "pick": _choice("picks"),
+    "look": _INT1,
+    "if": {"type": "one_of", "part": "conditions", "fields": list(CONDITIONS)},
+    "per": {"type": "map", "fields": ["zone", "side", "filter"]},
+    "counter": _TEXT,
+}
+"""The shape of each entry key's value (``vocabulary.KEYS``)."""
+
+ACTION_KEYS: dict[str, tuple[str, ...]] = {
+    "add_counters": ("counter",), "remove_counters": ("counter",),
+    "move": ("from", "to", "target", "side", "pick", "count", "look", "filter"),
+}
+"""Keys an action shows at once beside those its ``ActionSpec`` needs (target, amount, stats)."""
+
+COMMON_KEYS = ("filter", "random", "count", "if", "per", "cost", "speed", "once_per_turn", "duration")
+"""Keys any entry may add ("Add a detail"), in that order; the rest belong to their actions."""
+
+
+def _label(lang: str, part: str, name: str, doc: str) -> str:
+    table = LABELS.get(lang, {}).get(part, {})
+    if name in table:
+        return table[name]
+    english = LABELS["en"].get(part, {})
+    return english.get(name) or (doc[:1].upper() + doc[1:] if doc else name)
+
+
+def _doc(part: str, name: str) -> str:
+    raw = PARTS[part][name]
+    return raw.description if isinstance(raw, ActionSpec) else str(raw)
+
+
+def _own_keys(name: str, spec: ActionSpec) -> list[str]:
+    keys: list[str] = []
+    if spec.takes_target:
+        keys.append("target")
+    if spec.needs_amount:
+        keys.append("amount")
+    if spec.needs_stats:
+        keys += ["stats", "duration"]
+    for key in ACTION_KEYS.get(name, ()):
+        if key not in keys:
+            keys.append(key)
+    return keys
+
+
+def _shape(name: str, table: Mapping[str, Shape]) -> Shape:
+    return dict(table.get(name) or {"type": "yaml"})
+
+
+def _fields(names: Iterable[str], part: str | None, shapes: Mapping[str, Shape], lang: str) -> list[dict[str, Any]]:
+    out = []
+    for name in names:
+        doc = _doc(part, name) if part and name in PARTS[part] else ""
+        label = _label(lang, part, name, doc) if part and name in PARTS[part] else _label(lang, "keys", name, "")
+        out.append({"name": name, "label": label, "doc": doc, "shape": _resolve(_shape(name, shapes), lang)})
+    return out
+
+
+def _resolve(shape: Shape, lang: str) -> Shape:
+    """Nested field names become labelled fields with their shapes."""
+    kind = shape.get("type")
+    if kind in ("map", "one_of") and shape.get("fields") and isinstance(shape["fields"][0], str):
+        part = shape.get("part")
+        table = {"costs": COST_SHAPES, "conditions": CONDITION_SHAPES}.get(str(part), SUB_FIELDS)
+        shape = dict(shape, fields=_fields(shape["fields"], part, table, lang))
+    elif kind == "union":
+        shape = dict(shape, options=[{"label": _label(lang, "keys", str(o["label"]), ""),
+                                      "shape": _resolve(dict(o["shape"]), lang)} for o in shape["options"]])
+    elif kind == "list":
+        shape = dict(shape, item=_resolve(dict(shape["item"]), lang))
+    elif kind == "dict":
+        shape = dict(shape, value=_resolve(dict(shape["value"]), lang))
+    return shape
+
+
+def effects_schema(stats: Iterable[tuple[str, str]] = (), filter_keys: Iterable[tuple[str, str]] = (),
+                  lang: str = "en") -> dict[str, Any]:
+    """Everything the effect rows are built from. ``stats``: the game's stats (name, label);
+    ``filter_keys``: what a filter may test (name, label), the game's card fields and the
+    states of ``FILTER_STATES``; ``lang``: ``en`` or ``zh`` (labels in that language)."""
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for part, table in PARTS.items():
+        parts[part] = [{"name": name, "label": _label(lang, part, name, _doc(part, name)), "doc": _doc(part, name)}
+                       for name in table]
+    for entry in parts["actions"]:
+        name = entry["name"]
+        spec = ACTIONS[name]
+        own = _own_keys(name, spec)
+        entry["keys"] = own
+        entry["optional"] = [k for k in COMMON_KEYS if k not in own]
+        entry["section"] = ACTION_SECTIONS.get(name, SECTIONS["actions"])
+        entry["default_target"] = DEFAULT_TARGET.get(name)
+    parts["stats"] = [{"name": name, "label": label, "doc": ""} for name, label in stats]
+    states = dict(FILTER_STATES)
+    parts["filter_keys"] = [{"name": name, "label": _label(lang, "filter_states", name, states[name])
+                             if name in states else label, "doc": states.get(name, "")}
+                            for name, label in filter_keys]
+    keys = {name: {"label": _label(lang, "keys", name, doc), "doc": doc,
+                   "shape": _resolve(_shape(name, KEY_SHAPES), lang)}
+            for name, doc in KEYS.items()}
+    return {"lang": lang, "parts": parts, "keys": keys, "key_order": list(KEYS),
+            "docs_page": DOCS_PAGE, "sections": dict(SECTIONS),
+            "labels": {"yes": _label(lang, "keys", "yes", ""), "no": _label(lang, "keys", "no", "")}}
+
+
+def unshaped_keys() -> list[str]:
+    """Keys of the vocabulary the editor can only offer as YAML text (none, when the schema is whole)."""
+    return [name for name in KEYS if name not in KEY_SHAPES]
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def fits(shape: Mapping[str, Any], value: object, keys: Mapping[str, Any] | None = None) -> bool:
+    """Can the editor show ``value`` as the controls of ``shape`` (a resolved shape of
+    ``effects_schema``)? The same test as ``fits`` in ``static/js/effects_editor.js``: a value that
+    does not fit is shown as YAML text instead, and saved unchanged. ``keys``: the schema's entry
+    keys, for nested entries."""
+    kind = shape.get("type")
+    if kind == "choice":
+        return not isinstance(value, (Mapping, list))
+    if kind in ("int", "amount"):
+        return _is_whole(value) or isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "true":
+        return value is True
+    if kind == "text":
+        return isinstance(value, str) or _is_whole(value)
+    if kind in ("map", "one_of"):
+        fields = {f["name"]: f["shape"] for f in shape["fields"]}
+        return (isinstance(value, Mapping) and (kind == "map" or len(value) == 1)
+                and all(k in fields and fits(fields[k], x, keys) for k, x in value.items()))
+    if kind == "dict":
+        return isinstance(value, Mapping) and all(fits(shape["value"], x, keys) for x in value.values())
+    if kind == "union":
+        return any(_typed(o["shape"], value) and fits(o["shape"], value, keys) for o in shape["options"])
+    if kind == "list":
+        return isinstance(value, list) and all(fits(shape["item"], x, keys) for x in value)
+    if kind == "entries":
+        return isinstance(value, list) and all(isinstance(x, Mapping) and _entry_fits(keys or {}, x) for x in value)
+    return True  # yaml: anything
+
+
+def _typed(shape: Mapping[str, Any], value: object) -> bool:
+    kind = shape.get("type")
+    if kind == "list":
+        return isinstance(value, list)
+    if kind in ("map", "dict"):
+        return isinstance(value, Mapping)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return _is_whole(value)
+    if kind == "text":
+        return isinstance(value, str) or _is_whole(value)
+    return True
+
+
+def _entry_fits(keys: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
+    return all(key in keys and keys[key]["shape"]["type"] != "yaml" and fits(keys[key]["shape"], value, keys)
+               for key, value in entry.items())
+
+
+def entry_fits(schema: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
+    """Every key of ``entry`` is a vocabulary key whose value the editor shows as controls (no YAML
+    text needed). ``schema``: an ``effects_schema``."""
+    return _entry_fits(schema.get("keys") or {}, entry)
