@@ -499,7 +499,10 @@
         if (inputs.action) inputs.action.setAttribute("aria-describedby", id + "-action-doc");
       }
 
-      const own = spec ? spec.keys : [];
+      /* The trigger's own keys (on_phase: phase) first, then the action's. */
+      const own = ((triggerItem && triggerItem.keys) || []).concat((spec ? spec.keys : []).filter(function (key) {
+        return !triggerItem || (triggerItem.keys || []).indexOf(key) === -1;
+      }));
       const optional = spec ? spec.optional : schema.key_order.filter(function (k) { return k !== "trigger" && k !== "action"; });
       const body = el("div", { class: "effect-line effect-body" });
       own.forEach(function (key) { body.appendChild(field(key, false)); });
@@ -539,7 +542,8 @@
       const stash = stashes.get(entry) || {};
       stashes.set(entry, stash);
       if (!spec) return;
-      const usable = ["trigger", "action"].concat(spec.keys, spec.optional);
+      const trigger = partItem("triggers", entry.trigger);
+      const usable = ["trigger", "action"].concat(spec.keys, spec.optional, (trigger && trigger.keys) || []);
       Object.keys(entry).forEach(function (key) {
         if (usable.indexOf(key) === -1 && keyInfo[key]) { stash[key] = entry[key]; delete entry[key]; }
       });

@@ -45,14 +45,14 @@ PARTS: dict[str, Mapping[str, Any]] = {
 """Every named table of the vocabulary the editor offers."""
 
 SECTIONS: dict[str, str] = {
-    "triggers": "triggers", "actions": "actions", "targets": "targets", "durations": "actions",
+    "triggers": "triggers", "actions": "actions", "targets": "targets", "durations": "durations",
     "zones": "zones-move", "sides": "zones-move", "picks": "zones-move", "conditions": "conditions-if",
     "costs": "costs", "filter_states": "filters",
 }
 """The docs/effects.md section (its heading's anchor) of each part."""
 
 ACTION_SECTIONS: dict[str, str] = {"move": "zones-move"}
-"""Actions documented in a section of their own (else ``actions``)."""
+"""Actions documented in a section of their own (else ``actions``; static rules: ``static-rules``)."""
 
 LABELS: dict[str, dict[str, dict[str, str]]] = {
     "en": {
@@ -64,9 +64,13 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "negate": "Negate", "add_poison": "Put poison counters", "add_mana": "Gain mana",
             "add_counters": "Put counters", "remove_counters": "Remove counters",
             "move": "Move cards (search, return, exile, mill, discard …)",
+            "cannot_be_targeted": "Cannot be targeted", "cannot_be_attacked": "Cannot be attacked",
+            "cannot_be_blocked": "Cannot be blocked", "cannot_attack": "Cannot attack",
+            "double_damage": "Deals double damage", "reduce_damage": "Takes less damage",
+            "modify_cost": "Change costs",
         },
         "durations": {"end_of_turn": "Until end of turn", "permanent": "For good",
-                      "until_your_next_turn": "Until your next turn"},
+                      "until_your_next_turn": "Until your next turn", "while_on_field": "While this is on the field"},
         "zones": {"hand": "Hand", "deck": "Deck (search, then shuffle)", "deck_top": "Top of the deck",
                   "deck_bottom": "Bottom of the deck", "graveyard": "Graveyard / Discard Pile",
                   "exile": "Exile (removed from the game)", "field": "Field (in play)",
@@ -91,7 +95,8 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "count": "How many", "from": "From zone", "to": "To zone", "side": "Whose zone", "pick": "Which cards",
             "look": "Look at the top N", "if": "Only if", "per": "For each", "counter": "Counter name",
             "zone": "Zone", "min": "At least", "max": "At most", "value": "Value", "values": "Any of",
-            "range": "Between", "yes": "Yes", "no": "No",
+            "range": "Between", "yes": "Yes", "no": "No", "phase": "Which phase",
+            "played": "Which cards the opponent plays",
         },
     },
     "zh": {
@@ -99,7 +104,9 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "on_play": "此卡使用时", "on_destroyed": "此卡被破坏时", "activated": "启动：支付代价",
             "continuous": "永续：此卡在场期间", "start_of_turn": "己方回合开始时", "end_of_turn": "己方回合结束时",
             "on_attack": "此卡攻击宣言时", "on_attacked": "此卡被攻击时", "on_leave": "此卡离场时",
-            "on_block": "此卡阻挡时", "on_blocked": "此卡被阻挡时",
+            "on_block": "此卡阻挡时", "on_blocked": "此卡被阻挡时", "on_damaged": "此卡受到伤害时",
+            "on_deal_damage": "此卡造成伤害时", "on_enter": "此卡登场时", "on_draw": "有玩家抽卡时",
+            "on_opponent_play": "对手使用卡牌时", "on_phase": "阶段开始时",
         },
         "targets": {
             "self": "自己（能力值变化时：此卡）", "this": "此卡", "opponent": "对手", "any_player": "你选择的一名玩家",
@@ -112,8 +119,12 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "destroy": "破坏", "return_to_hand": "返回手牌", "negate": "无效", "add_poison": "放置毒素指示物",
             "add_mana": "获得魔力", "add_counters": "放置指示物", "remove_counters": "移除指示物",
             "move": "移动卡牌（检索、回收、除外、堆墓、丢弃……）",
+            "cannot_be_targeted": "不能成为效果的对象", "cannot_be_attacked": "不能被攻击", "cannot_be_blocked": "不能被阻挡",
+            "cannot_attack": "不能攻击", "double_damage": "造成的伤害加倍", "reduce_damage": "受到的伤害减少",
+            "modify_cost": "改变费用",
         },
-        "durations": {"end_of_turn": "直到回合结束", "permanent": "永久", "until_your_next_turn": "直到己方下个回合"},
+        "durations": {"end_of_turn": "直到回合结束", "permanent": "永久", "until_your_next_turn": "直到己方下个回合",
+                      "while_on_field": "此卡在场期间"},
         "zones": {"hand": "手牌", "deck": "卡组（检索后洗切）", "deck_top": "卡组顶端", "deck_bottom": "卡组底部",
                   "graveyard": "墓地", "exile": "除外区", "field": "场上", "damage_pile": "伤害堆"},
         "sides": {"own": "己方", "opponent": "对方", "each": "双方"},
@@ -134,7 +145,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "filter": "只限符合条件的卡", "random": "随机选择", "count": "数量", "from": "从区域", "to": "到区域",
             "side": "谁的区域", "pick": "选哪些卡", "look": "查看顶端N张", "if": "条件", "per": "每有一张",
             "counter": "指示物名称", "zone": "区域", "min": "至少", "max": "至多", "value": "值", "values": "任意一个",
-            "range": "范围", "yes": "是", "no": "否",
+            "range": "范围", "yes": "是", "no": "否", "phase": "哪个阶段", "played": "对手使用的哪些卡",
         },
     },
 }
@@ -202,8 +213,16 @@ KEY_SHAPES: dict[str, Shape] = {
     "if": {"type": "one_of", "part": "conditions", "fields": list(CONDITIONS)},
     "per": {"type": "map", "fields": ["zone", "side", "filter"]},
     "counter": _TEXT,
+    "phase": {"type": "union", "options": [{"label": "value", "shape": _TEXT},
+                                           {"label": "values", "shape": {"type": "list", "item": _TEXT}}]},
+    "played": FILTER,
 }
 """The shape of each entry key's value (``vocabulary.KEYS``)."""
+
+TRIGGER_KEYS: dict[str, tuple[str, ...]] = {
+    "on_draw": ("side",), "on_opponent_play": ("played",), "on_phase": ("phase", "side"),
+}
+"""Keys a trigger shows at once (docs/effects.md Triggers)."""
 
 ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "add_counters": ("counter",), "remove_counters": ("counter",),
@@ -281,13 +300,15 @@ def effects_schema(stats: Iterable[tuple[str, str]] = (), filter_keys: Iterable[
     for part, table in PARTS.items():
         parts[part] = [{"name": name, "label": _label(lang, part, name, _doc(part, name)), "doc": _doc(part, name)}
                        for name in table]
+    for entry in parts["triggers"]:
+        entry["keys"] = list(TRIGGER_KEYS.get(entry["name"], ()))
     for entry in parts["actions"]:
         name = entry["name"]
         spec = ACTIONS[name]
         own = _own_keys(name, spec)
         entry["keys"] = own
         entry["optional"] = [k for k in COMMON_KEYS if k not in own]
-        entry["section"] = ACTION_SECTIONS.get(name, SECTIONS["actions"])
+        entry["section"] = ACTION_SECTIONS.get(name, "static-rules" if getattr(spec, "static", False) else "actions")
         entry["default_target"] = DEFAULT_TARGET.get(name)
     parts["stats"] = [{"name": name, "label": label, "doc": ""} for name, label in stats]
     states = dict(FILTER_STATES)
