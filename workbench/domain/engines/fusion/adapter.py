@@ -192,7 +192,7 @@ class FusionEffects(BaseAdapter):
         if key == "stars":
             return card.stars
         if key == "cost":
-            return card.cost
+            return card.printed_cost
         if key == "name":
             return card.name
         return card.raw.get(key)

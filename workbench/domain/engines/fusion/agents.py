@@ -24,7 +24,7 @@ from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
 _PTOK = {"p0": -1, "p1": -2}
-_NONE: list[None] = [None]
+_NONE: list[int | None] = [None]  # no target, times the number of effects
 _NEG_INF = float("-inf")
 
 
@@ -608,9 +608,9 @@ class HeuristicAgent:
         damage, atk_dfn, sc = s.damage, s.atk_dfn, s._sc
         for zone in s.crea:
             for i in zone:
-                a, d = sc.get(i) or atk_dfn(i)
-                atk[i] = a
-                left[i] = d - damage.get(i, 0) if damage else d
+                at, df = sc.get(i) or atk_dfn(i)
+                atk[i] = at
+                left[i] = df - damage.get(i, 0) if damage else df
         incoming = 0
         blocked: set[int] = set()  # attackers with a blocker already
         entries: dict[int, list[Any]] = {}
@@ -732,7 +732,7 @@ def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Ac
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
-                 horizon: int = SEARCH_HORIZON, **tuning: Any) -> Agent:
+                 horizon: int = SEARCH_HORIZON, **tuning: Any) -> Agent[FusionState]:
     """The strong fusion player: root ISMCTS (engines/search.py) in re-dealt worlds, the
     heuristic's choice and the next listed actions as candidates, heuristic playouts of
     ``horizon`` decisions, then :func:`position_value`."""

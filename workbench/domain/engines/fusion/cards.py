@@ -34,7 +34,7 @@ class CardDef:
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
         "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked",
-        "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost",
+        "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost", "printed_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
     )
 
@@ -45,8 +45,11 @@ class CardDef:
         self.kind = str(raw.get("kind", ""))
         self.subtype = str(raw.get("subtype", "normal") or "normal")
         cost = raw.get("cost", 0)
-        self.cost: int | str = "X" if cost == "X" else _int(cost)
-        self.x_cost = self.cost == "X"  # tested as a flag in the hot paths (no int-to-string comparison)
+        self.printed_cost: int | str = "X" if cost == "X" else _int(cost)
+        """The cost as printed: a number or ``"X"`` (what a ``cost`` filter compares)."""
+        self.x_cost = cost == "X"  # tested as a flag in the hot paths (no int-to-string comparison)
+        self.cost = 0 if self.x_cost else _int(cost)
+        """The mana to pay; an X cost (``x_cost``) pays all the mana left instead."""
         self.is_creature = self.kind == "creature" or (self.kind == "item" and self.subtype == "artifact_creature")
         self.stars = _int(raw.get("stars", 0))
         self.atk = _int(raw.get("atk", 0))

@@ -89,7 +89,7 @@ def _same(old: list[Any], new: list[Any]) -> bool:
 # ---------------------------------------------------------------------------- scenarios
 
 
-def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> State:
+def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) -> FusionState:
     """Build a position from a scenario ``setup`` mapping (docs/engines/fusion.md).
 
     Raises SetupError when a key, card or instance name is wrong.

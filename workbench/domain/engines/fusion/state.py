@@ -212,6 +212,8 @@ class FusionState(Observe, State):
     end_ids: Any
     n_slots: int
     sa_block: Any
+    _rng: random.Random  # the generator behind ``rng``, shared with the state cloned from
+    _rng_mine: bool      # whether ``_rng`` is this state's own copy
 
     # ------------------------------------------------------------------ construction
 
@@ -306,7 +308,7 @@ class FusionState(Observe, State):
         d["_sc"] = {}
         return new
 
-    @property  # type: ignore[override]
+    @property
     def rng(self) -> random.Random:
         """The state's own seeded generator (copied on first use after a clone)."""
         if not self._rng_mine:
@@ -1078,7 +1080,7 @@ class FusionState(Observe, State):
         return []
 
     def _cost_of(self, cost: int | str, p: int) -> int:
-        return self.mana[p] if cost == "X" else cost  # an int already (cards.CardDef, Effect)
+        return self.mana[p] if isinstance(cost, str) else cost  # a str is "X": all the mana left
 
     def _once_free(self, p: int, card: CardDef, effects: tuple[Effect, ...]) -> bool:
         used = self.used
@@ -1203,10 +1205,11 @@ class FusionState(Observe, State):
             if cache is None:
                 cache = tables[i] = [None] * self.n_slots
             tgt = e.target  # the choices of _targets, read in place
+            options: Any  # a zone, a view of one, or the filtered choices
             if e.filter is not None:
                 options = self._target_view(e, p, i)
             elif tgt == "enemy_creature":
-                options: Any = self.crea[1 - p]
+                options = self.crea[1 - p]
             elif tgt == "own_creature":
                 options = self.crea[p]
             else:
