@@ -26,6 +26,8 @@ class EffectAdapter(Protocol):
 
     def units(self, s: State, player: int) -> list[Unit]: ...
     """The player's creatures/monsters in play, in rules order (a new list)."""
+    def opponents(self, s: State, player: int) -> Sequence[int]: ...
+    """The player's opponents still in the game, in turn order after it (two players: the other)."""
     def in_play(self, s: State, u: Unit) -> bool: ...
     def decode(self, s: State, e: EffectSpec, raw: Any) -> Target | None: ...
     """The target a chosen argument of an action names (None: gone, the effect fizzles)."""
@@ -84,6 +86,9 @@ class BaseAdapter:
 
     def decode(self, s: State, e: EffectSpec, raw: Any) -> Target | None:
         return raw
+
+    def opponents(self, s: State, player: int) -> Sequence[int]:
+        return (1 - player,)
 
     def draw(self, s: State, player: int, n: int, src: Source) -> None:
         self._missing("draw")

@@ -45,20 +45,24 @@ def matches(f: Filter | None, item: Any, src: Source, s: State, a: EffectAdapter
     return True
 
 
-def _sides(side: str, c: int) -> tuple[int, ...]:
+def _sides(side: str, c: int, s: State, a: EffectAdapter) -> tuple[int, ...]:
+    """The players a side names: the controller, its opponents (each of them with three or more
+    players, in turn order), or the controller and then its opponents."""
     if side in ("controller", "own"):
         return (c,)
     if side == "opponent":
-        return (1 - c,)
-    return (c, 1 - c)
+        return tuple(a.opponents(s, c))
+    return (c, *a.opponents(s, c))
 
 
 def _pool(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[Any]:
     """Every unit on the selector's side(s) that passes the filter, own side first."""
     c = src.controller
     sel = e.selector
-    units = a.units(s, c) if sel.side == "controller" else a.units(s, 1 - c) if sel.side == "opponent" \
-        else a.units(s, c) + a.units(s, 1 - c)
+    if sel.side == "controller":
+        units = a.units(s, c)
+    else:
+        units = [u for p in _sides(sel.side, c, s, a) for u in a.units(s, p)]
     f = e.filter
     if f is not None:
         units = [u for u in units if matches(f, u, src, s, a)]
@@ -80,7 +84,7 @@ def legal_targets(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> lis
     sel = e.selector
     c = src.controller
     if sel.what == "player":
-        return [PLAYERS[c], PLAYERS[1 - c]] if sel.choose else []
+        return [PLAYERS[p] for p in (c, *a.opponents(s, c))] if sel.choose else []
     if sel.what != "unit" or not sel.choose:
         return []
     return _pool(e, src, s, a)
@@ -120,9 +124,9 @@ def _reach(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
     if what == "player":
         if sel.choose:
             return [chosen] if isinstance(chosen, PlayerRef) else []
-        if sel.side == "each":
-            return [PLAYERS[c], PLAYERS[1 - c]]
-        return [PLAYERS[c if sel.side == "controller" else 1 - c]]
+        if sel.side == "controller":
+            return [PLAYERS[c]]
+        return [PLAYERS[p] for p in _sides(sel.side, c, s, a)]
     if what == "this":  # the card itself while in play; seth: also in its own on_destroyed effects
         u = src.unit
         return [u] if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)) else []
@@ -139,7 +143,7 @@ def _reach(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
 def count_matching(c: Condition, src: Source, s: State, a: EffectAdapter) -> int:
     """How many cards of ``c.zone`` on ``c.side`` pass ``c.filter``."""
     total = 0
-    for p in _sides(c.side, src.controller):
+    for p in _sides(c.side, src.controller, s, a):
         items = a.units(s, p) if c.zone == "field" else a.zone(s, p, c.zone)
         if c.filter is None:
             total += len(items)
@@ -167,7 +171,7 @@ def holds(c: Condition, src: Source, s: State, a: EffectAdapter) -> bool:
         return _within(a.turn(s), c)
     if kind == "counters":
         return src.unit is not None and _within(a.counters(s, src.unit, c.counter), c)
-    players = _sides(c.side, src.controller)
+    players = _sides(c.side, src.controller, s, a)
     if kind == "life":
         return all(_within(a.life(s, p), c) for p in players)
     if kind in ("hand", "damage_pile"):
@@ -302,7 +306,7 @@ def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -
     if e.from_zone == "field":
         return _each_unit(e, src, chosen, s, a, lambda u: a.leave(s, u, to, src))
     moved = 0
-    for p in _sides(e.selector.side, src.controller):
+    for p in _sides(e.selector.side, src.controller, s, a):
         zone = a.zone(s, p, "deck" if e.from_zone == "deck_top" else e.from_zone)
         seen = zone[::-1]  # top of the deck / the latest card first
         if e.look:

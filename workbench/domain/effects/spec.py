@@ -52,7 +52,8 @@ class PlayerRef:
     index: int
 
 
-PLAYERS = (PlayerRef(0), PlayerRef(1))
+PLAYERS = (PlayerRef(0), PlayerRef(1), PlayerRef(2), PlayerRef(3))
+"""Player targets by seat (fusion seats up to four, RULES.md §3.9)."""
 
 
 @dataclass(frozen=True, slots=True)

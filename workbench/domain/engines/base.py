@@ -42,15 +42,31 @@ class Action:
 
 @dataclass(frozen=True)
 class GameResult:
-    """How a game ended: ``winner`` is 0, 1 or None (draw); ``reason`` names the rule."""
+    """How a game ended: ``winner`` is a seat (0, 1, …) or None (draw); ``reason`` names the rule.
+
+    ``places`` (games of more than two players, fusion §3.9.5): each seat's final place, 1 for
+    the winner; players who dropped out at the same moment share a place, so a draw is several
+    seats on place 1. Empty for two-player games.
+    """
 
     winner: int | None
     reason: str
     turns: int
+    places: tuple[int, ...] = ()
 
     @property
     def draw(self) -> bool:
         return self.winner is None
+
+    def score(self, player: int) -> float:
+        """``player``'s share of the win: 1 won, 0 lost, a draw split among the seats that share
+        first place (0.5 for a two-player draw)."""
+        if self.winner is not None:
+            return 1.0 if self.winner == player else 0.0
+        if not self.places:
+            return 0.5
+        first = sum(1 for place in self.places if place == 1)
+        return 1.0 / first if self.places[player] == 1 else 0.0
 
 
 @dataclass
@@ -64,6 +80,12 @@ class GameStats:
     """Cards in each player's opening hand as kept (after mulligans); empty for games without one."""
     facts: list[dict[str, set[str]]] = field(default_factory=lambda: [{}, {}])
     """Other per-card facts of the game by name, e.g. seth's ``survived`` (docs/playtests.md)."""
+
+    @classmethod
+    def of(cls, players: int) -> GameStats:
+        """Empty statistics for ``players`` seats."""
+        return cls(drawn=[set() for _ in range(players)], played=[set() for _ in range(players)],
+                   opening=[set() for _ in range(players)], facts=[{} for _ in range(players)])
 
     def copy(self) -> GameStats:
         return GameStats(

@@ -39,13 +39,11 @@ class Evaluator(Protocol[S_contra]):
 
 
 def outcome(state: State, player: int) -> float | None:
-    """1 for a won game, 0 for a lost one, 0.5 for a draw, None while it runs."""
+    """1 for a won game, 0 for a lost one, 0.5 for a two-player draw (1/k for k players sharing
+    first place), None while it runs."""
     if not state.is_terminal():
         return None
-    winner = state.result().winner
-    if winner is None:
-        return 0.5
-    return 1.0 if winner == player else 0.0
+    return state.result().score(player)  # with three or more players: a shared first place splits
 
 
 def same_action(actions: Sequence[Action], wanted: Action) -> int:

@@ -107,6 +107,9 @@ class FusionEffects(BaseAdapter):
     def units(self, s: FusionState, player: int) -> list[int]:
         return list(s.crea[player])
 
+    def opponents(self, s: FusionState, player: int) -> tuple[int, ...]:
+        return s.opps[player]
+
     def in_play(self, s: FusionState, u: int) -> bool:
         return s.on_field(u)
 

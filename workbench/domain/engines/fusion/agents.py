@@ -23,7 +23,7 @@ from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
-_PTOK = {"p0": -1, "p1": -2}
+_PTOK = {"p0": -1, "p1": -2, "p2": -3, "p3": -4}
 _NONE: list[int | None] = [None]  # no target, times the number of effects
 _NEG_INF = float("-inf")
 
@@ -74,7 +74,11 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
             if act == "draw":
                 # Drawing is good until the deck runs short; in a long game the player with the
                 # smaller deck decks out first (§3.1.8), so extra draws then hurt.
-                mine_left, theirs_left = len(s.deck[q]), len(s.deck[1 - q])
+                mine_left = len(s.deck[q])
+                if s.np == 2:
+                    theirs_left = len(s.deck[1 - q])
+                else:  # the first of the others to deck out
+                    theirs_left = min((len(s.deck[r]) for r in s.alive if r != q), default=0)
                 if mine_left <= amount + 2 or (mine_left < 12 and mine_left - amount <= theirs_left):
                     total += sign * -8.0
                 else:
@@ -171,7 +175,7 @@ def _retarget_score(s: FusionState, attacker: int, target: str) -> float:
     """An attack lost its target (§3.5.2): the player is worth most of the attacker's ATK, a
     creature it destroys its worth, any other creature a little."""
     power = s.atk(attacker)
-    if target == PLAYER:
+    if target == PLAYER or target in _PTOK:
         return 0.6 * power + 0.1
     t = s.index[target]
     a, d = s.atk_dfn(t)
@@ -213,7 +217,8 @@ class HeuristicAgent:
         assert isinstance(state, FusionState)
         down = state.down
         if down and state.step not in _BLIND_STEPS:
-            hidden = [i for i in state.crea[1 - player] if i in down]
+            crea = state.crea
+            hidden = [i for q in state.opps[player] for i in crea[q] if i in down]
             if hidden:
                 return self._masked(state, player, hidden)
         return self._choose(state, player)
@@ -221,23 +226,24 @@ class HeuristicAgent:
     def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
         """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
         depends only on what ``player`` sees (restored afterwards: the cache is the state's)."""
-        q = 1 - player
-        # the pool changes only when a card of q's moves between zones (or turns face up)
-        key = (state.turn, len(state.hand[q]), len(state.deck[q]), len(state.grave[q]),
-               len(state.exile[q]), len(hidden))
+        opps = state.opps[player]
+        # an opponent's pool changes only when a card of its moves between zones (or turns face up)
+        key = (state.turn, len(hidden), *(
+            (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
         memo = self._guessed
         if memo is not None and memo[0] is state and memo[1] == key:
-            guess = memo[2]
+            guesses = memo[2]
         else:
-            guess = _guess(state, q)
-            self._guessed = (state, key, guess)
-        cards = state.cards
+            guesses = {q: _guess(state, q) for q in opps}
+            self._guessed = (state, key, guesses)
+        cards, owner = state.cards, state.owner
         saved = []
         sc = state._sc
         for i in hidden:
             true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
             card = cards[i]
             saved.append((i, true))
+            guess = guesses[owner[i]]
             sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
         try:
             return self._choose(state, player)
@@ -488,7 +494,7 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ battle
 
     def _declare(self, s: FusionState, p: int, acts: list[Action]) -> Action:
-        q = 1 - p
+        opps = s.opps[p]
         # stats of the possible attackers and of every enemy creature, read once per decision
         damage = s.damage
         tapped, sick, down = s.tapped, s.sick, s.down
@@ -523,72 +529,75 @@ class HeuristicAgent:
                     free.append(i)
                     if a > 0:
                         free_power += a
-            blockers = []
-            for i in s.crea[q]:
-                a, d = sc.get(i) or atk_dfn(i)
-                atk[i] = a
-                left[i] = d - damage.get(i, 0) if damage else d
-                if i not in tapped and i not in down:
-                    blockers.append(i)
+            blockers = {}  # per opponent: its creatures free to block (only it blocks, §3.9.3)
+            for q in opps:
+                free_q = blockers[q] = []
+                for i in s.crea[q]:
+                    a, d = sc.get(i) or atk_dfn(i)
+                    atk[i] = a
+                    left[i] = d - damage.get(i, 0) if damage else d
+                    if i not in tapped and i not in down:
+                        free_q.append(i)
             for i in declared:
                 if i not in atk:
                     atk[i], d = sc.get(i) or atk_dfn(i)
                     left[i] = d - damage.get(i, 0) if damage else d
         self._decl = (s, s.turn, len(attacks), atk, left, blockers)
-        committed_power = 0
+        committed_power = [0] * s.np  # damage already declared against each player
         committed: dict[int, int] = {}  # damage already declared against each creature
         for a in attacks:
             t = a[1]
             if t < 0:
-                committed_power += atk[a[0]]
+                committed_power[-1 - t] += atk[a[0]]
             else:
                 committed[t] = committed.get(t, 0) + atk[a[0]]
         strike_back = s.opts.strike_back
         best, best_score = -1, 0.0
         best_t = 0
-        # The listed attacks are every free attacker (in zone order) against the opponent (unless
-        # a taunt forbids it) and then each enemy creature: score those pairs in that order, so
-        # no action name needs decoding; ties keep the first, as the listed order would.
-        player_ok = s.taunt_ids[q].isdisjoint(s.crea[q]) or not s.taunting(q)
-        enemy = s.crea[q]
-        life_q = s.life[q]
+        # The listed attacks are every free attacker (in zone order) against each opponent in
+        # turn order (unless its taunt forbids it) and then that opponent's creatures: score
+        # those pairs in that order, so no action name needs decoding; ties keep the first, as
+        # the listed order would.
+        sides = [(q, s.taunt_ids[q].isdisjoint(s.crea[q]) or not s.taunting(q), s.crea[q], s.life[q],
+                  blockers[q], committed_power[q]) for q in opps]
         for i in free:
             power = atk[i]
             left_i = left[i]
             value_i = power + left_i + 1.0
-            if player_ok:
-                if not blockers and life_q <= power + committed_power:
-                    score = 100.0
-                else:
-                    score = 0.6 * power
-                    for b in blockers:
-                        kills = atk[b] >= left_i
-                        if kills and power < left[b]:
-                            score = -value_i
-                            break
-                        if kills:
-                            score = min(score, atk[b] + left[b] - value_i + 1.0)
-                if score > best_score:
-                    best, best_t, best_score = i, -1, score
-            for t in enemy:
-                score = 0.0
-                need = left[t] - committed.get(t, 0) if committed else left[t]
-                if need <= 0:
-                    continue  # already dies to the attacks declared so far
-                if power >= need:
-                    score += atk[t] + left[t] + 1.0
-                elif power > 0 and free_power >= need:
-                    # together with the other free attackers it falls: take a share of the gain
-                    score += 0.8 * (atk[t] + left[t] + 1.0) * power / need
-                if strike_back and t not in down and atk[t] >= left_i:
-                    score -= value_i
-                if score > 0:
-                    for b in blockers:
-                        if b != t and atk[b] >= left_i and power < left[b]:
-                            score -= 0.5 * value_i
-                            break
-                if score > best_score:
-                    best, best_t, best_score = i, t, score
+            for q, player_ok, enemy, life_q, guards, committed_q in sides:
+                if player_ok:
+                    if not guards and life_q <= power + committed_q:
+                        score = 100.0
+                    else:
+                        score = 0.6 * power
+                        for b in guards:
+                            kills = atk[b] >= left_i
+                            if kills and power < left[b]:
+                                score = -value_i
+                                break
+                            if kills:
+                                score = min(score, atk[b] + left[b] - value_i + 1.0)
+                    if score > best_score:
+                        best, best_t, best_score = i, -1 - q, score
+                for t in enemy:
+                    score = 0.0
+                    need = left[t] - committed.get(t, 0) if committed else left[t]
+                    if need <= 0:
+                        continue  # already dies to the attacks declared so far
+                    if power >= need:
+                        score += atk[t] + left[t] + 1.0
+                    elif power > 0 and free_power >= need:
+                        # together with the other free attackers it falls: take a share of the gain
+                        score += 0.8 * (atk[t] + left[t] + 1.0) * power / need
+                    if strike_back and t not in down and atk[t] >= left_i:
+                        score -= value_i
+                    if score > 0:
+                        for b in guards:
+                            if b != t and atk[b] >= left_i and power < left[b]:
+                                score -= 0.5 * value_i
+                                break
+                    if score > best_score:
+                        best, best_t, best_score = i, t, score
         if best >= 0:
             table = s.sa_attack[best]
             action = table[best_t] if table is not None else None
@@ -596,7 +605,8 @@ class HeuristicAgent:
                 for a in acts:  # by identity: Action equality would compare field by field
                     if a is action:
                         return action
-            want = (s.names[best], PLAYER if best_t < 0 else s.names[best_t])
+            target = (PLAYER if s.np == 2 else f"p{-1 - best_t}") if best_t < 0 else s.names[best_t]
+            want = (s.names[best], target)
             for a in acts:  # not cached yet (a state built another way): find it by name
                 if a.kind == "attack" and a.args == want:
                     return a
@@ -614,11 +624,12 @@ class HeuristicAgent:
         incoming = 0
         blocked: set[int] = set()  # attackers with a blocker already
         entries: dict[int, list[Any]] = {}
+        me = -1 - p
         for entry in s.attacks:
             entries[entry[0]] = entry
             if entry[2]:
                 blocked.add(entry[0])
-            elif entry[1] < 0:
+            elif entry[1] == me:  # an unblocked attack on this player (not on another, §3.9.3)
                 incoming += max(0, atk[entry[0]])
         lethal = incoming >= s.life[p]
         best, best_score = None, 0.0
@@ -651,7 +662,7 @@ class HeuristicAgent:
                 score += 0.3 * power
             if att in blocked and not kills:
                 score -= 1.0
-            if lethal and entry[1] < 0 and att not in blocked:
+            if lethal and entry[1] == me and att not in blocked:
                 score += 50.0 + power
             if score > best_score:
                 best, best_score = a, score
@@ -700,7 +711,7 @@ class MonteCarloAgent:
                 return 1.0 if sim.winner == player else -1.0
             p = sim.actor
             sim.apply(policy.choose(sim, p))
-        diff = sim.life[player] - sim.life[1 - player]
+        diff = sim.life[player] - max(sim.life[q] for q in sim.opps[player])
         return max(-0.9, min(0.9, diff / 20.0))
 
 
@@ -715,8 +726,12 @@ SEARCH_WIDTH = 6
 def position_value(s: FusionState, player: int) -> float:
     """A 0-1 estimate of ``player``'s chances: life, creatures on the field (ATK + DEF) and
     cards in hand on each side, squashed by a logistic curve."""
+    opps = s.opps[player]
+    if player not in s.alive or not opps:
+        return 0.0 if player not in s.alive else 1.0
     score = 0.0
-    for q, sign in ((player, 1.0), (1 - player, -1.0)):
+    # with three or more players: own material against the mean of the opponents still in
+    for q, sign in ((player, 1.0), *((r, -1.0 / len(opps)) for r in opps)):
         material = 0.0
         for i in s.crea[q]:
             a, d = s.atk_dfn(i)

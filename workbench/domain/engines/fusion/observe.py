@@ -1,7 +1,8 @@
 """What each Fusion Duel player may know, and re-dealing a position consistently with it.
 
-Hidden in fusion (RULES.md §3.2, §3.4.2): the order of each deck, the opponent's hand, and the
-identity of the opponent's face-down cards (set creatures and set magic). A face-down card shows
+Hidden in fusion (RULES.md §3.2, §3.4.2): the order of each deck, every other player's hand, and
+the identity of every other player's face-down cards (set creatures and set magic); with three or
+four players (§3.9) each opponent is hidden the same way, one pool per opponent. A face-down card shows
 where it lies (creature or magic zone), whether it is tapped, the turn it was set and the damage
 it carries, nothing else. A player knows its own face-down cards and which cards its deck holds
 (not their order). The opponent's unseen cards (hand, deck, face-down) are one pool; the deck
@@ -29,17 +30,16 @@ class Observe:
     """Mixin of :class:`FusionState`: ``observe`` and ``determinize``."""
 
     def hidden_from(self: FusionState, player: int) -> set[int]:  # type: ignore[misc]
-        """Instances whose identity ``player`` cannot see: the opponent's face-down cards."""
-        q = 1 - player
+        """Instances whose identity ``player`` cannot see: the other players' face-down cards."""
         down = self.down
-        return {i for i in self.crea[q] + self.magic[q] if i in down}
+        return {i for q in range(self.np) if q != player for i in self.crea[q] + self.magic[q] if i in down}
 
     def observe(self: FusionState, player: int) -> Observation:  # type: ignore[misc]
         s = self
         names, cards = s.names, s.cards
         hidden = s.hidden_from(player)
         slot: dict[int, str] = {}
-        for q in (0, 1):
+        for q in range(s.np):
             for zone, ids in (("creature", s.crea[q]), ("magic", s.magic[q])):
                 for k, i in enumerate(ids):
                     if i in hidden:
@@ -52,7 +52,7 @@ class Observe:
 
         players = []
         private: dict[str, Any] = {}
-        for q in (0, 1):
+        for q in range(s.np):
             creatures = []
             for i in s.crea[q]:
                 view: dict[str, Any] = {
@@ -84,7 +84,7 @@ class Observe:
                 private["hand"] = [names[i] for i in s.hand[q]]
                 private["deck"] = sorted(names[i] for i in s.deck[q])
             else:
-                unseen = s.hand[q] + s.deck[q] + sorted(hidden)
+                unseen = s.hand[q] + s.deck[q] + sorted(i for i in hidden if s.owner[i] == q)
                 players[q]["unseen"] = sorted(cards[i].id for i in unseen)
         public = {
             "turn": s.turn, "active": s.active, "first": s.first, "phase": s.phase,
@@ -97,7 +97,8 @@ class Observe:
             "pending": [[p, label(src), e.index] for p, src, e in s.pending],
             "targets": [label(t) for t in s.tgt_opts] if s.step == "target" else [],
             "used": sorted(map(list, s.used)), "acts": list(s.acts), "over": s.over,
-            "winner": s.winner,
+            "winner": s.winner, "alive": list(s.alive), "places": list(s.places),
+            "prio": s.prio, "passes": s.passes, "bseat": s.bseat, "wplayer": s.wplayer,
         }
         return Observation(player, public, private)
 
@@ -106,32 +107,34 @@ class Observe:
         """A quiet clone re-dealt for ``player`` (see the module docstring)."""
         s = self.clone()
         s.logging = False
-        q = 1 - player
         cards, down = s.cards, s.down
         perm: dict[int, int] = {}
         # own deck: the same cards, a new order
         deck = sorted(s.deck[player])
         rng.shuffle(deck)
         s.deck[player] = deck
-        # the opponent's unseen pool, re-dealt slot by slot
-        crea_slots = [i for i in s.crea[q] if i in down]
-        magic_slots = [i for i in s.magic[q] if i in down]
-        loose = s.hand[q] + s.deck[q]
-        pool = sorted(loose + crea_slots + magic_slots)
-        rng.shuffle(pool)
         max_stars = s.opts.set_max_stars
-        for slots, fits in ((crea_slots, lambda c: c.kind == "creature" and c.stars <= max_stars),
-                            (magic_slots, lambda c: c.kind == "magic")):
-            for old in slots:
-                k = next(k for k, j in enumerate(pool) if fits(cards[j]))
-                perm[old] = pool.pop(k)
-        for old, new in zip(loose, pool):
-            perm[old] = new
+        for q in range(s.np):
+            if q == player:
+                continue
+            # each opponent's unseen pool, re-dealt slot by slot
+            crea_slots = [i for i in s.crea[q] if i in down]
+            magic_slots = [i for i in s.magic[q] if i in down]
+            loose = s.hand[q] + s.deck[q]
+            pool = sorted(loose + crea_slots + magic_slots)
+            rng.shuffle(pool)
+            for slots, fits in ((crea_slots, lambda c: c.kind == "creature" and c.stars <= max_stars),
+                                (magic_slots, lambda c: c.kind == "magic")):
+                for old in slots:
+                    k = next(k for k, j in enumerate(pool) if fits(cards[j]))
+                    perm[old] = pool.pop(k)
+            for old, new in zip(loose, pool):
+                perm[old] = new
         if any(old != new for old, new in perm.items()):
             _relabel(s, perm)
         s.rng = random.Random(rng.getrandbits(64))
         if getattr(s, "deck_seeds", None) is not None:  # future mulligan shuffles are hidden too
-            s.deck_seeds = (rng.getrandbits(32), rng.getrandbits(32))
+            s.deck_seeds = tuple(rng.getrandbits(32) for _ in range(s.np))
         s._legal = None
         s._sc = {}
         s._cb = None

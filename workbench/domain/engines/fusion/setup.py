@@ -13,7 +13,15 @@ from typing import Any
 
 from workbench.domain.engines.base import CardData, DeckCards, State
 from workbench.domain.engines.fusion.cards import CardDef, card_def
-from workbench.domain.engines.fusion.state import PLAYER, FusionState, Options, Shared, shuffle
+from workbench.domain.engines.fusion.state import (
+    _PTOK,
+    MAX_PLAYERS,
+    PLAYER,
+    FusionState,
+    Options,
+    Shared,
+    shuffle,
+)
 from workbench.domain.errors import WorkbenchError
 
 PHASES = ("mulligan", "ready", "main1", "battle", "main2", "end")
@@ -24,32 +32,41 @@ class SetupError(WorkbenchError):
 
 
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> FusionState:
-    """Shuffle both main decks, toss for the first player, deal opening hands (§3.1.5).
+    """A two-player game (see :func:`new_pod`)."""
+    return new_pod((deck_a, deck_b), options, seed)
+
+
+def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -> FusionState:
+    """Shuffle every main deck, choose the first player at random, deal opening hands (§3.1.5);
+    ``decks`` are the seats in turn order, two to four of them (§3.9.1).
 
     The extra deck is ignored (no special creatures exist yet, §3.2). Option ``_first_player``
-    (0 or 1) fixes the first player instead of the toss. Option ``_deck_seeds`` (two ints, for the
-    decks in seat 0 and seat 1) gives each deck its own shuffle stream — the setup shuffle and
-    every mulligan shuffle — so a deck's order does not depend on its seat (playtest seed pairs,
-    docs/playtests.md). Without it both decks shuffle from the state's generator, as before.
-    Never raises for odd card values.
+    (a seat) fixes the first player instead of the toss. Option ``_deck_seeds`` (one int per
+    seat) gives each deck its own shuffle stream — the setup shuffle and every mulligan shuffle —
+    so a deck's order does not depend on its seat (playtest seed pairs, docs/playtests.md).
+    Without it every deck shuffles from the state's generator, as before. Raises ValueError for
+    fewer than two or more than four decks; never raises for odd card values.
     """
+    n = len(decks)
+    if not 2 <= n <= MAX_PLAYERS:
+        raise ValueError(f"fusion seats 2 to {MAX_PLAYERS} players, not {n} (RULES.md §3.9.1)")
     opts = Options(options)
-    shared = _shared_for(list(deck_a.get("main", ())), list(deck_b.get("main", ())), opts.log)
+    shared = _shared_for([list(d.get("main", ())) for d in decks], opts.log)
     state = FusionState(shared.cards, shared.names, shared.owner, opts, seed, shared)
     owner = shared.owner
     for i, p in enumerate(owner):
         state.deck[p].append(i)
     deck_seeds = options.get("_deck_seeds")
     if deck_seeds is not None:
-        state.deck_seeds = (int(deck_seeds[0]), int(deck_seeds[1]))
-    for p in (0, 1):
+        state.deck_seeds = tuple(int(deck_seeds[p]) for p in range(n))
+    for p in range(n):
         shuffle(state.shuffle_rng(p), state.deck[p])
     forced = options.get("_first_player")
-    state.first = int(forced) if forced in (0, 1) else state.rng.randrange(2)
+    state.first = int(forced) if forced in range(n) else state.rng.randrange(n)
     state.active = state.actor = state.first
     if state.logging:
-        state.log.append(f"Setup — P{state.first + 1} goes first (coin toss)")
-    for p in (0, 1):
+        state.log.append(f"Setup — P{state.first + 1} goes first ({'coin toss' if n == 2 else 'chosen at random'})")
+    for p in range(n):
         state._draw(p, opts.start_hand)
         state.stats.opening[p] = set(state.stats.drawn[p])  # until a mulligan replaces it
     state.step = "mulligan" if opts.max_mulligans > 0 else "turn"
@@ -57,27 +74,28 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     return state
 
 
-_SHARED: dict[tuple[int, int, bool], tuple[list[Any], list[Any], Shared]] = {}
+_SHARED: dict[tuple[Any, ...], tuple[list[list[Any]], Shared]] = {}
 
 
-def _shared_for(main_a: list[Any], main_b: list[Any], texts: bool) -> Shared:
-    """The Shared tables for these two card lists, reused while the card objects are the same."""
-    key = (len(main_a), len(main_b), texts)
+def _shared_for(mains: list[list[Any]], texts: bool) -> Shared:
+    """The Shared tables for these card lists (one per seat), reused while the card objects are
+    the same. Instances are named by seat letter and number: ``a1``, ``b7``, ``c3``, ``d12``."""
+    key = (*map(len, mains), texts)
     hit = _SHARED.get(key)
-    if hit is not None and _same(hit[0], main_a) and _same(hit[1], main_b):
-        return hit[2]
+    if hit is not None and all(_same(old, new) for old, new in zip(hit[0], mains)):
+        return hit[1]
     cards: list[CardDef] = []
     names: list[str] = []
     owner: list[int] = []
-    for p, main in enumerate((main_a, main_b)):
+    for p, main in enumerate(mains):
         for n, raw in enumerate(main, 1):
             cards.append(card_def(raw))
-            names.append(f"{'ab'[p]}{n}")
+            names.append(f"{'abcd'[p]}{n}")
             owner.append(p)
-    shared = Shared(cards, names, owner)
+    shared = Shared(cards, names, owner, len(mains))
     if len(_SHARED) > 64:
         _SHARED.clear()
-    _SHARED[key] = (main_a, main_b, shared)
+    _SHARED[key] = (mains, shared)
     return shared
 
 
@@ -103,8 +121,9 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     if not isinstance(library, Mapping):
         raise SetupError("setup.cards must map card ids to card mappings")
     players = setup.get("players") or [{}, {}]
-    if not isinstance(players, Sequence) or len(players) != 2:
-        raise SetupError("setup.players must list two players")
+    if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise SetupError(f"setup.players must list 2 to {MAX_PLAYERS} players (RULES.md §3.9.1)")
+    n = len(players)  # the setup's seats, whatever option players says (§3.9.1)
     cards: list[CardDef] = []
     names: list[str] = []
     owner: list[int] = []
@@ -119,7 +138,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
         for zone in zones:
             for entry in spec.get(zone) or []:
                 name, raw, flags = _instance(entry, library, f"players.{p}.{zone}")
-                if name in names or name in ("p0", "p1", PLAYER, "none"):
+                if name in names or name in (*_PTOK, PLAYER, "none"):
                     raise SetupError(f"instance name {name!r} is used twice or reserved")
                 parsed = card_def(raw)
                 if zone == "creatures" and not parsed.is_creature:
@@ -131,16 +150,21 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
                 owner.append(p)
                 placed.append((p, zone, flags))
     opts = Options(options)
-    state = FusionState(cards, names, owner, opts, seed)
+    state = FusionState(cards, names, owner, opts, seed, players=n)
     turn = int(setup.get("turn", 1))
     active = int(setup.get("active", 0))
+    if not 0 <= active < n:
+        raise SetupError(f"setup.active must be a seat 0 … {n - 1}, got {active}")
     phase = str(setup.get("phase", "main1"))
     if phase not in PHASES:
         raise SetupError(f"setup.phase must be one of {', '.join(PHASES)}, got {phase!r}")
-    state.first = int(setup.get("first_player", active if turn % 2 else 1 - active))
+    # by default the first player is the one whose turn numbering fits: turn t is seat first + t - 1
+    state.first = int(setup.get("first_player", (active - (turn - 1)) % n))
+    if not 0 <= state.first < n:
+        raise SetupError(f"setup.first_player must be a seat 0 … {n - 1}")
     for p, spec in enumerate(players):
         state.life[p] = int(spec.get("life", opts.start_life))
-        state.mana_max[p] = int(spec.get("mana_max", min(opts.mana_cap, (turn + 1) // 2)))
+        state.mana_max[p] = int(spec.get("mana_max", min(opts.mana_cap, (turn + n - 1) // n)))
         state.mana[p] = int(spec.get("mana", state.mana_max[p]))
         state.mulls[p] = int(spec.get("mulligans", 0))
     for i, (p, zone, flags) in enumerate(placed):
@@ -155,7 +179,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     elif phase == "ready":
         # Start the turn from its ready phase: mana growth, untap, start-of-turn effects, draw.
         state.turn = turn - 1
-        state.active = 1 - active
+        state.active = (active - 1) % n
         if turn == 1:
             state.first = active
         state.step = "turn"
@@ -241,7 +265,7 @@ def snapshot(state: State) -> dict[str, Any]:
     s = state
     names = s.names
     players = []
-    for p in (0, 1):
+    for p in range(s.np):
         players.append({
             "life": s.life[p],
             "mana": s.mana[p],
@@ -275,14 +299,19 @@ def snapshot(state: State) -> dict[str, Any]:
             "field": [names[i] for i in s.field[p]],
             "graveyard": [names[i] for i in s.grave[p]],
             "exile": [names[i] for i in s.exile[p]],
+            "out": p not in s.alive and not (s.over and s.np == 2),
+            "place": s.places[p] or None,
         })
     result = None
     if s.over:
         result = {"winner": s.winner, "reason": s.reason, "draw": s.winner is None}
+        if s.np != 2:
+            result["places"] = list(s.places)
     return {
         "turn": s.turn,
         "active": s.active,
         "first_player": s.first,
+        "player_count": s.np,
         "phase": s.phase,
         "step": s.step,
         "to_act": list(s.to_act()),
@@ -293,7 +322,7 @@ def snapshot(state: State) -> dict[str, Any]:
             for link in s.chain
         ],
         "attacks": [
-            {"attacker": names[a[0]], "target": PLAYER if a[1] < 0 else names[a[1]],
+            {"attacker": names[a[0]], "target": (PLAYER if s.np == 2 else _PTOK[-1 - a[1]]) if a[1] < 0 else names[a[1]],
              "blockers": [names[b] for b in a[2]]}
             for a in s.attacks
         ],

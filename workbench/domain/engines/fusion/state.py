@@ -42,8 +42,10 @@ from workbench.domain.engines.fusion.observe import Observe
 from workbench.domain.errors import IllegalAction
 
 PLAYER = "player"
-# Player tokens inside the engine are negative: -1 is player 0, -2 is player 1.
-_PTOK = ("p0", "p1")
+# Player tokens inside the engine are negative: -1 is player 0, -2 is player 1, … -4 is player 3.
+_PTOK = ("p0", "p1", "p2", "p3")
+MAX_PLAYERS = 4
+"""Players a game may seat (RULES.md §3.9.1, option ``players``)."""
 ACTIVATION_LIMIT = 40
 """Activations per player per turn; a safety net against zero-cost loops of card data."""
 
@@ -59,11 +61,11 @@ FIXED = {
 """The argument-free actions: the same immutable values in every game."""
 
 
-_NO_TARGET = -3
+_NO_TARGET = -5
 """Slot of the target-less Action in the per-target tables.
 
-Those tables are lists of ``n + 3`` entries indexed by the target: instances 0 … n-1, the player
-tokens -1 and -2 (the last two entries) and _NO_TARGET (the third last), so a lookup is a list
+Those tables are lists of ``n + 5`` entries indexed by the target: instances 0 … n-1, the player
+tokens -1 … -4 (the last four entries) and _NO_TARGET (the fifth last), so a lookup is a list
 index rather than a dict call."""
 
 
@@ -84,8 +86,13 @@ def _ptok(p: int) -> int:
     return -1 - p
 
 
-_SOLO = ((0,), (1,))  # what to_act returns, without a new tuple per call
-_BOTH = ((-1, -2), (-2, -1))  # the player tokens of (p, opponent) for p = 0, 1
+_SOLO = ((0,), (1,), (2,), (3,))  # what to_act returns, without a new tuple per call
+
+
+def turn_order(n: int, alive: list[int]) -> list[tuple[int, ...]]:
+    """Per seat, the other players still in the game in turn order after it (RULES.md §3.9.1);
+    with two players ``[(1,), (0,)]``."""
+    return [tuple(q for k in range(1, n) if (q := (p + k) % n) in alive) for p in range(n)]
 
 
 class Options:
@@ -131,11 +138,12 @@ class Shared:
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
-        "n_slots", "sa_block",
+        "n_slots", "sa_block", "players",
     )
 
-    def __init__(self, cards: list[CardDef], names: list[str], owner: list[int]) -> None:
+    def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
         self.cards = cards
+        self.players = players
         self.names = names
         self.owner = owner
         self.index = {n: i for i, n in enumerate(names)}
@@ -152,17 +160,17 @@ class Shared:
         self.sa_summon: list[Action | None] = [None] * n
         # Cards stay in their owner's zones, so a player without such cards in the deck list never
         # has an ability to activate or a quick card to answer with.
-        self.act_ids = [frozenset(i for i, c in enumerate(cards) if c.activated and owner[i] == p) for p in (0, 1)]
-        self.quick_ids = [frozenset(i for i, c in enumerate(cards) if c.play_speed >= 2 and owner[i] == p) for p in (0, 1)]
+        self.act_ids = [frozenset(i for i, c in enumerate(cards) if c.activated and owner[i] == p) for p in range(players)]
+        self.quick_ids = [frozenset(i for i, c in enumerate(cards) if c.play_speed >= 2 and owner[i] == p) for p in range(players)]
         self.has_act = [bool(ids) for ids in self.act_ids]
         # the cards with an ability fast enough for the opponent's turn or a faster chain (§3.6.2)
         self.fast_act_ids = [
             frozenset(i for i in ids if any(e.speed >= 2 for e in cards[i].activated)) for ids in self.act_ids
         ]
-        self.taunt_ids = [frozenset(i for i, c in enumerate(cards) if c.taunt and owner[i] == p) for p in (0, 1)]
+        self.taunt_ids = [frozenset(i for i, c in enumerate(cards) if c.taunt and owner[i] == p) for p in range(players)]
         # the cards with start-of-turn and end-of-turn effects: most turns have none to run
-        self.start_ids = [frozenset(i for i, c in enumerate(cards) if c.start and owner[i] == p) for p in (0, 1)]
-        self.end_ids = [frozenset(i for i, c in enumerate(cards) if c.end and owner[i] == p) for p in (0, 1)]
+        self.start_ids = [frozenset(i for i, c in enumerate(cards) if c.start and owner[i] == p) for p in range(players)]
+        self.end_ids = [frozenset(i for i, c in enumerate(cards) if c.end and owner[i] == p) for p in range(players)]
         self.has_quick = [bool(ids) for ids in self.quick_ids]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
@@ -175,7 +183,7 @@ class Shared:
         self.sa_abil: list[dict[int, list[Action | None]] | None] = [None] * n
         # block Actions per blocker: attacker -> Action
         self.sa_block: list[list[Action | None] | None] = [None] * n
-        self.n_slots = n + 3  # the length of a per-target table
+        self.n_slots = n + 5  # the length of a per-target table
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
         }
@@ -219,34 +227,38 @@ class FusionState(Observe, State):
 
     def __init__(
         self, cards: list[CardDef], names: list[str], owner: list[int], opts: Options, seed: int,
-        shared: Shared | None = None,
+        shared: Shared | None = None, players: int = 2,
     ) -> None:
-        sh = shared if shared is not None else Shared(cards, names, owner)
+        sh = shared if shared is not None else Shared(cards, names, owner, players)
+        n = self.np = sh.players  # seats 0 … n-1 (RULES.md §3.9.1)
+        self.alive: list[int] = list(range(n))  # seats still in the game, in seat order (§3.9.5)
+        self.opps: list[tuple[int, ...]] = turn_order(n, self.alive)  # per seat: the others in turn order
+        self.places: list[int] = [0] * n  # final place per seat, set as players drop out (§3.9.5)
         # card data, names, owners and the Action caches (immutable values shared by clones and
         # games) become plain attributes, so the hot paths read self.X rather than self.shared.X
         self.__dict__.update(sh.fields)
         self.opts = opts
-        self.stats = GameStats()
+        self.stats = GameStats() if n == 2 else GameStats.of(n)
         self.stats.unsimulated.update(sh.unsimulated)
         self._cb: Any = None  # cached continuous bonuses, see _cont_bonuses
         # cached (ATK, DEF) per creature, see atk_dfn; emptied with _cb and on every stat change
         self._sc: dict[int, tuple[int, int]] = {}
         self.rng = random.Random(seed)
-        self.deck_seeds: tuple[int, int] | None = None  # per-deck shuffle streams, see shuffle_rng
+        self.deck_seeds: tuple[int, ...] | None = None  # per-deck shuffle streams, see shuffle_rng
         self.log = []
         self.logging = opts.log  # log lines (a look-ahead clone turns this off)
         self.texts = opts.log  # action descriptions, cached in acache and shared by clones
-        self.deck: list[list[int]] = [[], []]  # top of the deck is the end of the list
-        self.hand: list[list[int]] = [[], []]
-        self.crea: list[list[int]] = [[], []]
-        self.magic: list[list[int]] = [[], []]
-        self.field: list[list[int]] = [[], []]
-        self.grave: list[list[int]] = [[], []]
-        self.exile: list[list[int]] = [[], []]
-        self.life = [opts.start_life, opts.start_life]
-        self.mana = [0, 0]
-        self.mana_max = [0, 0]
-        self.mulls = [0, 0]
+        self.deck: list[list[int]] = [[] for _ in range(n)]  # top of the deck is the end of the list
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.crea: list[list[int]] = [[] for _ in range(n)]
+        self.magic: list[list[int]] = [[] for _ in range(n)]
+        self.field: list[list[int]] = [[] for _ in range(n)]
+        self.grave: list[list[int]] = [[] for _ in range(n)]
+        self.exile: list[list[int]] = [[] for _ in range(n)]
+        self.life = [opts.start_life] * n
+        self.mana = [0] * n
+        self.mana_max = [0] * n
+        self.mulls = [0] * n
         self.tapped: set[int] = set()
         self.down: set[int] = set()  # face down
         self.sick: set[int] = set()  # summoned this turn: cannot tap
@@ -258,7 +270,7 @@ class FusionState(Observe, State):
         self.counters: dict[int, dict[str, int]] = {}  # named counters of effects, by creature
         self.lasting: list[tuple[int, int, int, int]] = []  # (controller, creature, +atk, +def) until its next turn
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
-        self.acts = [0, 0]
+        self.acts = [0] * n
         self.turn = 0
         self.first = 0
         self.active = 0
@@ -267,6 +279,8 @@ class FusionState(Observe, State):
         self.actor = 0
         self.chain: list[list[Any]] = []  # [player, src, kind, effects, targets, x, speed, negated]
         self.prio = 0
+        self.passes = 0  # players who passed in a row on the chain (§3.9.4)
+        self.bseat = -1  # the defender choosing blockers now; -1 before the first (§3.9.3)
         self.resolving = False
         self.resume: tuple[str, int] = ("main", 0)
         self.attacks: list[list[Any]] = []  # [attacker, target, blockers, n_ordered]
@@ -293,9 +307,10 @@ class FusionState(Observe, State):
         new.stats = self.stats.copy()
         for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
             zones = d[key]
-            d[key] = [list(zones[0]), list(zones[1])]
+            d[key] = [list(z) for z in zones]
         for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts", "lasting"):
             d[key] = list(d[key])
+        # alive, opps and places are replaced, never changed in place (_knock_out): shared
         for key in ("tapped", "down", "sick", "used"):
             d[key] = set(d[key])
         for key in ("set_turn", "damage", "mods", "eot", "attached"):
@@ -380,7 +395,9 @@ class FusionState(Observe, State):
         """Winner (or None for a draw), the reason, and the number of turns played."""
         if not self.over:
             raise ValueError("the game is still running")
-        return GameResult(self.winner, self.reason, self.turn)
+        if self.np == 2:
+            return GameResult(self.winner, self.reason, self.turn)
+        return GameResult(self.winner, self.reason, self.turn, tuple(self.places))
 
     # ------------------------------------------------------------------ helpers
 
@@ -429,7 +446,7 @@ class FusionState(Observe, State):
             return str(arg) if i is None else f"{self.cards[i].name} ({arg})"
 
         def target(arg: Any, attacker: Any = None) -> str:
-            if arg == PLAYER:
+            if arg == PLAYER:  # two players: the attacker's opponent
                 return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
             if arg in _PTOK:
                 return f"P{_PTOK.index(arg) + 1}"
@@ -510,19 +527,20 @@ class FusionState(Observe, State):
             m = cb[self.owner[i]]
             a += m[0]
             d += m[1]
-            if cb[2]:
-                m = cb[2].get(i)
+            if cb[-1]:
+                m = cb[-1].get(i)
                 if m:
                     a += m[0]
                     d += m[1]
         return a, d
 
-    def _cont_bonuses(self) -> tuple[tuple[int, int], tuple[int, int], dict[int, tuple[int, int]]]:
-        """Continuous stat changes now in force: per player's creatures, and per creature itself.
+    def _cont_bonuses(self) -> tuple[Any, ...]:
+        """Continuous stat changes now in force: per player's creatures (one (ATK, DEF) per seat),
+        and last, per creature itself (a dict).
 
         Cached in ``_cb``; every move of a card onto or off the field resets the cache.
         """
-        bonus = [[0, 0], [0, 0]]
+        bonus = [[0, 0] for _ in range(self.np)]
         this: dict[int, tuple[int, int]] = {}
         down = self.down
         for j in self.cont_ids:
@@ -540,12 +558,13 @@ class FusionState(Observe, State):
                     bonus[p][0] += e.atk
                     bonus[p][1] += e.dfn
                 elif t == "enemy_creatures":
-                    bonus[1 - p][0] += e.atk
-                    bonus[1 - p][1] += e.dfn
+                    for q in self.opps[p]:
+                        bonus[q][0] += e.atk
+                        bonus[q][1] += e.dfn
                 elif self.cards[j].is_creature:
                     old = this.get(j, (0, 0))
                     this[j] = (old[0] + e.atk, old[1] + e.dfn)
-        return (bonus[0][0], bonus[0][1]), (bonus[1][0], bonus[1][1]), this
+        return (*((b[0], b[1]) for b in bonus), this)
 
     def on_field(self, i: int) -> bool:
         """True while creature ``i`` is in its owner's creature zone."""
@@ -582,14 +601,106 @@ class FusionState(Observe, State):
     def _lose(self, p: int, reason: str) -> None:
         if self.over:
             return
+        if self.np != 2:
+            self._knock_out([p], reason)
+            return
         self.over = True
         self.winner = 1 - p
         self.reason = reason
         if self.logging:
             self._say(f"P{2 - p} wins: {reason}")
 
+    def _next(self, q: int) -> int:
+        """The next seat after ``q`` still in the game, in turn order (§3.9.1); ``q`` itself may
+        be out already."""
+        if self.np == 2:
+            return 1 - q
+        n, alive = self.np, self.alive
+        for k in range(1, n + 1):
+            r = (q + k) % n
+            if r in alive:
+                return r
+        return q  # pragma: no cover - nobody left: the game is over
+
+    def _knock_out(self, out: list[int], reason: str) -> None:
+        """Players ``out`` drop out together (games of three or more, §3.9.5): they share the
+        next place from the bottom, their cards leave the game, and the game goes on until one
+        player is left (the winner) or none (those who dropped out last share first place)."""
+        alive = [q for q in self.alive if q not in out]
+        places = list(self.places)
+        for q in out:
+            places[q] = len(alive) + 1
+        self.alive, self.places, self.opps = alive, places, turn_order(self.np, alive)
+        if self.logging:
+            self._say(f"{', '.join(f'P{q + 1}' for q in out)} out of the game: {reason} (§3.9.5)")
+        if len(alive) <= 1:
+            self.over = True
+            if alive:
+                self.winner = alive[0]
+                places[alive[0]] = 1
+                self.reason = f"P{alive[0] + 1} is the last player left (§3.9.5); {reason}"
+                if self.logging:
+                    self._say(f"P{alive[0] + 1} wins: the last player left")
+            else:
+                self.winner = None
+                self.reason = f"the last players dropped out at once and share first place (§3.9.5); {reason}"
+                if self.logging:
+                    self._say("draw: " + self.reason)
+            return
+        for q in out:
+            self._remove_player(q)
+        if self.active in out:  # its turn ends here: clean up, then the next player's turn
+            self.chain = []
+            self.pending = []
+            self.attacks = []
+            self.resolving = True
+            self.resume = ("cleanup", 0)
+
+    def _remove_player(self, q: int) -> None:
+        """Player ``q`` is out: its cards leave the game (no triggers), with everything that
+        refers to them; the cards of others attached to its creatures go to their graveyards."""
+        gone: set[int] = set()
+        for zones in (self.deck, self.hand, self.crea, self.magic, self.field, self.grave, self.exile):
+            gone.update(zones[q])
+            zones[q] = []
+        self.tapped -= gone
+        self.down -= gone
+        self.sick -= gone
+        for table in (self.set_turn, self.damage, self.mods, self.eot, self.counters):
+            for i in gone & table.keys():
+                del table[i]
+        if self.lasting:
+            for c, i, a, d in self.lasting:
+                if c == q and i not in gone:  # its "until your next turn" changes end: no next turn
+                    old = self.mods.get(i, (0, 0))
+                    self.mods[i] = (old[0] - a, old[1] - d)
+            self.lasting = [x for x in self.lasting if x[0] != q and x[1] not in gone]
+        for card, host in list(self.attached.items()):
+            if card in gone:
+                del self.attached[card]
+            elif host in gone:
+                del self.attached[card]
+                r = self.owner[card]
+                if card in self.magic[r] and self.cards[card].kind == "magic":
+                    self.magic[r].remove(card)
+                    self.grave[r].append(card)
+        self.chain = [link for link in self.chain if link[0] != q and link[1] not in gone]
+        self.pending = [x for x in self.pending if x[0] != q and x[1] not in gone]
+        self.attacks = [a for a in self.attacks if a[0] not in gone]
+        for a in self.attacks:
+            a[2] = [b for b in a[2] if b not in gone]
+            a[3] = min(a[3], len(a[2]))
+        self.mana[q] = 0
+        self._cb = None
+        self._sc = {}
+
     def _check_life(self) -> None:
         if self.over:
+            return
+        if self.np != 2:
+            dead = [q for q in self.alive if self.life[q] <= 0]
+            if dead:
+                self._knock_out(dead, ", ".join(f"P{q + 1} has {self.life[q]} life" for q in dead) + " (§3.1.4)")
             return
         dead = (self.life[0] <= 0, self.life[1] <= 0)
         if dead[0] and dead[1]:
@@ -662,7 +773,7 @@ class FusionState(Observe, State):
     def _check_creatures(self) -> None:
         """Destroy every creature whose damage this turn reaches its DEF (§3.5.6)."""
         if self.mods or self.eot or self.neg_cont:
-            candidates = self.crea[0] + self.crea[1]  # a DEF may have dropped to 0
+            candidates = [i for zone in self.crea for i in zone]  # a DEF may have dropped to 0
         elif self.damage:
             candidates = list(self.damage)
         else:
@@ -683,7 +794,7 @@ class FusionState(Observe, State):
 
     def _start_turn(self) -> None:
         self.turn += 1
-        self.active = p = self.first if self.turn == 1 else 1 - self.active
+        self.active = p = self.first if self.turn == 1 else self._next(self.active)
         if self.turn > self.opts.max_turns:
             self.over = True
             self.winner = None
@@ -710,10 +821,10 @@ class FusionState(Observe, State):
             for i in zone:
                 if i not in down:  # a set creature stays sideways until flipped (§3.4.2)
                     self.tapped.discard(i)
-        self.acts = [0, 0]
+        self.acts = [0] * self.np
         if self.logging:
             self.log.append(
-                f"Turn {self.turn} — P{p + 1}'s turn: life {self.life[0]}-{self.life[1]}, "
+                f"Turn {self.turn} — P{p + 1}'s turn: life {'-'.join(map(str, self.life))}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
         if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
@@ -792,7 +903,7 @@ class FusionState(Observe, State):
             if step == "respond":
                 self.actor = self.prio
                 if self._only_pass():
-                    self.resolving = True
+                    self._chain_passed()
                     continue
                 return
             if step == "turn":
@@ -815,20 +926,21 @@ class FusionState(Observe, State):
             elif step == "window":
                 self.actor = self.wplayer
                 if self._only_pass():
-                    # _window_passed, inline
-                    if self.wstage == "declared":
-                        self.step = "retarget"
-                    elif self.wplayer == self.active:
-                        self.wplayer = 1 - self.active
-                    else:
-                        self.step = "damage"
+                    self._window_passed()
                     continue
                 return
             elif step == "block":
-                self.actor = 1 - self.active
-                if not self._block_options():
+                if self.np == 2:
+                    self.actor = 1 - self.active
+                    if not self._block_options(self.actor):
+                        self.step = "order"
+                        continue
+                    return
+                q = self._defender()
+                if q is None:
                     self.step = "order"
                     continue
+                self.actor = q
                 return
             elif step == "order":
                 self.actor = self.active
@@ -850,6 +962,8 @@ class FusionState(Observe, State):
                 return
             elif step == "target":
                 return
+            elif step == "cleanup":  # the active player dropped out (§3.9.5): its turn ends
+                self._cleanup()
             else:  # pragma: no cover - a bug in the step machine
                 raise RuntimeError(f"unknown step {step}")
 
@@ -889,12 +1003,37 @@ class FusionState(Observe, State):
         self.actor = self.active
 
     def _window_passed(self) -> None:
-        if self.wstage == "declared":
+        """The window player passed: the next player in turn order gets the window; after the
+        last one (the player before the active player), the battle goes on (§3.9.4)."""
+        w = self._next(self.wplayer)
+        if w != self.active:
+            self.wplayer = w
+        elif self.wstage == "declared":  # the other players had the window after the declaration
             self.step = "retarget"
-        elif self.wplayer == self.active:
-            self.wplayer = 1 - self.active
-        else:
+        else:  # after the blocks: the active player first, then the others
             self.step = "damage"
+
+    def _chain_passed(self) -> None:
+        """The player with priority passed: the chain resolves once every other player has
+        passed in a row (§3.6.1, §3.9.4), else the next player in turn order may answer."""
+        self.passes += 1
+        if self.passes >= len(self.alive) - 1:
+            self.resolving = True
+        else:
+            self.prio = self._next(self.prio)
+
+    def _defender(self) -> int | None:
+        """The attacked player who chooses blockers now (§3.9.3), in turn order after the active
+        player; None when no attacked player has a blocker left."""
+        a = self.active
+        q = self.bseat if self.bseat >= 0 else self._next(a)
+        while q != a:
+            if self._block_options(q):
+                self.bseat = q
+                return q
+            q = self._next(q)
+        self.bseat = -1
+        return None
 
     # ------------------------------------------------------------------ triggers and the chain
 
@@ -933,7 +1072,10 @@ class FusionState(Observe, State):
         if self.damage or self.mods or self.eot or self.neg_cont:  # else _check_creatures has nothing to do
             self._check_creatures()
         life = self.life
-        if life[0] <= 0 or life[1] <= 0:
+        if self.np == 2:
+            if life[0] <= 0 or life[1] <= 0:
+                self._check_life()
+        elif any(life[q] <= 0 for q in self.alive):
             self._check_life()
 
     def _resolve_top(self) -> None:
@@ -1005,15 +1147,28 @@ class FusionState(Observe, State):
             if e.action in ("modify_stats", "heal"):
                 return [src] if self.cards[src].is_creature else []
             return [_ptok(p)]
-        if tgt == "opponent":
-            return [_ptok(1 - p)]
+        if tgt == "opponent":  # with three or more players: each opponent
+            return [_ptok(q) for q in self.opps[p]]
         if tgt == "this":
             return [src] if self.cards[src].is_creature else []
         if tgt == "own_creatures":
             return list(self.crea[p])
         if tgt == "enemy_creatures":
-            return list(self.crea[1 - p])
+            return list(self.enemies(p))
         return []
+
+    def enemies(self, p: int) -> list[int]:
+        """The creatures of every opponent of ``p`` still in the game, in turn order after ``p``
+        (for reading: with two players the opponent's zone itself)."""
+        opps = self.opps[p]
+        if len(opps) == 1:
+            return self.crea[opps[0]]
+        crea = self.crea
+        return [i for q in opps for i in crea[q]]
+
+    def player_tokens(self, p: int) -> tuple[int, ...]:
+        """The tokens of ``p`` and then of each opponent in turn order (an ``any_player`` choice)."""
+        return (_ptok(p),) + tuple(_ptok(q) for q in self.opps[p])
 
     def _target_view(self, e: Effect, p: int, src: int = -1) -> Any:
         """The choices of ``_targets`` for reading only: the zone itself where possible, no copy."""
@@ -1021,13 +1176,13 @@ class FusionState(Observe, State):
         if e.filter is not None:
             return self._targets(e, p, src)
         if tgt == "enemy_creature":
-            return self.crea[1 - p]
+            return self.enemies(p)
         if tgt == "own_creature":
             return self.crea[p]
         if tgt == "any_creature":
-            return self.crea[p] + self.crea[1 - p]
+            return self.crea[p] + self.enemies(p)
         if tgt == "any_player":
-            return _BOTH[p]
+            return self.player_tokens(p)
         return ()
 
     def _targets(self, e: Effect, p: int, src: int) -> list[int]:
@@ -1036,13 +1191,13 @@ class FusionState(Observe, State):
         if e.filter is not None:  # a filtered choice: the interpreter's matching creatures
             return legal_targets(e, ADAPTER.source(self, p, src, 0) if src >= 0 else Source(p, ""), self, ADAPTER)
         if tgt == "enemy_creature":
-            return list(self.crea[1 - p])
+            return list(self.enemies(p))
         if tgt == "own_creature":
             return list(self.crea[p])
         if tgt == "any_creature":
-            return self.crea[p] + self.crea[1 - p]
+            return self.crea[p] + self.enemies(p)
         if tgt == "any_player":
-            return [_ptok(p), _ptok(1 - p)]
+            return list(self.player_tokens(p))
         return []
 
     # ------------------------------------------------------------------ legal actions
@@ -1209,7 +1364,7 @@ class FusionState(Observe, State):
             if e.filter is not None:
                 options = self._target_view(e, p, i)
             elif tgt == "enemy_creature":
-                options = self.crea[1 - p]
+                options = self.enemies(p)
             elif tgt == "own_creature":
                 options = self.crea[p]
             else:
@@ -1328,8 +1483,11 @@ class FusionState(Observe, State):
     def _declare_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
         declared = [a[0] for a in self.attacks] if self.attacks else ()
-        enemy = self.crea[1 - p]
-        player_ok = self.taunt_ids[1 - p].isdisjoint(enemy) or not self.taunting(1 - p)
+        # each attacker picks its own target: any opponent (unless its own Taunt protects it) or
+        # a creature of any opponent, opponents in turn order (§3.5.1, §3.9.2)
+        sides = [(q, self.crea[q], self.taunt_ids[q].isdisjoint(self.crea[q]) or not self.taunting(q))
+                 for q in self.opps[p]]
+        two = self.np == 2
         tapped, sick, down = self.tapped, self.sick, self.down
         sa_attack = self.sa_attack
         for i in self.crea[p]:
@@ -1338,16 +1496,17 @@ class FusionState(Observe, State):
             table = sa_attack[i]
             if table is None:
                 table = sa_attack[i] = [None] * self.n_slots
-            if player_ok:
-                action = table[-1]
-                if action is None:
-                    action = table[-1] = self._act("attack", (self.names[i], PLAYER))
-                acts.append(action)
-            for j in enemy:
-                action = table[j]
-                if action is None:
-                    action = table[j] = self._act("attack", (self.names[i], self.names[j]))
-                acts.append(action)
+            for q, enemy, player_ok in sides:
+                if player_ok:
+                    action = table[-1 - q]
+                    if action is None:
+                        action = table[-1 - q] = self._act("attack", (self.names[i], PLAYER if two else _PTOK[q]))
+                    acts.append(action)
+                for j in enemy:
+                    action = table[j]
+                    if action is None:
+                        action = table[j] = self._act("attack", (self.names[i], self.names[j]))
+                    acts.append(action)
         if self.attacks:
             acts.append(FIXED["go"])
         else:
@@ -1355,32 +1514,46 @@ class FusionState(Observe, State):
         return acts
 
     def _attack_targets(self, p: int) -> list[str]:
-        out = [] if self.taunting(1 - p) else [PLAYER]
-        return out + [self.names[j] for j in self.crea[1 - p]]
+        out: list[str] = []
+        for q in self.opps[p]:
+            if not self.taunting(q):
+                out.append(PLAYER if self.np == 2 else _PTOK[q])
+            out.extend(self.names[j] for j in self.crea[q])
+        return out
+
+    def _gone(self, t: int) -> bool:
+        """True when attack target ``t`` is gone: a creature off the field, a player out (§3.5.2)."""
+        return not self.on_field(t) if t >= 0 else -1 - t not in self.alive
 
     def _needs_retarget(self) -> bool:
         self.attacks = [a for a in self.attacks if self.on_field(a[0])]
         for a in self.attacks:
-            t = a[1]
-            if t >= 0 and not self.on_field(t):
+            if self._gone(a[1]):
                 return True
         return False
 
     def _retarget_actions(self) -> list[Action]:
         p = self.active
         for a in self.attacks:
-            t = a[1]
-            if t >= 0 and not self.on_field(t):
+            if self._gone(a[1]):
                 name = self.names[a[0]]
                 return [self._act("retarget", (name, tgt)) for tgt in self._attack_targets(p)] or [
                     self._act("retarget", (name, "none"))
                 ]
         return []
 
-    def _block_options(self) -> bool:
-        if not self.attacks:
+    def attacks_on(self, q: int) -> list[list[Any]]:
+        """The declared attacks aimed at player ``q`` or at one of its creatures: only ``q`` may
+        block them (§3.9.3). With two players, every attack."""
+        if self.np == 2:
+            return self.attacks
+        owner, tok = self.owner, -1 - q
+        return [a for a in self.attacks if a[1] == tok or (a[1] >= 0 and owner[a[1]] == q)]
+
+    def _block_options(self, q: int) -> bool:
+        """True when player ``q`` is attacked and has a creature free to block."""
+        if not self.attacks or (self.np != 2 and not self.attacks_on(q)):
             return False
-        q = 1 - self.active
         tapped, down = self.tapped, self.down
         blocking = [b for a in self.attacks for b in a[2]]
         for i in self.crea[q]:
@@ -1389,9 +1562,9 @@ class FusionState(Observe, State):
         return False
 
     def _block_actions(self) -> list[Action]:
-        q = 1 - self.active
-        attacks = self.attacks
-        blocking = {b for a in attacks for b in a[2]}
+        q = self.actor
+        attacks = self.attacks_on(q)
+        blocking = {b for a in self.attacks for b in a[2]}
         tapped, down, sa_block = self.tapped, self.down, self.sa_block
         acts = []
         for i in self.crea[q]:
@@ -1434,12 +1607,12 @@ class FusionState(Observe, State):
             self._say(f"P{p + 1}: {action.text or action}")
         if kind == "attack":  # the most frequent action first
             i = self.index[args[0]]
-            t = _ptok(1 - p) if args[1] == PLAYER else self.index[args[1]]
+            t = self._attack_target(p, args[1])
             self.tapped.add(i)
             self.attacks.append([i, t, [], 0])
         elif kind == "pass":
             if self.step == "respond":
-                self.resolving = True
+                self._chain_passed()
             else:
                 self._window_passed()
         elif kind in ("summon", "flip", "play"):
@@ -1460,14 +1633,15 @@ class FusionState(Observe, State):
                 self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
             self.step = "window"
             self.wstage = "declared"
-            self.wplayer = 1 - p
+            self.wplayer = self._next(p)
+            self.bseat = -1
             for a in self.attacks:  # attack triggers go on the pending list (§3.6: no chain)
                 i, t = a[0], a[1]
                 for e in self.cards[i].on_attack:
                     self._trigger(p, i, e)
                 if t >= 0:
                     for e in self.cards[t].on_attacked:
-                        self._trigger(1 - p, t, e)
+                        self._trigger(self.owner[t], t, e)
         elif kind == "end_battle":
             self._to_main2()
         elif kind == "retarget":
@@ -1477,7 +1651,7 @@ class FusionState(Observe, State):
                     if args[1] == "none":
                         self.attacks.remove(a)
                     else:
-                        a[1] = _ptok(1 - p) if args[1] == PLAYER else self.index[args[1]]
+                        a[1] = self._attack_target(p, args[1])
                     break
         elif kind == "block":
             b, att = self.index[args[0]], self.index[args[1]]
@@ -1487,12 +1661,19 @@ class FusionState(Observe, State):
             for e in self.cards[b].on_block:  # block triggers go on the pending list (no chain)
                 self._trigger(p, b, e)
             for e in self.cards[att].on_blocked:
-                self._trigger(1 - p, att, e)
+                self._trigger(self.owner[att], att, e)
         elif kind == "done":
             if self.logging:
-                blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]]
+                own = self.crea[p]
+                blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]
+                          if self.np == 2 or b in own]
                 self._say(f"P{p + 1}: " + ("; ".join(blocks) if blocks else "no blocks"))
-            self.step = "order"
+            nxt = self._next(p)
+            if nxt == self.active:  # the last attacked player in turn order has blocked (§3.9.3)
+                self.step = "order"
+                self.bseat = -1
+            else:
+                self.bseat = nxt
         elif kind == "order":
             att, b = self.index[args[0]], self.index[args[1]]
             for a in self.attacks:
@@ -1526,11 +1707,20 @@ class FusionState(Observe, State):
             raise IllegalAction(f"unknown action kind {kind}")
 
     def _next_mulligan_player(self) -> None:
-        p = self.actor
-        if p == self.first:
-            self.actor = 1 - p
+        nxt = self._next(self.actor)  # mulligans go round in turn order from the first player
+        if nxt != self.first:
+            self.actor = nxt
         else:
             self.step = "turn"
+
+    def _attack_target(self, p: int, arg: str) -> int:
+        """The target of an ``attack``/``retarget`` argument: ``player`` (two players: the
+        opponent), a player token ``pK`` (three or more), or a creature instance."""
+        if arg == PLAYER:
+            return _ptok(self.opps[p][0])
+        if arg in _PTOK:
+            return _ptok(_PTOK.index(arg))
+        return self.index[arg]
 
     def _do_target(self, p: int, arg: str) -> None:
         t = _ptok(_PTOK.index(arg)) if arg in _PTOK else self.index[arg]
@@ -1658,7 +1848,8 @@ class FusionState(Observe, State):
         self.chain.append([p, src, kind, effects, targets, x, speed, False])
         if self.logging and len(self.chain) > 1:
             self._say(f"chain link C{len(self.chain) - 1}: {self.cards[src].name} (speed {speed})")
-        self.prio = 1 - p
+        self.prio = self._next(p)  # every other player in turn order may answer (§3.9.4)
+        self.passes = 0
         self.step = "respond"
 
     # ------------------------------------------------------------------ battle damage
@@ -1666,7 +1857,7 @@ class FusionState(Observe, State):
     def _battle_damage(self) -> None:
         """Simultaneous battle damage for the declared attacks (§3.5.4-3.5.6)."""
         dmg: dict[int, int] = {}
-        life_loss = [0, 0]
+        life_loss = [0] * self.np
         strike_back = self.opts.strike_back
         blocking = {b for a in self.attacks for b in a[2]}
         log = self.logging
@@ -1711,7 +1902,7 @@ class FusionState(Observe, State):
             self._say("battle damage: " + ", ".join(
                 f"{self.cards[i].name} ({self.names[i]}) {amount}" for i, amount in dmg.items()
             ))
-        for q in (0, 1):
+        for q in range(self.np):
             if life_loss[q]:
                 self.life[q] -= life_loss[q]
                 if log:
