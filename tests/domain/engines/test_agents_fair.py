@@ -5,7 +5,8 @@ player cannot see is dealt with ``determinize`` (another deck order, another opp
 other face-down cards, other hidden seth picks). A fair player with the same seed makes the
 same decision in both (compared by the action's place in the legal-action list, which depends
 only on the player's view). A player that peeks is caught: the last test shows the check fails
-for one.
+for one. ``fusion3`` is fusion with three players (RULES.md §3.9): two opponents' hands and
+face-down cards are hidden.
 """
 
 from __future__ import annotations
@@ -20,18 +21,26 @@ from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import Action, State
 from workbench.domain.engines.search import same_action
 
-GAMES = ("warzone", "fusion", "seth")
+GAMES = ("warzone", "fusion", "seth", "fusion3")
+
+
+def engine_of(game: str):
+    return load_engine("fusion" if game == "fusion3" else game)
 
 
 @lru_cache(maxsize=None)
 def sample_positions(game: str, games: int = 6, every: int = 4) -> tuple[State, ...]:
     """Positions of heuristic-vs-heuristic games where a player has a real choice."""
-    engine = load_engine(game)
-    a, b, options = bundled(game)
+    engine = engine_of(game)
+    a, b, options = bundled(engine.game)
     out = []
     for seed in range(games):
-        state = engine.new_game(a, b, options, seed)
-        players = [engine.agents["heuristic"](seed), engine.agents["heuristic"](seed + 50)]
+        if game == "fusion3":
+            state = engine.new_seated([a, b, a], options, seed)
+        else:
+            state = engine.new_game(a, b, options, seed)
+        seats = 3 if game == "fusion3" else 2
+        players = [engine.agents["heuristic"](seed + 50 * k) for k in range(seats)]
         n = 0
         while not state.is_terminal():
             acting = state.to_act()
@@ -80,13 +89,13 @@ def unfair_decisions(game: str, factory, limit: int = 120, worlds: int = 2) -> l
 
 
 def agent_names(game: str) -> list[str]:
-    return sorted(load_engine(game).agents)
+    return sorted(engine_of(game).agents)
 
 
 @pytest.mark.parametrize("game,agent", [(g, a) for g in GAMES for a in agent_names(g)
                                         if a not in ("search", "montecarlo")])
 def test_fast_players_decide_from_their_view_only(game: str, agent: str) -> None:
-    factory = load_engine(game).agents[agent]
+    factory = engine_of(game).agents[agent]
     assert unfair_decisions(game, factory) == []
 
 
@@ -94,16 +103,18 @@ def test_fast_players_decide_from_their_view_only(game: str, agent: str) -> None
 @pytest.mark.parametrize("game,agent", [(g, a) for g in GAMES for a in agent_names(g)
                                         if a in ("search", "montecarlo")])
 def test_search_players_decide_from_their_view_only(game: str, agent: str) -> None:
-    engine = load_engine(game)
+    engine = engine_of(game)
     factory = engine.agents[agent]
     assert unfair_decisions(game, lambda seed: factory(seed, budget=8) if agent == "search"
                             else factory(seed), limit=25, worlds=1) == []
 
 
-def test_search_player_decides_from_its_view_only_quick() -> None:
-    """A small-budget search player, on fusion (the game with the most hidden information)."""
+@pytest.mark.parametrize("game", ("fusion", "fusion3"))
+def test_search_player_decides_from_its_view_only_quick(game: str) -> None:
+    """A small-budget search player, on fusion (the game with the most hidden information),
+    with two and with three players."""
     factory = load_engine("fusion").agents["search"]
-    assert unfair_decisions("fusion", lambda seed: factory(seed, budget=4), limit=12,
+    assert unfair_decisions(game, lambda seed: factory(seed, budget=4), limit=12,
                             worlds=1) == []
 
 
@@ -118,10 +129,10 @@ class Peeking:
         if self.game == "warzone":
             hidden = [c.iid for c in state.p[1 - player].hand]
         else:
-            hidden = [state.names[i] for i in state.hand[1 - player]]
+            hidden = [state.names[i] for q, hand in enumerate(state.hand) if q != player for i in hand]
         return acts[hash(min(hidden, default="")) % len(acts)]
 
 
-@pytest.mark.parametrize("game", ("warzone", "fusion"))
+@pytest.mark.parametrize("game", ("warzone", "fusion", "fusion3"))
 def test_the_check_catches_a_player_that_peeks(game: str) -> None:
     assert unfair_decisions(game, lambda seed: Peeking(game), limit=40)

@@ -224,6 +224,23 @@ class Engine(Generic[S]):
     """Build a position from a scenario's ``setup`` mapping (docs/scenarios.md)."""
     snapshot: Callable[[S], dict[str, Any]] | None = None
     """The observable state as plain nested data, for scenario ``expect`` blocks."""
+    new_pod: Callable[[Sequence[DeckCards], Mapping[str, Any], int], S] | None = None
+    """A game of ``len(decks)`` seats in turn order (engines that seat more than two players,
+    e.g. fusion §3.9); None for two-player games only."""
+    max_players: int = 2
+    """The most seats :attr:`new_pod` takes."""
+
+    def new_seated(self, decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -> S:
+        """A game of ``decks`` (one per seat): :attr:`new_game` for two, :attr:`new_pod` beyond.
+
+        Raises ValueError when the engine does not seat that many players.
+        """
+        if len(decks) == 2:
+            return self.new_game(decks[0], decks[1], options, seed)
+        if self.new_pod is None or not 2 <= len(decks) <= self.max_players:
+            raise ValueError(f"{self.game} seats {'2' if self.new_pod is None else f'2 to {self.max_players}'} "
+                             f"players, not {len(decks)}")
+        return self.new_pod(decks, options, seed)
 
 
 AGENT_LABELS = {"random": "random", "heuristic": "heuristic", "montecarlo": "Monte Carlo",

@@ -1,4 +1,4 @@
-"""Fusion Duel rules engine (RULES.md §3, two players); see docs/engines/fusion.md.
+"""Fusion Duel rules engine (RULES.md §3, two to four players); see docs/engines/fusion.md.
 
 Modules: ``cards`` (card definitions and their parsed effects), ``adapter`` (what fusion runs of
 the effect vocabulary and its primitives for the effect interpreter), ``state`` (zones, turn flow,
@@ -11,8 +11,8 @@ from workbench.domain.engines.base import Engine, RandomAgent
 from workbench.domain.engines.fusion.adapter import CAPABILITIES
 from workbench.domain.engines.fusion.agents import HeuristicAgent, MonteCarloAgent, search_agent
 from workbench.domain.engines.fusion.cards import ACTIONS
-from workbench.domain.engines.fusion.setup import from_setup, new_game, snapshot
-from workbench.domain.engines.fusion.state import FusionState
+from workbench.domain.engines.fusion.setup import from_setup, new_game, new_pod, snapshot
+from workbench.domain.engines.fusion.state import MAX_PLAYERS, FusionState
 
 ENGINE = Engine(
     game="fusion",
@@ -23,6 +23,8 @@ ENGINE = Engine(
     capabilities=CAPABILITIES,
     from_setup=from_setup,
     snapshot=snapshot,
+    new_pod=new_pod,
+    max_players=MAX_PLAYERS,
 )
 
 __all__ = ["ENGINE", "FusionState", "HeuristicAgent", "MonteCarloAgent"]

@@ -62,7 +62,7 @@ def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -
     for p in range(n):
         shuffle(state.shuffle_rng(p), state.deck[p])
     forced = options.get("_first_player")
-    state.first = int(forced) if forced in range(n) else state.rng.randrange(n)
+    state.first = int(forced) if forced is not None and forced in range(n) else state.rng.randrange(n)
     state.active = state.actor = state.first
     if state.logging:
         state.log.append(f"Setup — P{state.first + 1} goes first ({'coin toss' if n == 2 else 'chosen at random'})")
@@ -302,7 +302,7 @@ def snapshot(state: State) -> dict[str, Any]:
             "out": p not in s.alive and not (s.over and s.np == 2),
             "place": s.places[p] or None,
         })
-    result = None
+    result: dict[str, Any] | None = None
     if s.over:
         result = {"winner": s.winner, "reason": s.reason, "draw": s.winner is None}
         if s.np != 2:

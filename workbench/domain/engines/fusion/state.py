@@ -1,4 +1,4 @@
-"""The Fusion Duel game state: zones, turn flow, the chain, battle (RULES.md §3, two players).
+"""The Fusion Duel game state: zones, turn flow, the chain, battle (RULES.md §3, two to four players).
 
 One :class:`FusionState` holds the whole position. Card instances are small integers; their
 definitions, names and owners are shared between clones (never mutated), while the per-instance
@@ -670,10 +670,10 @@ class FusionState(Observe, State):
             for i in gone & table.keys():
                 del table[i]
         if self.lasting:
-            for c, i, a, d in self.lasting:
+            for c, i, da, dd in self.lasting:
                 if c == q and i not in gone:  # its "until your next turn" changes end: no next turn
                     old = self.mods.get(i, (0, 0))
-                    self.mods[i] = (old[0] - a, old[1] - d)
+                    self.mods[i] = (old[0] - da, old[1] - dd)
             self.lasting = [x for x in self.lasting if x[0] != q and x[1] not in gone]
         for card, host in list(self.attached.items()):
             if card in gone:
@@ -687,9 +687,9 @@ class FusionState(Observe, State):
         self.chain = [link for link in self.chain if link[0] != q and link[1] not in gone]
         self.pending = [x for x in self.pending if x[0] != q and x[1] not in gone]
         self.attacks = [a for a in self.attacks if a[0] not in gone]
-        for a in self.attacks:
-            a[2] = [b for b in a[2] if b not in gone]
-            a[3] = min(a[3], len(a[2]))
+        for attack in self.attacks:
+            attack[2] = [b for b in attack[2] if b not in gone]
+            attack[3] = min(attack[3], len(attack[2]))
         self.mana[q] = 0
         self._cb = None
         self._sc = {}
@@ -698,9 +698,9 @@ class FusionState(Observe, State):
         if self.over:
             return
         if self.np != 2:
-            dead = [q for q in self.alive if self.life[q] <= 0]
-            if dead:
-                self._knock_out(dead, ", ".join(f"P{q + 1} has {self.life[q]} life" for q in dead) + " (§3.1.4)")
+            out = [q for q in self.alive if self.life[q] <= 0]
+            if out:
+                self._knock_out(out, ", ".join(f"P{q + 1} has {self.life[q]} life" for q in out) + " (§3.1.4)")
             return
         dead = (self.life[0] <= 0, self.life[1] <= 0)
         if dead[0] and dead[1]:
