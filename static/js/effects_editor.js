@@ -11,7 +11,7 @@
   const t = W.t;
   /* Keys written first, in the bundled cards' order; the rest follow the vocabulary's key order, then
      unknown keys as they were (the page's JSON has sorted keys, so an entry's own order is not known). */
-  const FIRST_KEYS = ["trigger", "cost", "speed", "once_per_turn", "action"];
+  const FIRST_KEYS = ["trigger", "cost", "speed", "once_per_turn", "action", "target", "from", "to"];
   /* Which key a problem code concerns, so its control is marked aria-invalid. */
   const CODE_KEY = {
     "effect.unknown_action": "action", "effect.missing_action": "action", "effect.unknown_trigger": "trigger",
@@ -265,14 +265,16 @@
       return el("fieldset", { class: "effect-group", id: id }, [el("legend", { text: label })].concat(children));
     }
 
-    /* "Add …": a select of what may still be added, then the new control takes the focus. */
+    /* "Add …": a select of what may still be added and its Add button (so browsing the list with the
+       arrow keys adds nothing); the new control then takes the focus. */
     function adder(id, label, choices, onPick) {
       if (!choices.length) return null;
-      const select = el("select", { id: id, class: "effect-adder" }, [el("option", { value: "", text: label })].concat(
-        choices.map(function (c) { return el("option", { value: c.name, text: c.label }); })));
-      select.setAttribute("aria-label", label);
-      select.addEventListener("change", function () { if (select.value) onPick(select.value); });
-      return el("div", { class: "effect-control" }, [select]);
+      const select = el("select", { id: id, class: "effect-adder" },
+        choices.map(function (c) { return el("option", { value: c.name, text: c.label }); }));
+      const button = el("button", { type: "button", class: "button button-small", id: id + "-button", text: t("Add"),
+        "aria-describedby": id + "-label", onclick: function () { if (select.value) onPick(select.value); } });
+      return el("div", { class: "effect-control effect-adder-line" }, [
+        el("label", { for: id, id: id + "-label", text: label }), el("div", { class: "effect-field" }, [select, button])]);
     }
 
     function mapControl(shape, value, id, label, set, ctx) {
@@ -294,7 +296,7 @@
         children.push(line);
       });
       const free = shape.fields.filter(function (f) { return !has(obj, f.name); });
-      const add = adder(id + "-add", t("Add to %(what)s…", { what: label }), free, function (name) {
+      const add = adder(id + "-add", t("Add to %(what)s", { what: label }), free, function (name) {
         const f = shape.fields.find(function (x) { return x.name === name; });
         obj[name] = fallback(f.shape);
         set(obj);
@@ -522,7 +524,7 @@
       if (details.childNodes.length) box.appendChild(details);
       const free = optional.filter(function (key) { return !has(entry, key) && keyInfo[key]; })
         .map(function (key) { return { name: key, label: keyInfo[key].label }; });
-      const add = adder(id + "-add", t("Add a detail…"), free, function (key) {
+      const add = adder(id + "-add", t("Add a detail"), free, function (key) {
         entry[key] = fallback(keyInfo[key].shape);
         ctx.set();
         ctx.rerender(id + "-" + key);

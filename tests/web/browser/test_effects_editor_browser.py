@@ -146,3 +146,142 @@ def test_a_viewer_can_try_rows_but_not_save(live_server, page):
     page.wait_for_timeout(300)
     assert _api_card(live_server, "warzone", "firepot-volley") == before
     assert not page.console_errors, page.console_errors
+
+
+def _pick(page, select_id: str, value: str) -> None:
+    page.locator("#" + select_id).select_option(value)
+
+
+def _add(page, adder_id: str, value: str) -> None:
+    """An "Add …" list and its Add button: choose, then press the button."""
+    page.locator("#" + adder_id).select_option(value)
+    page.locator("#" + adder_id + "-button").click()
+
+
+def test_nested_effects_built_by_clicks_save_as_the_expected_yaml(live_server, live_server_data: Path, page, screenshot):
+    """Every kind of nested construct — zones, a filter, conditions (count, previous, phase list),
+    costs (life, discard, sacrifice with a filter, counters), per, a shared target, stats — is built
+    with the rows' controls only (no YAML typed), and the card file holds exactly that list."""
+    card_file = live_server_data / "warzone" / "cards" / "fx-built-by-clicks.yaml"
+    card_file.write_text(yaml.safe_dump({
+        "name": "Built By Clicks", "kind": "creature", "class": 2, "degree": 3, "strength": 500,
+        "resilience": 500, "text": "Built in the editor."}, sort_keys=False), encoding="utf-8")
+    page.goto(live_server + "/games/warzone/cards/fx-built-by-clicks/edit")
+    add_effect = page.get_by_role("button", name="Add effect")
+
+    # 1. search the deck for a Class 2 creature (move: zones and a filter)
+    add_effect.click()
+    row = page.locator("#field-effects-1")
+    row.get_by_label("When", exact=True).select_option("on_play")
+    row.get_by_label("What it does").select_option("move")
+    expect(page.locator("#field-effects-1-action-doc").get_by_role("link")).to_have_attribute(
+        "href", "/docs/effects#zones-move")
+    row.get_by_label("From zone").select_option("deck")
+    row.get_by_label("To zone").select_option("hand")
+    row.get_by_role("button", name="Add to Only cards that match").click()
+    _pick(page, "field-effects-1-filter-1-key", "kind")
+    page.locator("#field-effects-1-filter-1-value-v").fill("creature")
+    row.get_by_role("button", name="Add to Only cards that match").click()
+    _pick(page, "field-effects-1-filter-2-key", "class")
+    page.locator("#field-effects-1-filter-2-value-v").fill("2")
+
+    # 2. if you control three or more creatures, draw a card (if: count with zone, side, min)
+    add_effect.click()
+    row = page.locator("#field-effects-2")
+    _pick(page, "field-effects-2-trigger", "on_play")
+    _pick(page, "field-effects-2-action", "draw")
+    _pick(page, "field-effects-2-target", "self")
+    page.locator("#field-effects-2-amount").fill("1")
+    _add(page, "field-effects-2-add", "if")
+    expect(page.locator("#field-effects-2-if-kind")).to_be_focused()  # the new detail takes the focus
+    _pick(page, "field-effects-2-if-kind", "count")
+    _add(page, "field-effects-2-if-count-add", "zone")
+    _pick(page, "field-effects-2-if-count-zone", "field")
+    _add(page, "field-effects-2-if-count-add", "side")
+    _pick(page, "field-effects-2-if-count-side", "own")
+    _add(page, "field-effects-2-if-count-add", "min")
+    page.locator("#field-effects-2-if-count-min").fill("3")
+
+    # 3. pay 2 life, discard a card: draw two (an activated cost)
+    add_effect.click()
+    _pick(page, "field-effects-3-trigger", "activated")
+    _pick(page, "field-effects-3-action", "draw")
+    _pick(page, "field-effects-3-target", "self")
+    page.locator("#field-effects-3-amount").fill("2")
+    _add(page, "field-effects-3-add", "cost")
+    _add(page, "field-effects-3-cost-add", "pay_life")
+    page.locator("#field-effects-3-cost-pay_life").fill("2")
+    _add(page, "field-effects-3-cost-add", "discard")  # 1 by default
+
+    # 4-5. 300 damage to an enemy creature, then, if you do, it loses 200 Strength until your next turn
+    add_effect.click()
+    _pick(page, "field-effects-4-trigger", "on_play")
+    _pick(page, "field-effects-4-action", "damage")
+    _pick(page, "field-effects-4-target", "enemy_creature")
+    page.locator("#field-effects-4-amount").fill("300")
+    add_effect.click()
+    _pick(page, "field-effects-5-trigger", "on_play")
+    _pick(page, "field-effects-5-action", "modify_stats")
+    _pick(page, "field-effects-5-target", "same")
+    page.locator("#field-effects-5-stats-add").click()
+    _pick(page, "field-effects-5-stats-1-key", "strength")
+    page.locator("#field-effects-5-stats-1-value").fill("-200")
+    _pick(page, "field-effects-5-duration", "until_your_next_turn")
+    _add(page, "field-effects-5-add", "if")
+    _pick(page, "field-effects-5-if-kind", "previous")
+
+    # 6. sacrifice another creature and remove 3 charge counters: 100 damage to the opponent for
+    #    each creature you control, only in the War or Return phase
+    add_effect.click()
+    _pick(page, "field-effects-6-trigger", "activated")
+    _pick(page, "field-effects-6-action", "damage")
+    _pick(page, "field-effects-6-target", "opponent")
+    page.locator("#field-effects-6-amount").fill("100")
+    _add(page, "field-effects-6-add", "per")
+    _add(page, "field-effects-6-per-add", "zone")  # the first zone offered is the hand …
+    _pick(page, "field-effects-6-per-zone", "field")  # … changed to the field
+    _add(page, "field-effects-6-add", "cost")
+    _add(page, "field-effects-6-cost-add", "sacrifice")
+    _pick(page, "field-effects-6-cost-sacrifice-form", "1")  # "Only cards that match": {count, filter}
+    _add(page, "field-effects-6-cost-sacrifice-v-add", "count")
+    _add(page, "field-effects-6-cost-sacrifice-v-add", "filter")
+    page.locator("#field-effects-6-cost-sacrifice-v-filter-add").click()
+    _pick(page, "field-effects-6-cost-sacrifice-v-filter-1-key", "kind")
+    page.locator("#field-effects-6-cost-sacrifice-v-filter-1-value-v").fill("creature")
+    _add(page, "field-effects-6-cost-add", "remove_counters")
+    page.locator("#field-effects-6-cost-remove_counters-add").click()
+    name = page.locator("#field-effects-6-cost-remove_counters-1-key")
+    name.fill("charge")
+    name.press("Tab")
+    page.locator("#field-effects-6-cost-remove_counters-1-value").fill("3")
+    _add(page, "field-effects-6-add", "if")
+    _pick(page, "field-effects-6-if-kind", "phase")
+    _pick(page, "field-effects-6-if-phase-form", "1")  # a list of phases
+    page.locator("#field-effects-6-if-phase-v-add").click()
+    page.locator("#field-effects-6-if-phase-v-1").fill("war")
+    page.locator("#field-effects-6-if-phase-v-add").click()
+    page.locator("#field-effects-6-if-phase-v-2").fill("return")
+
+    expect(page.locator("#field-effects-2-reads")).to_have_text(
+        "Reads: When this is summoned, if 3 or more cards you control, draw 1 card.")
+    screenshot(page.locator(".field-effects"), "editor-effects-nested")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    expected = [
+        {"trigger": "on_play", "action": "move", "from": "deck", "to": "hand", "filter": {"kind": "creature", "class": 2}},
+        {"trigger": "on_play", "action": "draw", "target": "self", "amount": 1,
+         "if": {"count": {"zone": "field", "side": "own", "min": 3}}},
+        {"trigger": "activated", "cost": {"pay_life": 2, "discard": 1}, "action": "draw", "target": "self", "amount": 2},
+        {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 300},
+        {"trigger": "on_play", "action": "modify_stats", "target": "same", "stats": {"strength": -200},
+         "duration": "until_your_next_turn", "if": {"previous": True}},
+        {"trigger": "activated", "cost": {"sacrifice": {"count": 1, "filter": {"kind": "creature"}},
+                                          "remove_counters": {"charge": 3}},
+         "action": "damage", "target": "opponent", "amount": 100, "if": {"phase": ["war", "return"]},
+         "per": {"zone": "field"}},
+    ]
+    saved = yaml.safe_load(card_file.read_text(encoding="utf-8"))
+    assert saved["effects"] == expected
+    assert [list(entry) for entry in saved["effects"]] == [list(entry) for entry in expected]  # a clean diff
+    expect(page.locator("#problem-list")).not_to_contain_text("effect.")  # every entry is in the vocabulary
+    assert not page.console_errors, page.console_errors
