@@ -107,3 +107,62 @@ def test_a_playtest_report_and_its_replay(live_server, tester, size):
     page.locator("#replay-log").wait_for()
     problems["replay"] = _violations(page) + [f"wider than the screen: {w}" for w in page.evaluate(_OVERFLOW)]
     assert {k: v for k, v in problems.items() if v} == {}
+
+
+def _open_nested_effect_rows(page) -> None:  # type: ignore[no-untyped-def]
+    """Open every kind of nested control on effect 1: a condition with a filter, a cost with a
+    sacrifice filter and counters, for each, and the YAML view."""
+    def add(adder: str, value: str) -> None:
+        page.locator("#" + adder).select_option(value)
+        page.locator("#" + adder + "-button").click()
+
+    add("field-effects-1-add", "if")
+    add("field-effects-1-if-count-add", "filter")
+    page.locator("#field-effects-1-if-count-filter-add").click()
+    add("field-effects-1-add", "cost")
+    add("field-effects-1-cost-add", "sacrifice")
+    page.locator("#field-effects-1-cost-sacrifice-form").select_option("1")
+    add("field-effects-1-cost-sacrifice-v-add", "filter")
+    page.locator("#field-effects-1-cost-sacrifice-v-filter-add").click()
+    add("field-effects-1-cost-add", "remove_counters")
+    page.locator("#field-effects-1-cost-remove_counters-add").click()
+    add("field-effects-1-add", "per")
+    page.locator("#field-effects-toggle").click()
+    page.locator("#field-effects-reads").wait_for()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
+@pytest.mark.parametrize("path", ["/games/warzone/cards/archmage-torvin/edit", "/games/fusion/cards/bao-lie-huo-yao-tong/edit"],
+                         ids=["warzone", "fusion-chinese"])
+def test_the_effect_editor_with_nested_rows_open(live_server, tester, size, path):
+    page = tester(*size)
+    page.goto(live_server + path)
+    _open_nested_effect_rows(page)
+    page.wait_for_load_state("networkidle")
+    found = _violations(page) + [f"wider than the screen: {w}" for w in page.evaluate(_OVERFLOW)]
+    if page.evaluate("document.documentElement.scrollWidth") > size[0]:
+        found.append(f"page scrollWidth {page.evaluate('document.documentElement.scrollWidth')}")
+    assert found == []
+
+
+def test_the_effect_rows_are_reached_and_used_with_the_keyboard_only(live_server, tester):
+    page = tester(1280, 720)
+    page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
+    page.locator("#field-effects-1-action").focus()
+    seen = []
+    for _ in range(12):  # Tab walks the row: the action's docs link, whom, the detail list, its Add button
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("document.activeElement.id || document.activeElement.getAttribute('href')"))
+        if seen[-1] == "field-effects-1-add-button":
+            break
+    assert seen[:4] == ["/docs/effects#actions", "field-effects-1-target", "field-effects-1-add",
+                        "field-effects-1-add-button"], seen
+    page.keyboard.press("Shift+Tab")
+    for _ in range(3):  # "Only if" is the fourth detail; the arrow keys only choose, adding nothing
+        page.keyboard.press("ArrowDown")
+    assert page.locator("#field-effects-1-if").count() == 0
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "field-effects-1-if-kind"  # the new detail has the focus
+    page.keyboard.press("Tab")  # on to its own controls
+    assert page.evaluate("document.activeElement.closest('#field-effects-1-if') !== null")
