@@ -4,7 +4,8 @@
     python scripts/translations.py          # extract messages, fill zh from zh.json, compile .mo
 
 The translations themselves are kept in ``workbench/translations/<lang>.json`` (English message ->
-translation, a list for plural forms) so they are reviewed as plain text; this script writes the
+translation, a list for plural forms; a message with a context, ``pgettext("playtest", "Games")``,
+is keyed ``"[playtest] Games"``) so they are reviewed as plain text; this script writes the
 gettext ``messages.po`` and ``messages.mo`` Flask-Babel reads. ``tests/web/test_i18n.py`` fails
 when a message of the templates has no translation or the compiled catalogue is out of date.
 """
@@ -18,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -37,6 +38,12 @@ def extract() -> Catalog:
         return read_po(io.BytesIO(pot.read_bytes()))
 
 
+def json_key(message: Message) -> str:
+    """The key of ``message`` in ``<lang>.json``: its id (the singular of a plural), after its context."""
+    key = message.id[0] if isinstance(message.id, tuple) else message.id
+    return f"[{message.context}] {key}" if message.context else key
+
+
 def build(lang: str, template: Catalog) -> tuple[Catalog, list[str]]:
     """The catalogue of ``lang`` from its JSON; returns it and the messages with no translation."""
     table = json.loads((FOLDER / f"{lang}.json").read_text(encoding="utf-8"))
@@ -45,15 +52,15 @@ def build(lang: str, template: Catalog) -> tuple[Catalog, list[str]]:
     for message in template:
         if not message.id:
             continue
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        key = json_key(message)
         found = table.get(key)
         if not found:
             missing.append(key)
         if isinstance(message.id, tuple):
             forms = found if isinstance(found, list) else [found or ""]
-            catalog.add(message.id, tuple(forms))
+            catalog.add(message.id, tuple(forms), context=message.context)
         else:
-            catalog.add(message.id, found if isinstance(found, str) else "")
+            catalog.add(message.id, found if isinstance(found, str) else "", context=message.context)
     return catalog, missing
 
 

@@ -1,6 +1,7 @@
 // Playtest pages: live progress, sortable card table, step-by-step replay. No inline scripts (CSP).
 (function () {
   "use strict";
+  var t = Workbench.t;
 
   function csrfToken() {
     var meta = document.querySelector('meta[name="csrf-token"]');
@@ -17,8 +18,8 @@
 
     function fmtSeconds(s) {
       if (s === null || s === undefined) return "";
-      if (s < 60) return Math.round(s) + " s";
-      return Math.floor(s / 60) + " min " + Math.round(s % 60) + " s";
+      if (s < 60) return t("%(s)s s", { s: Math.round(s) });
+      return t("%(min)s min %(s)s s", { min: Math.floor(s / 60), s: Math.round(s % 60) });
     }
 
     function poll() {
@@ -27,17 +28,17 @@
         .then(function (p) {
           bar.max = p.total || 1;
           bar.value = p.done || 0;
-          var text = p.done + " of " + p.total + " games";
-          if (p.games_per_s) text += " · " + p.games_per_s + " games/s";
-          if (p.eta_s !== null && p.eta_s !== undefined) text += " · about " + fmtSeconds(p.eta_s) + " left";
+          var text = t("%(done)s of %(total)s games", { done: p.done, total: p.total });
+          if (p.games_per_s) text += " · " + t("%(rate)s games/s", { rate: p.games_per_s });
+          if (p.eta_s !== null && p.eta_s !== undefined) text += " · " + t("about %(time)s left", { time: fmtSeconds(p.eta_s) });
           status.textContent = text;
           if (p.status === "done" || p.status === "interrupted") {
             // done: the report; interrupted (its server process stopped): the page with Resume
-            status.textContent = p.status === "done" ? "Done — loading the report…" : "Interrupted";
+            status.textContent = p.status === "done" ? t("Done — loading the report…") : t("Interrupted");
             window.location.reload();
           } else if (p.status === "error" || p.status === "cancelled") {
             error.hidden = false;
-            error.textContent = p.status === "error" ? "The run failed: " + p.error : "The run was cancelled.";
+            error.textContent = p.status === "error" ? t("The run failed: %(error)s", { error: p.error }) : t("The run was cancelled.");
             cancel.hidden = true;
           } else {
             window.setTimeout(poll, 500);
@@ -107,7 +108,7 @@
         line.hidden = i >= shown;
         line.classList.toggle("pt-current", i === shown - 1);
       });
-      count.textContent = "Step " + shown + " of " + lines.length;
+      count.textContent = t("Step %(n)s of %(total)s", { n: shown, total: lines.length });
       controls[0].disabled = controls[1].disabled = shown <= 1;
       controls[2].disabled = controls[3].disabled = shown >= lines.length;
       var current = lines[shown - 1];

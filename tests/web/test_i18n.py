@@ -24,7 +24,10 @@ TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_cont
                         "transfer/export.html", "transfer/export_done.html", "transfer/import.html",
                         "transfer/import_done.html", "transfer/import_report.html", "overview.html",
                         "error.html", "auth/login.html", "deck_delete.html", "render/art.html",
-                        "gallery_thumb.html", "_card_filters.html"]
+                        "gallery_thumb.html", "_card_filters.html",
+                        *[f"playtest/{name}.html" for name in ("index", "report", "progress", "replay", "variants",
+                                                               "gauntlet", "gauntlet_form", "balance", "balance_form",
+                                                               "goldfish", "_charts")]]
 _JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _TEXT_ATTRS = {"aria-label", "placeholder", "title", "alt"}
@@ -52,10 +55,13 @@ def test_every_message_has_a_chinese_translation_and_the_catalogue_is_compiled()
     for message in template:
         if not message.id:
             continue
+        key = translations.json_key(message)
         if isinstance(message.id, tuple):
-            assert compiled.ngettext(message.id[0], message.id[1], 1) == table[message.id[0]][0], message.id
+            assert compiled.ngettext(message.id[0], message.id[1], 1) == table[key][0], message.id
+        elif message.context:
+            assert compiled.pgettext(message.context, message.id) == table[key], f"run scripts/translations.py: {key!r}"
         else:
-            assert compiled.gettext(message.id) == table[message.id], f"run scripts/translations.py: {message.id!r}"
+            assert compiled.gettext(message.id) == table[key], f"run scripts/translations.py: {message.id!r}"
 
 
 @pytest.mark.parametrize("name", TRANSLATED_TEMPLATES)
@@ -97,7 +103,7 @@ def test_error_pages_speak_the_readers_language(client) -> None:  # type: ignore
     assert english.status_code == 404 and '<h1 id="error-title">Not found</h1>' in english.get_data(as_text=True)
 
 
-_SCRIPTS = ["common.js", "editor.js", "deck.js", "render.js"]  # the scripts the Chinese interface covers so far
+_SCRIPTS = ["common.js", "editor.js", "deck.js", "render.js", "playtest.js", "play.js"]  # every script but the effects editor's (its own change)
 _JS_STRING = r'"((?:[^"\\]|\\.)*)"'
 _JS_T = re.compile(r"(?<![\w.])(?:Workbench|W)\.t\(\s*" + _JS_STRING)  # W: the scripts' alias
 _JS_TN = re.compile(r"(?<![\w.])(?:Workbench|W)\.tn\(\s*" + _JS_STRING + r"\s*,\s*" + _JS_STRING)

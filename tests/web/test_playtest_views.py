@@ -123,6 +123,7 @@ def test_a_running_job_shows_the_progress_page(app, client):
 
 
 def test_goldfish_page_shows_opening_hand_odds_and_speed(client):
+    client.set_cookie("workbench_lang", "en")  # fusion's pages are Chinese; test_i18n_pages reads them so
     token = page_token(client, "/games/fusion/playtest/goldfish")
     url = "/games/fusion/playtest/goldfish"
     body = client.post(url, data={"csrf_token": token, "deck": "lie-yan-ji-feng", "games": "5", "seed": "2"}
@@ -209,6 +210,7 @@ def test_a_run_can_be_checked_with_a_second_kind_of_player(client):
 
 
 def test_the_report_opens_with_what_the_engine_did_not_play(client):
+    client.set_cookie("workbench_lang", "en")  # fusion's pages are Chinese; the same section in Chinese below
     token = page_token(client, "/games/fusion/playtest")
     form = {"csrf_token": token, "deck_a": "lie-yan-ji-feng", "deck_b": "pan-shi-chao-xi", "agent_a": "heuristic",
             "agent_b": "heuristic", "games": "10", "seed": "1", "workers": "1"}
@@ -220,6 +222,11 @@ def test_the_report_opens_with_what_the_engine_did_not_play(client):
     assert top < body.index('id="summary"') < body.index('id="card-table"')
     section = body[top:body.index('id="summary"')]
     assert "extra</code> zone" in section and "of 10 games" in section and "rules text but no effects" in section
+    client.delete_cookie("workbench_lang")
+    chinese = client.get(f"/games/fusion/playtests/{run_id}").get_data(as_text=True)
+    section = chinese[chinese.index('id="not-played"'):chinese.index('id="summary"')]
+    assert "<h2>引擎没有执行的内容</h2>" in section and "extra</code> 区域" in section and "10 局中的" in section
+    assert "它有规则文字，但没有引擎能执行的效果或关键词" in section
 
 
 def test_a_filled_variant_is_never_silently_ignored(client) -> None:  # type: ignore[no-untyped-def]

@@ -62,6 +62,9 @@ def init_i18n(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
     app.register_blueprint(bp)
+    from workbench.web.game_text import init_game_text
+
+    init_game_text(app)
 
     @app.context_processor
     def _languages() -> dict[str, object]:

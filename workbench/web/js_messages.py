@@ -16,6 +16,17 @@ from flask_babel import gettext
 from workbench.web.ui import N_
 
 JS_MESSAGES: tuple[str, ...] = (
+    # playtest.js: the live progress and the replay's step count
+    N_("%(s)s s"),
+    N_("%(min)s min %(s)s s"),
+    N_("%(done)s of %(total)s games"),
+    N_("%(rate)s games/s"),
+    N_("about %(time)s left"),
+    N_("Done — loading the report…"),
+    N_("Interrupted"),
+    N_("The run failed: %(error)s"),
+    N_("The run was cancelled."),
+    N_("Step %(n)s of %(total)s"),
     # common.js: the unsaved-changes guard and the API helpers write nothing visible.
     # editor.js
     N_("Show preview"),

@@ -11,7 +11,13 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 
+def english(page, server: str) -> None:
+    """Read fusion's pages in English (the language switch's cookie): they open in Chinese."""
+    page.context.add_cookies([{"name": "workbench_lang", "value": "en", "url": server}])
+
+
 def test_start_watch_progress_read_report_sort_and_replay(live_server, page, screenshot):
+    english(page, live_server)
     page.goto(live_server + "/games/fusion/playtest")
     expect(page.get_by_role("heading", name="Playtest")).to_be_visible()
     page.get_by_label("Games").fill("600")
@@ -96,6 +102,7 @@ def test_an_interrupted_run_is_resumed_from_its_page(live_server, live_server_da
 
 
 def test_a_balance_report_shows_its_progress_then_one_row_per_card(live_server, page, screenshot):
+    english(page, live_server)
     page.goto(live_server + "/games/fusion/playtest")
     page.locator("#balance-link").click()
     expect(page.get_by_role("heading", name="Balance: what each card is worth")).to_be_visible()

@@ -1,0 +1,64 @@
+"""Pages rendered in Chinese hold no English beyond the designer's own words (card, deck and
+option names): the playtest pages with their generated text (end reasons, verdicts, card
+figures, the unplayed-cards notice) and the game table."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.pages_helpers import page_token, untranslated
+from tests.web.test_playtest_views import wait_done
+
+ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}
+
+
+def designer_words(repo, game: str) -> tuple[str, ...]:
+    """Card, deck and option names and labels of ``game``: shown as written, in any language."""
+    definition = repo.game(game)
+    words = {str(c.data.get("name", c.id)) for c in repo.list_cards(game)}
+    words |= {c.id for c in repo.list_cards(game)}
+    words |= {str(d.data.get("name", d.id)) for d in repo.list_decks(game)}
+    words |= {definition.name, definition.id}
+    for opt in definition.options.values():
+        words |= {opt.name, str(opt.spec.get("label") or ""), str(opt.spec.get("rule") or ""), str(opt.default)}
+    for kind in definition.kinds.values():
+        words |= {kind.id, kind.label} | {f.label for f in definition.fields_for(kind.id)}
+    return tuple(w for w in words if re.search(r"[A-Za-z]{2,}", w))  # ids such as "a1" are not words
+
+
+def _run(client, game: str, url: str, form: dict) -> str:
+    token = page_token(client, url)
+    answer = client.post(url, data={"csrf_token": token, **form}, headers=ZH)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:800]
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, game, run_id)["status"] == "done"
+    return run_id
+
+
+@pytest.mark.parametrize("game, deck_a, deck_b", [("seth", "rot-and-stone", "skyburn-blitz"),
+                                                  ("fusion", "lie-yan-ji-feng", "pan-shi-chao-xi")])
+def test_playtest_pages_and_reports_in_chinese(client, repo, game, deck_a, deck_b) -> None:  # type: ignore[no-untyped-def]
+    words = designer_words(repo, game)
+    for url in ("playtest", "playtest/gauntlet", "playtest/balance", "playtest/goldfish"):
+        body = client.get(f"/games/{game}/{url}", headers=ZH).get_data(as_text=True)
+        assert untranslated(body, words) == [], (url, untranslated(body, words))
+    run_id = _run(client, game, f"/games/{game}/playtest",
+                  {"deck_a": deck_a, "deck_b": deck_b, "games": "40", "seed": "5", "workers": "1",
+                   "early_stop": "sprt", "agent_check": "random"})
+    body = client.get(f"/games/{game}/playtests/{run_id}", headers=ZH).get_data(as_text=True)
+    assert 'id="card-table"' in body
+    assert untranslated(body, words) == []
+    body = client.get(f"/games/{game}/playtests/{run_id}/games/1", headers=ZH).get_data(as_text=True)
+    body = re.sub(r'<ol class="pt-log" id="replay-log">.*?</ol>', "", body, flags=re.S)  # the engine's log: not yet
+    assert untranslated(body, words) == []
+    goldfish = client.post(f"/games/{game}/playtest/goldfish", headers=ZH,
+                           data={"csrf_token": page_token(client, f"/games/{game}/playtest"), "deck": deck_a, "games": "5"})
+    assert 'id="goldfish-hands"' in goldfish.get_data(as_text=True)
+    assert untranslated(goldfish.get_data(as_text=True), words) == []
+    gauntlet = _run(client, game, f"/games/{game}/playtest/gauntlet", {"deck": deck_a, "games": "4", "workers": "1"})
+    assert untranslated(client.get(f"/games/{game}/playtests/{gauntlet}", headers=ZH).get_data(as_text=True), words) == []
+    balance = _run(client, game, f"/games/{game}/playtest/balance",
+                   {"deck": deck_a, "vs": deck_b, "games": "4", "workers": "1"})
+    assert untranslated(client.get(f"/games/{game}/playtests/{balance}", headers=ZH).get_data(as_text=True), words) == []
