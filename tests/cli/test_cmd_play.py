@@ -39,3 +39,20 @@ def test_errors(data_dir: Path, capsys) -> None:
                  "--data", str(data_dir)]) == 2
     err = capsys.readouterr().err
     assert "no-such-deck" in err and "unknown agent 'genius'" in err
+
+
+def test_fusion_plays_three_and_four_decks(data_dir: Path, capsys) -> None:
+    decks = ["lie-yan-ji-feng", "pan-shi-chao-xi", "lie-yan-ji-feng"]
+    assert main(["play", "fusion", *decks, "--seed", "2", "--agents", "random", "--data", str(data_dir)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith("P3 lie-yan-ji-feng (random), seed 2")
+    assert "places: P1 lie-yan-ji-feng #" in out and "P3 lie-yan-ji-feng #" in out
+    assert main(["play", "fusion", *decks, "pan-shi-chao-xi", "--agents", "heuristic,random,random,heuristic",
+                 "--data", str(data_dir)]) == 0
+    assert "P4 pan-shi-chao-xi #" in capsys.readouterr().out
+    # one name per deck, and option players agrees with the decks
+    assert main(["play", "fusion", *decks, "--agents", "random,random", "--data", str(data_dir)]) == 2
+    assert main(["play", "fusion", *decks[:2], "--option", "players=3", "--data", str(data_dir)]) == 1
+    assert "wants 3 decks" in capsys.readouterr().err
+    assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "rot-and-stone", "--data", str(data_dir)]) == 1
+    assert "at most 2 players" in capsys.readouterr().err

@@ -1,5 +1,10 @@
 """``workbench playtest GAME DECK_A DECK_B``: deck A against deck B for N games, with statistics.
 
+With more decks (``DECK_A DECK_B DECK_C [DECK_D]``, or ``--option players=N``), an engine that
+seats three or four players (fusion, RULES.md §3.9) plays a **pod**: deck A with N−1 opponents,
+seats rotated, deck A's share of the wins against the fair share 1/N
+(``workbench.services.playtest.pod``).
+
 Also ``--gauntlet`` (DECK_A against every other deck), ``--goldfish`` (DECK_A alone: opening hands
 and development) and ``--variant KEY=VALUE`` (the same seeds under changed rule options). A deck is
 a saved deck's id or ``@FILE`` (``-`` for standard input) holding a ``count name`` list.
@@ -34,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("game", help="game id")
     parser.add_argument("deck_a", help="deck A: deck id or @FILE")
     parser.add_argument("deck_b", nargs="?", help="deck B: deck id or @FILE (not with --gauntlet/--goldfish)")
+    parser.add_argument("more_decks", nargs="*", metavar="DECK",
+                        help="decks C and D: a pod of three or four players (fusion); with --option players=N "
+                             "and fewer decks, the last deck fills the empty seats")
     parser.add_argument("--games", "-n", type=int, default=1000, help="games to play (rounded up to even; default 1000)")
     parser.add_argument("--seed", "-s", type=int, default=0, help="root seed (default 0)")
     parser.add_argument("--workers", "-w", type=int, default=None, help="worker processes (default: every core)")
@@ -157,6 +165,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.deck_b:
         print("error: give DECK_B (or use --gauntlet or --goldfish)", file=sys.stderr)
         return 2
+    opponents = [args.deck_b, *args.more_decks]
+    players = overrides.get("players")
+    if players is not None and str(players).isdigit() and int(players) > len(opponents) + 1:
+        opponents += [opponents[-1]] * (int(players) - len(opponents) - 1)
+    if len(opponents) > 1:
+        return _run_pod(args, repo, agents, overrides, opponents, show)
     matchup, facts = service.prepare(repo, args.game, deck_ref(args.deck_a), deck_ref(args.deck_b),
                                      agents=agents, overrides=overrides, format_id=args.format_id, seed=args.seed)
 
@@ -194,6 +208,49 @@ def run(args: argparse.Namespace) -> int:
         report.pop("records", None)
     print_json(report) if args.json else _print_report(report)
     return 0
+
+
+def _run_pod(args: argparse.Namespace, repo: Any, agents: list[str], overrides: dict[str, str],
+             opponents: list[str], show: bool) -> int:
+    """A pod of deck A and ``opponents`` (three or four players); text or JSON report."""
+    from workbench.services.playtest import service
+    from workbench.services.playtest.pod import run_pod
+
+    if args.variant or args.early_stop != "none" or args.agent_check or args.cluster or args.save:
+        print("error: a pod (three or four players) runs without --variant, --early-stop, --agent-check, "
+              "--cluster and --save", file=sys.stderr)
+        return 2
+    pod, facts = service.prepare_pod(repo, args.game, deck_ref(args.deck_a), [deck_ref(d) for d in opponents],
+                                     agents=agents, overrides=overrides, format_id=args.format_id, seed=args.seed)
+    with progress_bar(show, f"{pod.labels[0]} in a pod of {pod.players}") as bar:
+        report = run_pod(pod, args.games, args.workers, progress=bar)
+    report["decks_info"] = facts["decks"]
+    report["unplayed_zones"] = facts["unplayed_zones"]
+    if not args.records:
+        report.pop("records", None)
+    print_json(report) if args.json else _print_pod(report)
+    return 0
+
+
+def _print_pod(report: dict[str, Any]) -> None:
+    print(report["headline"])
+    print(f"  {report['game']}, {report['games']} games, seed {report['seed']}, agents {'/'.join(report['agents'])} "
+          f"(deck A / the opponents); unit: {report['unit']}")
+    unplayed = report.get("unplayed_zones") or []
+    for z in unplayed:
+        print(f"  ! {z['name']} ×{z['copies']} in deck {z['deck'].upper()}'s {z['zone']} zone: never used by the engine")
+    print(f"  deck A wins {report['wins_a']} of {report['games']} games ({report['draws']} draws); places: "
+          + ", ".join(f"#{p}: {c}" for p, c in report["places_a"].items()))
+    print("  deck A by seat       " + ", ".join(f"seat {r['seat'] + 1}: {_ci(r)}" for r in report["score_a_by_seat"]))
+    print(f"  first player (seat 1) {_ci(report['first_player_score'])} against the fair share {_pct(report['fair_share'])}")
+    for d in report["decks"]:
+        print(f"  {d['deck'].upper()} {d['label']:<28} wins {d['wins']:>5}  share {_ci(d['score'])}  mean place {d['mean_place']:.2f}")
+    turns = report["turns"]
+    if turns["mean"] is not None:
+        print(f"  game length          mean {turns['mean']:.1f}, median {turns['median']} turns")
+    for reason, count in report["end_reasons"].items():
+        print(f"  ended: {reason} ×{count}")
+    print(f"  {report['elapsed_s']:.1f} s, {report['games_per_s']} games/s on {report['workers']} worker(s)")
 
 
 def _pct(value: float | None) -> str:

@@ -342,3 +342,52 @@ def matchup_from_run(run: Mapping[str, Any]) -> Matchup:
         raise PlaytestError(f"this run cannot be replayed: it lacks {exc}") from None
     except (ValueError, OverflowError) as exc:  # TooMany (a count over the caps), a count that is not a number
         raise PlaytestError(f"this run cannot be replayed: {exc}") from None
+
+
+def prepare_pod(
+    repo: Repository,
+    game: str,
+    deck_a: DeckRef,
+    opponents: Sequence[DeckRef],
+    *,
+    agents: Sequence[str] = ("heuristic", "heuristic"),
+    overrides: Mapping[str, Any] | None = None,
+    format_id: str | None = None,
+    seed: int = 0,
+) -> tuple[Any, dict[str, Any]]:
+    """Build the pod of deck A and its opponents (2 or 3 decks, RULES.md §3.9.6) and the facts a
+    stored run keeps. Rule option ``players``, when given, must match the seats.
+
+    Raises NotFound, DeckListError, DefinitionError, PlaytestError (an engine that seats fewer).
+    """
+    from workbench.services.playtest.pod import SIDES, Pod, check_pod
+
+    definition = repo.game(game)
+    if not definition.engine:
+        raise PlaytestError(f"game {game!r} names no engine in its game.yaml, so it cannot be playtested")
+    if len(agents) != 2:
+        raise PlaytestError(f"give two agents (deck A, the opponents), not {len(agents)}")
+    decks = [load_deck(repo, game, deck_a), *(load_deck(repo, game, ref) for ref in opponents)]
+    fmt = format_id or decks[0].data.get("format") or None
+    if fmt and fmt not in definition.formats:
+        fmt = None
+    options = definition.resolve_options(fmt, overrides)
+    if (overrides or {}).get("players") is not None and options.get("players") != len(decks):
+        raise PlaytestError(f"option players is {options.get('players')} but the pod has {len(decks)} decks")
+    if "players" in definition.options:
+        options["players"] = len(decks)
+    zones = play_zones(definition)
+    names = {c["id"]: str(c.get("name", c["id"])) for d in decks for cards in d.cards.values() for c in cards}
+    pod = Pod(game=game, engine=definition.engine, decks=tuple(d.cards for d in decks), options=options,
+              agents=(str(agents[0]), str(agents[1])), seed=int(seed),
+              labels=tuple(d.id or d.name for d in decks), names=names)
+    check_pod(pod)
+    sides = {SIDES[k]: d for k, d in enumerate(decks)}
+    facts = {
+        "decks": {side: d.describe() for side, d in sides.items()},
+        "unplayed_zones": unplayed_zones(zones, {side: d.cards for side, d in sides.items()}),
+        "unsimulated_reasons": unsimulated_reasons(definition, decks),
+        "format": fmt,
+        "overrides": dict(overrides or {}),
+    }
+    return pod, facts

@@ -632,18 +632,18 @@ class FusionState(Observe, State):
             places[q] = len(alive) + 1
         self.alive, self.places, self.opps = alive, places, turn_order(self.np, alive)
         if self.logging:
-            self._say(f"{', '.join(f'P{q + 1}' for q in out)} out of the game: {reason} (§3.9.5)")
+            self._say(f"{', '.join(f'P{q + 1}' for q in out)} out of the game (§3.9.5): {reason}")
         if len(alive) <= 1:
             self.over = True
             if alive:
                 self.winner = alive[0]
                 places[alive[0]] = 1
-                self.reason = f"P{alive[0] + 1} is the last player left (§3.9.5); {reason}"
+                self.reason = "the last player left wins (§3.9.5)"  # the log says who dropped out why
                 if self.logging:
                     self._say(f"P{alive[0] + 1} wins: the last player left")
             else:
                 self.winner = None
-                self.reason = f"the last players dropped out at once and share first place (§3.9.5); {reason}"
+                self.reason = "the last players dropped out at once and share first place (§3.9.5)"
                 if self.logging:
                     self._say("draw: " + self.reason)
             return
