@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 import time
+from http.client import HTTPException
 
 import pytest
 
@@ -38,7 +39,7 @@ class Writer(threading.Thread):
             body = dict(self.payload, **{self.key: f"save {n}"})
             try:
                 status, headers, _ = http(self.url, "PUT", self.path, body, {"If-Match": self.version}, timeout=10)
-            except OSError:
+            except (OSError, HTTPException):  # killed mid-answer: IncompleteRead
                 return  # the server is gone; this save may or may not have landed
             if status != 200:
                 return
@@ -64,7 +65,7 @@ class Creator(threading.Thread):
             try:
                 status, _, _ = http(self.url, "POST", "/api/games/seth/cards",
                                     {"id": card_id, "name": f"Crash Card {n}", "kind": "monster"}, timeout=10)
-            except OSError:
+            except (OSError, HTTPException):  # killed mid-answer: IncompleteRead
                 return
             if status != 201:
                 return
