@@ -123,12 +123,12 @@ def test_effects_use_only_the_documented_vocabulary(game: str) -> None:
             assert from_zone or effect.get("target") in TARGETS, (cid, effect)
             if effect["action"] in AMOUNT_ACTIONS:
                 assert isinstance(effect.get("amount"), int) and effect["amount"] > 0, (cid, effect)
-            if effect["action"] == "modify_stats":
+            if effect["action"] == "modify_stats" and effect["trigger"] != "continuous":  # continuous: while in play
                 assert effect.get("duration") in DURATIONS, (cid, effect)
                 assert effect.get("stats") and set(effect["stats"]) <= all_stats, (cid, effect)
             if effect.get("target") == "attacker":
-                assert card["kind"] == "trap" or effect["trigger"] in ("on_attacked", "on_block"), (
-                    cid, "only warzone traps and attack triggers answer an attacker")
+                assert card["kind"] == "trap" or effect["trigger"] in ("on_attacked", "on_block", "on_damaged"), (
+                    cid, "only warzone traps, attack and damage triggers answer an attacker")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -188,7 +188,9 @@ def test_what_an_engine_cannot_run_is_skipped_with_its_reason():
     assert "needs an entry before it" in parse_effects("spell", [first], WARZONE).skipped[0].reason
     aura = {"trigger": "continuous", "action": "modify_stats", "target": "own_creatures", "stats": {"strength": 100},
             "filter": {"class": 2}}
-    assert "reach whole rows" in parse_effects("area", [aura], WARZONE).skipped[0].reason
+    assert not parse_effects("area", [aura], WARZONE).skipped  # runs: the matching creatures on every row
+    moving = dict(aura, filter={"strength": {"min": 500}})
+    assert "cannot depend on what changes in play" in parse_effects("area", [moving], WARZONE).skipped[0].reason
 
 
 def test_every_trigger_and_target_has_a_designer_label():

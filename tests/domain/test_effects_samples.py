@@ -10,16 +10,18 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-_V2_ACTIONS = {"move", "add_counters", "remove_counters"}
+_V2_ACTIONS = {"move", "add_counters", "remove_counters", "cannot_be_targeted", "cannot_be_attacked",
+               "cannot_be_blocked", "cannot_attack", "double_damage", "reduce_damage", "modify_cost"}
 _V2_KEYS = {"filter", "if", "per", "random", "count"}
-_V2_TRIGGERS = {"on_attack", "on_attacked", "on_leave", "on_block", "on_blocked"}
+_V2_TRIGGERS = {"on_attack", "on_attacked", "on_leave", "on_block", "on_blocked", "on_damaged", "on_deal_damage",
+                "on_enter", "on_draw", "on_opponent_play", "on_phase"}
 
 
 def _uses_v2(effects: list[dict]) -> bool:
     for e in effects or []:
         cost = e.get("cost") or {}
         if (e.get("action") in _V2_ACTIONS or set(e) & _V2_KEYS or e.get("trigger") in _V2_TRIGGERS
-                or set(cost) - {"mana", "tap"} or e.get("duration") == "until_your_next_turn"):
+                or set(cost) - {"mana", "tap"} or e.get("duration") in ("until_your_next_turn", "while_on_field")):
             return True
     return False
 

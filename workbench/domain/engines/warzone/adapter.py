@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
+from workbench.domain.effects.statics import StaticRules, compute
 
 if TYPE_CHECKING:
     from workbench.domain.engines.warzone.state import WarzoneState
@@ -44,13 +45,20 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
     if e.trigger in ("on_attack", "on_attacked", "on_block", "on_blocked") and e.chooses:
         return ("an attack trigger resolves at once, before the defender answers, so it cannot ask for "
                 "a target: use a mass target or random: true")
-    if e.trigger == "continuous" and (e.filter is not None or e.condition is not None or e.per is not None):
-        return ("warzone's standing stat changes reach whole rows (Areas) or all creatures; a "
-                "filter, if or per on a continuous effect is not run")
+    if e.trigger == "continuous" and (e.condition is not None or e.per is not None):
+        return ("warzone's standing changes hold while their card is in play; an if or per on a "
+                "continuous effect is not run")
+    if e.action == "modify_cost":
+        return "warzone cards have no cost to change (Degrees limit recruiting, §1.6.2)"
+    if e.duration == "while_on_field" and kind != "creature":
+        return f"a {kind} is not on the field, so nothing lasts while it is (while_on_field is for creatures)"
+    if e.trigger in ("on_draw", "on_opponent_play", "on_phase") and kind not in ("creature", "area"):
+        return f"a {kind} is not in play to watch for {e.trigger}"
     if e.action == "negate" and kind != "trap":
         return "only a trap negates (a spell, or an attack it answers)"
-    if e.target == "attacker" and kind != "trap" and e.trigger not in ("on_attacked", "on_block"):
-        return "only a trap or an on_attacked effect answers an attack, so only they name the attacker"
+    if e.target == "attacker" and kind != "trap" and e.trigger not in ("on_attacked", "on_block", "on_damaged"):
+        return ("only a trap, an on_attacked, on_block or on_damaged effect has an attacker (the creature "
+                "attacking, or whose damage it took)")
     if e.from_zone == "exile":
         return "the Exiled zone is out of the game for good (§1.12.6): nothing comes back from it"
     if e.selector.what == "this" and kind != "creature":
@@ -58,22 +66,27 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
     return None
 
 
+_WATCHERS = frozenset({"on_draw", "on_opponent_play", "on_phase"})
 _CREATURE_TRIGGERS = frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
                                 "end_of_turn", "on_attack", "on_attacked", "on_leave", "on_block",
-                                "on_blocked"})
+                                "on_blocked", "on_damaged", "on_deal_damage", "on_enter"}) | _WATCHERS
+_STATICS = frozenset({"cannot_be_targeted", "cannot_be_attacked", "cannot_be_blocked", "cannot_attack",
+                      "double_damage", "reduce_damage", "modify_cost"})
+_STATIC_TARGETS = frozenset({"this", "self", "own_creatures", "enemy_creatures"})
 
 CAPABILITIES = Capabilities(
     game="warzone",
     triggers={"creature": _CREATURE_TRIGGERS, "spell": frozenset({"on_play"}),
               "trap": frozenset({"on_play"}),
-              "area": frozenset({"continuous", "start_of_turn", "end_of_turn"})},
+              "area": frozenset({"continuous", "start_of_turn", "end_of_turn"}) | _WATCHERS},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "move", "add_counters", "remove_counters"}),
+                     "negate", "move", "add_counters", "remove_counters"}) | _STATICS,
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS,
              "damage": PLAYER_TARGETS | _ON_CREATURES,
              "heal": _ON_CREATURES, "modify_stats": _ON_CREATURES, "destroy": _ON_CREATURES,
              "return_to_hand": _ON_CREATURES, "move": _ON_CREATURES, "add_counters": _ON_CREATURES,
-             "remove_counters": _ON_CREATURES},
+             "remove_counters": _ON_CREATURES}
+    | {verb: _STATIC_TARGETS for verb in _STATICS} | {"modify_cost": frozenset({"self", "opponent", "each_player"})},
     stats=frozenset({"strength", "resilience"}),
     costs=frozenset({"tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard", "remove_counters"}),
     self_is_player=frozenset({"draw", "gain_life", "damage"}),
@@ -84,7 +97,7 @@ CAPABILITIES = Capabilities(
     conditions=frozenset({"count", "life", "damage_pile", "hand", "turn", "previous", "counters", "phase"}),
     grouped=frozenset({"on_play", "activated"}),
     keywords=frozenset({"heal_trigger", "settable"}),
-    durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
+    durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn", "while_on_field"}),
     phases=frozenset({"wake", "recruit", "war", "return", "night"}),
     refuse=_refuse,
     spec_type=Effect,
@@ -124,14 +137,24 @@ class WarzoneEffects(BaseAdapter):
             s.say(f"{src.name}: {PLAYER_NAMES[player]} gains {n} Life Points -> {s.p[player].life}")
 
     def damage_player(self, s: WarzoneState, player: int, n: int, src: Source) -> None:
+        rules = self.statics(s)
+        if rules is not None:
+            n = rules.dealt(src.unit, None, n)
         if s.cfg.log:
             s.say(f"{src.name} deals {n} to {PLAYER_NAMES[player]}")
         s.damage_player(player, n)
+        if n > 0 and src.unit is not None:
+            s.damaged(None, src.unit)
 
     def damage_unit(self, s: WarzoneState, u: Unit, n: int, src: Source) -> None:
+        rules = self.statics(s)
+        if rules is not None:
+            n = rules.dealt(src.unit, u, n)
         u.damage += n
         if s.cfg.log:
             s.say(f"{src.name} deals {n} to {u.card.name}")
+        if n > 0:
+            s.damaged(u, src.unit)
         if s.left(u) <= 0:
             s.destroy(u)  # no Battle Damage from an effect
 
@@ -142,10 +165,16 @@ class WarzoneEffects(BaseAdapter):
 
     def modify(self, s: WarzoneState, u: Unit, e: EffectSpec, src: Source) -> None:
         assert isinstance(e, Effect)
-        if e.permanent or e.duration == "until_your_next_turn":
+        if e.permanent or e.duration in ("until_your_next_turn", "while_on_field"):
             u.perm_str += e.d_str
             u.perm_res += e.d_res
-            if not e.permanent:  # undone at the start of the controller's next turn (its Wake)
+            if e.duration == "while_on_field":  # undone when its creature leaves the field
+                if src.unit is None or not self.in_play(s, src.unit):
+                    u.perm_str -= e.d_str
+                    u.perm_res -= e.d_res
+                    return
+                s.bound.append((src.unit.iid, u.iid, e.d_str, e.d_res))
+            elif not e.permanent:  # undone at the start of the controller's next turn (its Wake)
                 s.lasting.append((src.controller, u.iid, e.d_str, e.d_res))
         else:
             u.eot_str += e.d_str
@@ -221,11 +250,14 @@ class WarzoneEffects(BaseAdapter):
         from workbench.domain.engines.warzone.units import Unit
 
         me = s.p[card.owner]
-        me.field.append(Unit(card, GUARDING))  # put onto the field: no cost, no recruit limit, no on_play
+        unit = Unit(card, GUARDING)
+        me.field.append(unit)  # put onto the field: no cost, no recruit limit, no on_play
         me.field_changed()
+        s._statics = None
         if card.continuous:
             s._aura = None
             s._sweep()
+        s.entered(unit)
         return True
 
     def leave(self, s: WarzoneState, u: Unit, to: str, src: Source) -> bool:
@@ -268,6 +300,54 @@ class WarzoneEffects(BaseAdapter):
 
     def settle(self, s: WarzoneState) -> bool:
         return s._check_end()
+
+    # effects v2 item 8: static rules and the triggers that watch the game
+
+    def flags(self, s: WarzoneState) -> frozenset[str]:
+        """What of item 8 the game's cards use (``Card.v2``), found once per game."""
+        found = s._flags
+        if found is None:
+            names: set[str] = set()
+            for pl in s.p:
+                for zone in (pl.deck, pl.hand, pl.discard, pl.pile, pl.exiled):
+                    for card in zone:
+                        names |= card.v2
+                for u in pl.field:
+                    names |= u.card.v2
+                for area in pl.areas:
+                    if area is not None:
+                        names |= area.v2
+                for card, _ in pl.traps:
+                    names |= card.v2
+            for cards in s.to_place or ():
+                for card in cards or ():
+                    names |= card.v2
+            for link in s.chain:
+                names |= link[2].v2
+            found = s._flags = frozenset(names)
+        return found
+
+    def statics(self, s: WarzoneState) -> StaticRules | None:
+        rules = s._statics
+        if rules is None:
+            if "static" not in (s._flags if s._flags is not None else self.flags(s)):
+                return None
+            rules = s._statics = compute(self.static_sources(s), s, self)
+        return rules
+
+    def static_sources(self, s: WarzoneState) -> list[tuple[Source, EffectSpec]]:
+        found: list[tuple[Source, EffectSpec]] = []
+        for p in (0, 1):
+            pl = s.p[p]
+            for u in pl.field:
+                if u.card.statics and not u.face_down:
+                    for e in u.card.statics:
+                        found.append((Source(p, u.card.name, u.card, u), e))
+            for area in pl.areas:
+                if area is not None and area.statics:
+                    for e in area.statics:
+                        found.append((Source(p, area.name, area, None), e))
+        return found
 
 
 ADAPTER = WarzoneEffects()

@@ -38,7 +38,8 @@ class Card:
     __slots__ = ("iid", "id", "name", "kind", "cls", "degree", "strength", "resilience",
                  "master", "text", "owner", "effects", "on_play", "on_destroyed", "activated",
                  "continuous", "start_turn", "end_turn", "on_attack", "on_attacked", "on_leave", "on_block",
-                 "on_blocked", "unsimulated",
+                 "on_blocked", "on_damaged", "on_deal_damage", "on_enter", "on_draw", "on_opponent_play",
+                 "on_phase", "statics", "filtered", "v2", "unsimulated",
                  "pays", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
                  "acts", "list_slot", "play_acts", "target_acts", "is_trap", "quick", "settable",
@@ -67,6 +68,15 @@ class Card:
     on_leave: tuple[Effect, ...]
     on_block: tuple[Effect, ...]
     on_blocked: tuple[Effect, ...]
+    on_damaged: tuple[Effect, ...]
+    on_deal_damage: tuple[Effect, ...]
+    on_enter: tuple[Effect, ...]
+    on_draw: tuple[Effect, ...]
+    on_opponent_play: tuple[Effect, ...]
+    on_phase: tuple[Effect, ...]
+    statics: tuple[Effect, ...]
+    filtered: tuple[Effect, ...]
+    v2: frozenset[str]
     pays: bool
     unsimulated: bool
     play_acts: tuple[Action, ...]
@@ -138,7 +148,12 @@ class _Proto:
         self.on_play = parsed.of("on_play")
         self.on_destroyed = parsed.of("on_destroyed")
         self.activated = parsed.of("activated")
-        self.continuous = parsed.of("continuous")
+        standing = parsed.of("continuous")
+        # continuous: stat changes (a flag too: its card entering or leaving changes the bonuses);
+        # filtered: those reaching the creatures that match a filter, not rows; statics: static rules
+        self.continuous = tuple(e for e in standing if not e.static)
+        self.filtered = tuple(e for e in self.continuous if e.filter is not None)
+        self.statics = tuple(e for e in standing if e.static)
         self.start_turn = parsed.of("start_of_turn")
         self.end_turn = parsed.of("end_of_turn")
         self.on_attack = parsed.of("on_attack")
@@ -146,6 +161,17 @@ class _Proto:
         self.on_leave = parsed.of("on_leave")
         self.on_block = parsed.of("on_block")
         self.on_blocked = parsed.of("on_blocked")
+        self.on_damaged = parsed.of("on_damaged")
+        self.on_deal_damage = parsed.of("on_deal_damage")
+        self.on_enter = parsed.of("on_enter")
+        self.on_draw = parsed.of("on_draw")
+        self.on_opponent_play = parsed.of("on_opponent_play")
+        self.on_phase = parsed.of("on_phase")
+        # What of effects v2 item 8 the card uses: the state checks these only when a card has them.
+        self.v2 = frozenset(t for t in ("on_damaged", "on_deal_damage", "on_enter", "on_draw",
+                                        "on_opponent_play", "on_phase") if parsed.of(t)) | (
+            {"static"} if self.statics else set()) | (
+            {"while_on_field"} if any(e.duration == "while_on_field" for e in self.effects) else set())
         self.pays = any(e.costs for e in self.activated)  # costs beyond tapping (life, cards)
         # Text the engine cannot run stays text: the card plays without it and is reported.
         self.unsimulated = not simulated(data, parsed, CAPABILITIES)
@@ -153,8 +179,9 @@ class _Proto:
 
 _STATIC = ("data", "id", "name", "kind", "cls", "degree", "strength", "resilience", "master",
            "text", "effects", "on_play", "on_destroyed", "activated", "continuous", "start_turn",
-           "end_turn", "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked", "pays",
-           "unsimulated")
+           "end_turn", "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked", "on_damaged",
+           "on_deal_damage", "on_enter", "on_draw", "on_opponent_play", "on_phase", "statics", "filtered",
+           "v2", "pays", "unsimulated")
 _CACHE: dict[int, _Proto] = {}
 
 

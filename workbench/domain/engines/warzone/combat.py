@@ -3,10 +3,16 @@ resolution, damage to players, destruction. A mixin of :class:`~.state.WarzoneSt
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
+from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import GUARDING, Card
 from workbench.domain.engines.warzone.core import WarzoneCore
-from workbench.domain.engines.warzone.rules import battle, damage_split
+from workbench.domain.engines.warzone.rules import BattleOutcome, battle, damage_split
 from workbench.domain.engines.warzone.units import PLAYER_NAMES, Unit
+
+if TYPE_CHECKING:
+    from workbench.domain.engines.warzone.state import WarzoneState
 
 
 class Combat(WarzoneCore):
@@ -42,7 +48,7 @@ class Combat(WarzoneCore):
         if self.unit(att) is None or (target is not None and self.unit(target) is None):
             self.step = "end_of_combat"
             return
-        if self._interceptors(1 - self.active, target, ()):
+        if self._interceptors(1 - self.active, target, (), att):
             self.pending = ("defend", att, target, ())
         else:
             self._resolve_attack(att, target, ())
@@ -61,10 +67,7 @@ class Combat(WarzoneCore):
                 if self.over or self.unit(att) is None:
                     break
         elif target is None:
-            amount = self.strength(u)
-            if self.cfg.log:
-                self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
-            self.damage_player(d, amount)
+            self._direct_attack(u, d)
         else:
             v = self.unit(target)
             if v is not None:
@@ -79,8 +82,9 @@ class Combat(WarzoneCore):
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[v.owner]}'s set {v.card.name} is turned face up")
         ures, vres = self.resilience(u), self.resilience(v)
-        o = battle(self.cfg, u.cls, self.strength(u), ures - u.damage, v.cls, self.strength(v),
-                   vres - v.damage, v.pos == GUARDING)
+        su, sv = self._met(u, v)
+        u_left, v_left = ures - u.damage, vres - v.damage
+        o = battle(self.cfg, u.cls, su, u_left, v.cls, sv, v_left, v.pos == GUARDING)
         if self.cfg.log:
             self.say(f"battle: {u.card.name} {self.strength(u)}/{ures - u.damage} vs "
                      f"{v.card.name} {self.strength(v)}/{vres - v.damage} "
@@ -102,6 +106,60 @@ class Combat(WarzoneCore):
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[v.owner]} takes {o.to_defender} Battle Damage")
             self.damage_player(v.owner, o.to_defender)
+        self._battle_triggers(u, v, o, u_left, v_left)
+
+    # effects v2 item 8 in battles: static rules and damage triggers
+
+    def _direct_attack(self, u: Unit, d: int) -> None:
+        amount = self.strength(u)
+        rules = ADAPTER.statics(cast("WarzoneState", self)) if self._flags else None
+        if rules is not None:
+            amount = rules.dealt(u, None, amount)  # double_damage
+        if self.cfg.log:
+            self.say(f"Direct Attack hits {PLAYER_NAMES[d]} for {amount}")
+        self.damage_player(d, amount)
+        if amount > 0 and self._flags:
+            self.damaged(None, u)
+
+    def _met(self, u: Unit, v: Unit) -> tuple[int, int]:
+        """The Strength attacker ``u`` and defender ``v`` meet each other with in a battle."""
+        su, sv = self.strength(u), self.strength(v)
+        rules = ADAPTER.statics(cast("WarzoneState", self)) if self._flags else None
+        if rules is not None:  # double_damage / reduce_damage
+            su, sv = rules.dealt(u, v, su), rules.dealt(v, u, sv)
+        return su, sv
+
+    def _battle_triggers(self, u: Unit, v: Unit, o: BattleOutcome,
+                         u_left: int, v_left: int) -> None:
+        """on_damaged / on_deal_damage of a battle: a creature, or its controller, took some."""
+        if not self._flags:
+            return
+        if o.att_left < u_left or o.att_dies:
+            self.damaged(u, v)
+        elif o.to_attacker:
+            self.damaged(None, v)
+        if o.def_left < v_left or o.def_dies:
+            self.damaged(v, u)
+        elif o.to_defender:
+            self.damaged(None, u)
+
+    def _left(self, u: Unit) -> None:
+        """``u`` left the field: the static rules change; while_on_field changes it made end
+        (``_after_leaving`` sweeps), and those made on it are forgotten."""
+        self._statics = None
+        if not self.bound:
+            return
+        keep = []
+        for entry in self.bound:
+            source, target, d_str, d_res = entry
+            if source == u.iid:
+                t = self.unit(target)
+                if t is not None:
+                    t.perm_str -= d_str
+                    t.perm_res -= d_res
+            elif target != u.iid:
+                keep.append(entry)
+        self.bound = keep
 
     def damage_player(self, p: int, amount: int) -> None:
         """Damage to a player (§1.10): a Damage Card per full step, the rest from Life Points."""
@@ -140,6 +198,7 @@ class Combat(WarzoneCore):
             return False
         pl.field.remove(u)
         pl.field_changed()
+        self._left(u)
         zone.append(u.card)
         if self.lasting:  # its changes end with it (a card that comes back is a new creature)
             self.lasting = [x for x in self.lasting if x[1] != u.iid]
@@ -153,6 +212,8 @@ class Combat(WarzoneCore):
         # A continuous card leaving changes every bonus: recompute, and sweep what it was holding up.
         if u.card.continuous:
             self._aura = None
+            self._sweep()
+        elif "while_on_field" in u.card.v2:
             self._sweep()
 
     def _sweep(self) -> None:

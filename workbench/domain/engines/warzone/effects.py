@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from workbench.domain.effects.interpreter import resolve, resolve_all
+from workbench.domain.effects.interpreter import matches, resolve, resolve_all
+from workbench.domain.effects.spec import Source
 from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import Card, Effect
 from workbench.domain.engines.warzone.core import Link, WarzoneCore
-from workbench.domain.engines.warzone.units import PLAYER_NAMES
+from workbench.domain.engines.warzone.units import PLAYER_NAMES, Unit
 
 if TYPE_CHECKING:  # pragma: no cover
     from workbench.domain.engines.warzone.state import WarzoneState
@@ -26,6 +27,7 @@ class Effects(WarzoneCore):
         self.stats.played[p].add(card.id)
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[p]} activates {card.kind} {card.name}")
+        self.played(p, card)
         self._open(("spell", p, card, card.on_play, targets, None, None))
 
     # The chain (§1.12.3). A link is (kind, controller, card, effects, targets, creature,
@@ -70,6 +72,7 @@ class Effects(WarzoneCore):
         self.stats.played[p].add(trap.id)
         if self.cfg.log:
             self.say(f"{PLAYER_NAMES[p]} answers with trap {trap.name}")
+        self.played(p, trap)
         self._link(("trap", p, trap, trap.on_play, targets, None, None))
 
     def _resolve_chain(self) -> None:
@@ -102,7 +105,8 @@ class Effects(WarzoneCore):
                 return
 
     def _run_trigger(self) -> None:
-        c, card, e, src = self.queue.pop(0)
+        c, card, e, src, *more = self.queue.pop(0)
+        attacker = more[0] if more else None  # on_damaged: the creature whose damage it took
         if e.chooses:
             choices = self._choices(c, e, src)
             if not choices:
@@ -110,10 +114,63 @@ class Effects(WarzoneCore):
             if len(choices) > 1:
                 self.pending = ("target", c, card, e, src)
                 return
-            self._resolve(c, card, e, choices[0], src, None)
+            self._resolve(c, card, e, choices[0], src, attacker)
         else:
-            self._resolve(c, card, e, None, src, None)
+            self._resolve(c, card, e, None, src, attacker)
         self._check_end()
+
+    # effects v2 item 8: triggers that watch the game. Each queues the effects, which resolve
+    # at once, in order, when the action that caused them is done (like on_destroyed).
+
+    def damaged(self, victim: Unit | None, by: Unit | None) -> None:
+        """``victim`` (None: a player) took damage from ``by`` (None: not a creature)."""
+        flags = self._flags
+        if not flags:
+            return
+        if victim is not None and victim.card.on_damaged and not victim.face_down:
+            for e in victim.card.on_damaged:
+                self.queue.append((victim.owner, victim.card, e, victim.iid, by.iid if by is not None else None))
+        if by is not None and by.card.on_deal_damage and not by.face_down:
+            for e in by.card.on_deal_damage:
+                self.queue.append((by.owner, by.card, e, by.iid))
+
+    def entered(self, u: Unit) -> None:
+        """``u`` came onto the field face up (recruited, put onto the field)."""
+        for e in u.card.on_enter:
+            self.queue.append((u.owner, u.card, e, u.iid))
+
+    def played(self, p: int, card: Card) -> None:
+        """Player ``p`` played ``card`` (recruited face up, cast, a trap activated)."""
+        if self._flags and "on_opponent_play" in self._flags:
+            self._watchers("on_opponent_play", 1 - p, card)
+
+    def phase_begins(self) -> None:
+        """The phase in ``self.phase`` begins: on_phase effects of the cards in play that name it."""
+        if "on_phase" in (self._flags or ()):
+            self._watchers("on_phase", self.active, None)
+
+    def _watchers(self, trigger: str, player: int, card: Card | None) -> None:
+        """Queue ``trigger`` effects of the face-up creatures and Areas in play that watch ``player``
+        (on_draw: whose draw; on_phase: whose turn; on_opponent_play: only ``player``'s cards watch
+        ``card``)."""
+        for c in (0, 1):
+            if trigger == "on_opponent_play" and c != player:
+                continue
+            pl = self.p[c]
+            holders = [(a, None) for a in pl.areas if a is not None] + [(u.card, u) for u in pl.field
+                                                                       if not u.face_down]
+            for holder, u in holders:
+                for e in getattr(holder, trigger):
+                    if trigger == "on_phase" and self.phase not in e.phase.split(","):
+                        continue
+                    if trigger != "on_opponent_play":
+                        side = e.side
+                        if (side == "own" and c != player) or (side == "opponent" and c == player):
+                            continue
+                    elif e.played is not None and card is not None and not matches(
+                            e.played, card, Source(c, holder.name, holder, u), self, ADAPTER):
+                        continue
+                    self.queue.append((c, holder, e, u.iid if u is not None else None))
 
     def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple[Any, ...],
                      src: str | None, attacker: str | None) -> None:

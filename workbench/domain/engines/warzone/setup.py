@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.domain.engines.base import DeckCards, State
+from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, make_card
 from workbench.domain.engines.warzone.rules import Config, band_weight
 from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
@@ -116,6 +117,7 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
             state.say(f"{PLAYER_NAMES[player]} brings Areas "
                       f"{', '.join(a.name for a in areas) or 'none'} and draws "
                       f"{len(me.hand)} cards")
+    ADAPTER.flags(state)  # what of effects v2 item 8 the cards use (their triggers watch from turn 1)
     # Each player chooses which Area goes in which row, the first player first (§1.12.4).
     state.next_area_choice()
     state._advance()
@@ -246,6 +248,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     if phase not in PHASES:
         raise SetupError(f"setup.phase must be one of {', '.join(PHASES)}")
     state.phase = phase
+    ADAPTER.flags(state)  # what of effects v2 item 8 the cards use: their triggers watch from here
     if phase == "start":  # a new game's start: the Areas are placed, then turn 1 begins
         state.turn = 0
         state.to_place = to_place
@@ -258,6 +261,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
         state.highest = max(state.highest, int(degree))
         state.used += band_weight(int(degree))
     state._aura = None
+    state._statics = None
     if phase == "war":
         state.step = "declaration"
     state._advance()

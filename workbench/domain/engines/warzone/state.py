@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 from itertools import count, permutations, product
 
-from workbench.domain.effects.interpreter import can_pay, legal_targets, pay
+from workbench.domain.effects.interpreter import can_pay, legal_targets, matches, pay
 from workbench.domain.effects.spec import Source
+from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING, Card, Effect
@@ -81,7 +83,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.heals: list[int] = []    # heal triggers waiting for their player's choice
         self.step = ""                # the War phase's step (declaration, battle, end_of_combat)
         self.to_place: list[list[Card] | None] | None = None  # Areas still to place (§1.12.4)
-        self.queue: list[tuple[int, Card, Effect, str | None]] = []
+        self.queue: list[tuple[Any, ...]] = []  # (controller, card, effect, its creature[, attacker])
         self.lasting: list[tuple[int, str, int, int]] = []  # (controller, iid, +str, +res) until its next turn
         self.over = False
         self.winner: int | None = None
@@ -89,6 +91,13 @@ class WarzoneState(Combat, Effects, Observe, State):
         self._legal: list[Action] | None = None
         self._aura: list[list[list[int]]] | None = None
         self.area_aura = [[[0, 0] for _ in range(4)] for _ in range(2)]
+        # effects v2 item 8: filtered standing changes per creature (with _aura), the static rules
+        # in play (adapter.statics; dropped when the field changes), what of item 8 the game's
+        # cards use (adapter.flags, found once), and while_on_field changes (source, target, +str, +res)
+        self._filtered: dict[str, tuple[int, int]] = {}
+        self._statics: StaticRules | None = None
+        self._flags: frozenset[str] | None = None
+        self.bound: list[tuple[str, str, int, int]] = []
 
     # ------------------------------------------------------------------ interface
 
@@ -215,6 +224,10 @@ class WarzoneState(Combat, Effects, Observe, State):
         s._legal = self._legal
         s._aura = None
         s.area_aura = self.area_aura
+        s._filtered = {}
+        s._statics = None
+        s._flags = self._flags
+        s.bound = self.bound[:]
         return s
 
     # ------------------------------------------------------------------ stats of units
@@ -223,12 +236,17 @@ class WarzoneState(Combat, Effects, Observe, State):
         """A creature's current Strength (card + modifiers + continuous effects)."""
         aura = self._aura if self._aura is not None else self._compute_aura()
         s = u.card.strength + u.perm_str + u.eot_str + aura[u.owner][u.cls][0]
+        if self._filtered:
+            s += self._filtered.get(u.iid, _NO_CHANGE)[0]
         return s if s > 0 else 0  # a negative Strength would heal what it strikes
 
     def resilience(self, u: Unit) -> int:
         """A creature's current Resilience before damage."""
         aura = self._aura if self._aura is not None else self._compute_aura()
-        return u.card.resilience + u.perm_res + u.eot_res + aura[u.owner][u.cls][1]
+        r = u.card.resilience + u.perm_res + u.eot_res + aura[u.owner][u.cls][1]
+        if self._filtered:
+            r += self._filtered.get(u.iid, _NO_CHANGE)[1]
+        return r
 
     def left(self, u: Unit) -> int:
         """Resilience a creature has left after the damage it carries."""
@@ -236,12 +254,18 @@ class WarzoneState(Combat, Effects, Observe, State):
 
     def _compute_aura(self) -> list[list[list[int]]]:
         aura = [[row[:] for row in self.area_aura[0]], [row[:] for row in self.area_aura[1]]]
+        filtered: list[tuple[int, Card, Unit | None, Effect]] = []
         for owner in (0, 1):
+            for area in self.p[owner].areas:
+                if area is not None and area.filtered:
+                    filtered += [(owner, area, None, e) for e in area.filtered]
             for u in self.p[owner].field:
                 if u.face_down:
                     continue  # a set creature's text is not active (§1.12.7)
                 for e in u.card.continuous:
-                    if e.target == "own_creatures":
+                    if e.filter is not None:
+                        filtered.append((owner, u.card, u, e))
+                    elif e.target == "own_creatures":
                         rows = aura[owner]
                     elif e.target == "enemy_creatures":
                         rows = aura[1 - owner]
@@ -251,7 +275,23 @@ class WarzoneState(Combat, Effects, Observe, State):
                         rows[c][0] += e.d_str
                         rows[c][1] += e.d_res
         self._aura = aura
+        self._filtered = self._filtered_changes(filtered) if filtered else {}
         return aura
+
+    def _filtered_changes(self, sources: list[tuple[int, Card, Unit | None, Effect]]) -> dict[str, tuple[int, int]]:
+        """Standing changes with a filter ("your Class 2 creatures get +100 Strength"): each
+        reaches the matching creatures of its side on every row, by instance name. The filter
+        names printed fields only (parse.py), so it is read before the changes exist."""
+        changes: dict[str, tuple[int, int]] = {}
+        for owner, card, u, e in sources:
+            src = Source(owner, card.name, card, u)
+            side = self.p[owner if e.target in ("own_creatures", "this", "self") else 1 - owner].field
+            reach = [u] if e.target in ("this", "self") and u is not None else side
+            for v in reach:
+                if matches(e.filter, v, src, self, ADAPTER):
+                    old = changes.get(v.iid, _NO_CHANGE)
+                    changes[v.iid] = (old[0] + e.d_str, old[1] + e.d_res)
+        return changes
 
     def unit(self, iid: str) -> Unit | None:
         """The creature with instance name ``iid`` on either field, or None."""
@@ -315,7 +355,8 @@ class WarzoneState(Combat, Effects, Observe, State):
     def _choices(self, c: int, e: Effect, src: str | None = None) -> list[str]:
         """Legal chosen targets of effect ``e`` controlled by player ``c`` (``src``: its creature)."""
         t = e.target
-        if e.filter is not None:  # a filtered choice: the interpreter's matching units
+        if e.filter is not None or (self._flags and "static" in self._flags and t != "any_player"):
+            # a filtered choice, or static rules in the game: the interpreter's matching, targetable units
             source = Source(c, "", None, self.unit(src) if src else None)
             return [u.iid for u in legal_targets(e, source, self, ADAPTER)]
         if t == "enemy_creature":
@@ -400,14 +441,17 @@ class WarzoneState(Combat, Effects, Observe, State):
             foe_field = foe.field
             rows = foe.rows()
             guard_attacks = self.cfg.guard_attacks
+            rules = ADAPTER.statics(self) if self._flags else None
             for u in self.p[p].field:
                 if u.attacked or (u.pos == GUARDING and not guard_attacks):
                     continue
+                if rules is not None and u in rules.no_attack:
+                    continue  # cannot_attack
                 card = u.card
                 cache = card.acts
                 reach = reach_table(u.cls, card.master, rows)
                 for v in foe_field:
-                    if reach[v.cls]:
+                    if reach[v.cls] and (rules is None or v not in rules.unattackable):
                         vcard = v.card
                         act = cache.get(vcard)
                         if act is None:
@@ -436,10 +480,15 @@ class WarzoneState(Combat, Effects, Observe, State):
         acts.append(END_PHASE)
         return acts
 
-    def _interceptors(self, d: int, target: str | None, chosen: tuple[str, ...]) -> list[Unit]:
-        """Creatures of defender ``d`` that may intercept (§1.8)."""
+    def _interceptors(self, d: int, target: str | None, chosen: tuple[str, ...],
+                      att: str | None = None) -> list[Unit]:
+        """Creatures of defender ``d`` that may intercept (§1.8) the attack of ``att``."""
         if len(chosen) >= self.cfg.interceptors:
             return []
+        if att is not None and self._flags:
+            rules = ADAPTER.statics(self)
+            if rules is not None and rules.unblockable and self.unit(att) in rules.unblockable:
+                return []  # cannot_be_blocked
         field = self.p[d].field
         if target is None:
             return [v for v in field if v.iid not in chosen]
@@ -452,7 +501,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         _, att, target, chosen = self.pending  # type: ignore[misc]
         d = 1 - self.active
         acts = [_act("intercept", (v.iid,), v.card.name)
-                for v in self._interceptors(d, target, chosen)]
+                for v in self._interceptors(d, target, chosen, att)]
         acts.append(DONE if chosen else ALLOW)
         return acts
 
@@ -597,6 +646,8 @@ class WarzoneState(Combat, Effects, Observe, State):
             else:
                 self.phase = "return"
                 self.step = ""
+            if self._flags:
+                self.phase_begins()
         elif kind == "end_turn":
             self._enter_night()
         elif kind == "spell":
@@ -607,6 +658,8 @@ class WarzoneState(Combat, Effects, Observe, State):
                 self.stats.played[player].add(card.id)
                 if self.cfg.log:
                     self.say(f"{PLAYER_NAMES[player]} answers with quick spell {card.name}")
+                if self._flags:
+                    self.played(player, card)
                 self._link(("spell", player, card, card.on_play, args[1:], None, None))
             else:
                 self._cast(player, card, args[1:])
@@ -625,6 +678,7 @@ class WarzoneState(Combat, Effects, Observe, State):
             u.face_down = False
             u.pos_changed = True
             self._aura = None
+            self._statics = None
             if self.cfg.log:
                 self.say(f"{PLAYER_NAMES[player]} turns {u.card.name} face up")
             if u.card.continuous:
@@ -735,6 +789,8 @@ class WarzoneState(Combat, Effects, Observe, State):
                 continue
             if phase == "wake":
                 self.phase = "recruit"
+                if self._flags:
+                    self.phase_begins()
                 continue
             # _compute_legal() without a pending choice
             acts = self._war_actions() if phase == "war" else self._main_actions()
@@ -743,6 +799,8 @@ class WarzoneState(Combat, Effects, Observe, State):
                     self._enter_night()
                 else:
                     self.phase = "war" if phase == "recruit" else "return"
+                    if self._flags:
+                        self.phase_begins()
                 continue
             self._legal = acts
             return
@@ -754,6 +812,8 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.turn += 1
         self.active = player
         self.phase = "wake"
+        if self._flags:
+            self.phase_begins()
         self.count = 0
         self.highest = -1
         self.used = 0
@@ -797,6 +857,8 @@ class WarzoneState(Combat, Effects, Observe, State):
     def _enter_night(self) -> None:
         p = self.active
         self.phase = "night"
+        if self._flags:
+            self.phase_begins()
         me = self.p[p]
         for area in me.areas:
             if area is not None:
@@ -824,6 +886,15 @@ class WarzoneState(Combat, Effects, Observe, State):
 
     def draw(self, player: int, n: int) -> None:
         """Draw ``n`` cards; drawing from an empty deck loses (§1.4.3)."""
+        if self._flags and "on_draw" in self._flags:
+            before = len(self.p[player].hand)
+            self._draw(player, n)
+            for _ in range(len(self.p[player].hand) - before):
+                self._watchers("on_draw", player, None)
+            return
+        self._draw(player, n)
+
+    def _draw(self, player: int, n: int) -> None:
         me = self.p[player]
         deck = me.deck
         if 0 < n <= len(deck):  # the usual case: all of them at once, top card first
@@ -904,6 +975,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         u = Unit(card, pos, face_down)
         me.field.append(u)
         me.rows_cache = me.units_cache = None  # Player.field_changed(), inlined
+        self._statics = None
         self.count += 1
         if card.degree > self.highest:
             self.highest = card.degree
@@ -918,6 +990,12 @@ class WarzoneState(Combat, Effects, Observe, State):
         if card.continuous:
             self._aura = None
             self._sweep()
+        flags = self._flags if self._flags is not None else ADAPTER.flags(self)
+        if flags:
+            if card.on_enter:
+                self.entered(u)
+            if "on_opponent_play" in flags:
+                self.played(p, card)
         self._open(("recruit", p, card, card.on_play, targets, u.iid, None))
 
     # ------------------------------------------------------------------ the start (§1.12.4)
@@ -931,10 +1009,13 @@ class WarzoneState(Combat, Effects, Observe, State):
             if area is None:
                 continue
             for e in area.continuous:
+                if e.filter is not None:
+                    continue  # it reaches the matching creatures on every row (_filtered_changes)
                 side = player if e.target == "own_creatures" else 1 - player
                 aura[side][row][0] += e.d_str
                 aura[side][row][1] += e.d_res
         self._aura = None
+        self._statics = None
         if self.cfg.log and self.to_place is not None:
             self.say(f"{PLAYER_NAMES[player]} places its Areas: " + ", ".join(
                 f"{a.name} in row {i}" for i, a in enumerate(me.areas, 1) if a))
@@ -959,6 +1040,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         self.start_turn(self.active)
 
 _SERIALS = count()
+_NO_CHANGE = (0, 0)
 _ACTS: dict[tuple, Action] = {}
 _AREA_ACTS: dict[tuple, tuple[list[Card], list[Action]]] = {}
 _TEXT = {
