@@ -7,12 +7,20 @@ with a 95 % Wilson interval, and the games/s and decisions/s of the run (CPU tim
 processes, and the wall time with ``--jobs`` processes).
 
 Usage:
-    python benchmarks/agents.py [--game G] [--games N] [--budget B] [--jobs J]
+    python benchmarks/agents.py [--game G] [--deck D] [--games N] [--budget B] [--jobs J]
         [--matchups search-heuristic,heuristic-random,search-search]
-    python benchmarks/agents.py --seat-games N     # search mirror: win rate by seat
+    python benchmarks/agents.py --game seth --matchups search-search --games 2000   # seats
+    python benchmarks/agents.py --hold-sweep 600    # seth: the heuristic's hold constant
 
-``search-search`` is the speed figure of issue 15 (1,000 games on 2 cores in ≤ 5 minutes): it
-prints the wall time extrapolated to 1,000 games with the given ``--jobs``.
+``search-search`` is the speed figure of issue 15 (1,000 games on 2 cores in ≤ 5 minutes) and
+the seat balance of item 3: it prints the first seat's win rate with its interval, and the time
+of 1,000 games extrapolated from the CPU seconds the run took (CPU seconds per game × 1,000 / 2:
+two free cores; the machine may be shared, so wall time says little) next to the wall time
+extrapolated with the given ``--jobs``.
+
+``--hold-sweep N`` plays N heuristic games (seat-swapped pairs) of seth's two sample line-ups,
+rot-and-stone against skyburn-blitz, for each ``hold`` in 0, 0.1, … 0.5 (both sides), and prints
+deck A's win rate per value and the spread (issue 15 item 7).
 """
 
 from __future__ import annotations
@@ -107,6 +115,44 @@ def matchup(game: str, deck: str, a: str, b: str, games: int, budget: int | None
             "games_s": n / cpu, "decisions_s": decisions / cpu, "wall": wall, "cpu": cpu}
 
 
+def hold_pair(task):
+    """Two seth heuristic games (seats swapped) of deck ``a`` against ``b`` with ``hold`` on
+    both sides; returns the points of deck a."""
+    from workbench.domain.engines.seth.agents import HeuristicAgent
+
+    a, b, hold, seed = task
+    engine = load_engine("seth")
+    decks, options = bundled("seth")
+    points = 0.0
+    for seat in (0, 1):
+        players = [HeuristicAgent(seed * 2 + seat, hold=hold),
+                   HeuristicAgent(seed * 2 + seat + 7, hold=hold)]
+        cards = [decks[a], decks[b]]
+        if seat:
+            cards.reverse()
+        result = play_game(engine.new_game(cards[0], cards[1], options, seed), players)
+        points += 0.5 if result.winner is None else float(result.winner == seat)
+    return points
+
+
+def hold_sweep(games: int, jobs: int, a: str = "rot-and-stone", b: str = "skyburn-blitz") -> None:
+    pairs = max(1, games // 2)
+    rates = []
+    print(f"seth heuristic vs heuristic, {a} against {b}, {2 * pairs} games per hold value")
+    for hold in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5):
+        tasks = [(a, b, hold, seed) for seed in range(pairs)]
+        if jobs > 1:
+            with mp.get_context("fork").Pool(jobs) as pool:
+                out = pool.map(hold_pair, tasks, chunksize=max(1, pairs // (4 * jobs)))
+        else:
+            out = [hold_pair(t) for t in tasks]
+        points = sum(out)
+        low, high = wilson_interval(points, 2 * pairs)
+        rates.append(points / (2 * pairs))
+        print(f"  hold {hold:.1f}: {a} wins {rates[-1]:.1%} [{low:.1%}, {high:.1%}]", flush=True)
+    print(f"  spread {100 * (max(rates) - min(rates)):.1f} points")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -116,9 +162,17 @@ def main() -> None:
                         "(default: each game's own)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--matchups", default="search-heuristic,heuristic-random,search-search")
+    parser.add_argument("--deck", action="append", help="only these decks (default: every bundled one)")
+    parser.add_argument("--hold-sweep", type=int, metavar="N",
+                        help="seth: N heuristic games per value of the hold constant, then stop")
     args = parser.parse_args()
+    if args.hold_sweep:
+        hold_sweep(args.hold_sweep, args.jobs)
+        return
     for game in args.game or GAMES:
         decks, _ = bundled(game)
+        if args.deck:
+            decks = {d: c for d, c in decks.items() if d in args.deck}
         print(f"{game}: {args.games} games per line in seat-swapped mirror pairs, "
               f"{args.jobs} processes, search budget {args.budget or 'default'}")
         for pair in args.matchups.split(","):
@@ -127,8 +181,10 @@ def main() -> None:
                 r = matchup(game, deck, a, b, args.games, args.budget, args.jobs)
                 per_1000 = r["wall"] * 1000 / r["n"]
                 if a == b:
-                    what = (f"first seat wins {r['first']:.1%}; 1,000 games ≈ {per_1000:.0f} s "
-                            f"wall on {args.jobs} processes")
+                    low, high = wilson_interval(r["first"] * r["n"], r["n"])
+                    what = (f"first seat wins {r['first']:.1%} [{low:.1%}, {high:.1%}]; 1,000 games ≈ "
+                            f"{r['cpu'] * 1000 / r['n'] / 2:.0f} s on 2 free cores "
+                            f"({per_1000:.0f} s wall here on {args.jobs} processes)")
                 else:
                     what = f"{a} wins {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]"
                 print(f"  {a:>9} vs {b:<9} {deck:<18} {what}; {r['games_s']:8.1f} games/s "

@@ -73,9 +73,12 @@ class HeuristicAgent:
 
     Seth has no hidden deck and no dice: two fixed strategies would play the same game for every
     seed, so a playtest would only ever report 0 % or 100 %. Like a person, the player mixes:
-    a monster that could also act in a later phase of this round is sometimes kept for it
-    (``hold``), and target values are jittered a little (``jitter``) — all from its own seeded
-    generator, so a game still replays exactly from its seeds.
+    a monster that could also act in a later phase of this round is kept for it as a decoy
+    when it alone could take the opponent's attack there (with the probability of what it would
+    soak there against what it deals now), else sometimes (``hold``); and target values are
+    jittered a little (``jitter``) — all from its own seeded generator, so a game still replays
+    exactly from its seeds. The decoy rule makes the result depend little on ``hold``
+    (benchmarks/agents.py --hold-sweep; docs/engines/seth.md).
     """
 
     def __init__(self, seed: int = 0, hold: float = 0.3, jitter: float = 0.15) -> None:
@@ -98,13 +101,34 @@ class HeuristicAgent:
 
     def _assign(self, state: SethState, player: int) -> Action:
         phase, rng, hold = state.phase, self.rng, self.hold
+        by_phase = state.by_phase
         names = []
         for m in state.eligible[player]:
             if m.poison >= m.health - m.damage_taken:
                 continue  # its poison would remove it on assignment
-            # Mixing: sometimes keep a monster for a later phase of the round it can also act in.
-            if hold and m.card.last_phase > phase and rng.random() < hold:
-                continue
+            last = m.card.last_phase
+            if last > phase:
+                # It could also act later this round. When it alone could answer the
+                # opponent's monsters of that phase, it is a decoy there (§2.3.4: their damage
+                # must go to assigned monsters, or else anywhere): it is kept back with
+                # probability threat / (threat + its own Damage), the share of what it would
+                # soak later in what it would deal now (a value-proportional mix, no constant).
+                threat = 0
+                for o in by_phase[1 - player][last]:
+                    if o.alive and not o.assigned:
+                        threat += o.damage
+                alone = threat > 0
+                if alone:
+                    for x in by_phase[player][last]:
+                        if x is not m and x.alive and not x.assigned:
+                            alone = False
+                            break
+                if alone:
+                    if rng.random() < threat / (threat + m.damage):
+                        continue
+                # Otherwise mixing: sometimes keep it for the later phase anyway.
+                elif hold and rng.random() < hold:
+                    continue
             names.append(m.name)
         key = tuple(names)
         return _ASSIGNS.get(key) or _cached("assign", key)
