@@ -118,6 +118,7 @@
         case "dict": return isMapping(value) && Object.keys(value).every(function (k) { return fits(shape.value, value[k]); });
         case "union": return optionOf(shape, value) >= 0;
         case "list": return Array.isArray(value) && value.every(function (item) { return fits(shape.item, item); });
+        case "entry": return isMapping(value);
         case "entries": return Array.isArray(value) && value.every(entryFits);
         default: return true; /* yaml */
       }
@@ -125,8 +126,8 @@
     function optionOf(shape, value) {
       for (let i = 0; i < shape.options.length; i += 1) {
         const o = shape.options[i].shape;
-        const typed = o.type === "list" ? Array.isArray(value)
-          : (o.type === "map" || o.type === "dict") ? isMapping(value)
+        const typed = (o.type === "list" || o.type === "entries") ? Array.isArray(value)
+          : (o.type === "map" || o.type === "dict" || o.type === "entry") ? isMapping(value)
           : o.type === "bool" ? typeof value === "boolean"
           : o.type === "int" ? isWhole(value)
           : o.type === "text" ? (typeof value === "string" || isWhole(value)) : true;
@@ -152,7 +153,7 @@
           return out;
         }
         case "one_of": { const f = shape.fields[0]; const out = {}; out[f.name] = fallback(f.shape); return out; }
-        case "dict": return {};
+        case "dict": case "entry": return {};
         case "union": return fallback(shape.options[0].shape);
         case "list": case "entries": return [];
         default: return null;
@@ -256,7 +257,13 @@
         case "dict": return dictControl(shape, value || {}, id, label, set, ctx);
         case "union": return unionControl(shape, value, id, label, set, ctx);
         case "list": return listControl(shape, value || [], id, label, set, ctx);
-        case "entries": return entriesControl(value || [], id, label, set, ctx);
+        case "entries": return entriesControl(value || [], id, label, set, ctx, shape.exclude || []);
+        case "entry": {
+          const entry = value;
+          const built = renderEntry(entry, id, label, { rerender: ctx.rerender, set: function () { set(entry); },
+            nested: true, exclude: shape.exclude || [] });
+          return { node: built.node, input: built.node.querySelector("select, input, textarea") };
+        }
         default: return yamlControl(id, label, value, set);
       }
     }
@@ -431,7 +438,7 @@
       return { node: group(id, label, lines), input: lines.length > 1 ? lines[0].querySelector("select, input, textarea") : addBtn };
     }
 
-    function entriesControl(value, id, label, set, ctx) {
+    function entriesControl(value, id, label, set, ctx, exclude) {
       const arr = value;
       const nodes = arr.map(function (entry, i) {
         if (!isMapping(entry)) {
@@ -440,7 +447,7 @@
         return renderEntry(entry, id + "-" + (i + 1), label + " " + (i + 1), {
           rerender: ctx.rerender, set: function () { set(arr); },
           remove: function () { arr.splice(i, 1); set(arr); ctx.rerender(id + "-add"); },
-          nested: true, problems: null,
+          nested: true, problems: null, exclude: exclude,
         }).node;
       });
       const addBtn = el("button", { type: "button", class: "button button-small", id: id + "-add", text: t("Add to %(what)s", { what: label }),
@@ -487,7 +494,9 @@
         return line;
       }
 
-      const head = el("div", { class: "effect-line" }, [field("trigger", false), field("action", false)]);
+      const exclude = ctx.exclude || [];
+      const head = el("div", { class: "effect-line" }, [exclude.indexOf("trigger") === -1 ? field("trigger", false) : null,
+        field("action", false)]);
       box.appendChild(head);
       const triggerItem = partItem("triggers", entry.trigger);
       if (triggerItem) box.appendChild(el("p", { class: "help effect-doc", id: id + "-trigger-doc", text: triggerItem.doc }));
@@ -522,7 +531,7 @@
         unknown.forEach(function (key) { details.appendChild(field(key, true)); });
       }
       if (details.childNodes.length) box.appendChild(details);
-      const free = optional.filter(function (key) { return !has(entry, key) && keyInfo[key]; })
+      const free = optional.filter(function (key) { return !has(entry, key) && keyInfo[key] && exclude.indexOf(key) === -1; })
         .map(function (key) { return { name: key, label: keyInfo[key].label }; });
       const add = adder(id + "-add", t("Add a detail"), free, function (key) {
         entry[key] = fallback(keyInfo[key].shape);

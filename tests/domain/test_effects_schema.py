@@ -37,7 +37,7 @@ def test_every_vocabulary_table_is_in_the_schema_with_labels_and_doc_lines() -> 
     for part, table in PARTS.items():
         names = [item["name"] for item in schema["parts"][part]]
         assert names == list(table), part  # the table's order, every name
-        assert names == list(tables[part]), part
+        assert names == list(tables.get(part, {})), part  # the API's tables too
         for item in schema["parts"][part]:
             assert item["doc"], (part, item["name"])
             assert item["label"] and item["label"] != item["name"], (part, item["name"])  # a designer's words
@@ -57,7 +57,7 @@ def test_every_key_condition_and_cost_has_a_shape_not_yaml_text() -> None:
     cost = schema["keys"]["cost"]["shape"]
     assert [f["name"] for f in cost["fields"]] == list(COSTS)
     assert all(f["shape"]["type"] != "yaml" and f["label"] for f in cost["fields"])
-    assert set(KEY_SHAPES) == set(KEYS)
+    assert set(KEYS) <= set(KEY_SHAPES)
 
 
 def _anchors() -> set[str]:

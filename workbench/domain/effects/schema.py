@@ -25,6 +25,7 @@ Shapes (``{"type": …}``):
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -34,13 +35,21 @@ from workbench.domain.effects.vocabulary import (
 
 Shape = dict[str, Any]
 
+_VOCABULARY: Any = importlib.import_module("workbench.domain.effects.vocabulary")
+"""The module itself, for tables other helpers are adding (``UNLESS``, ``TOKEN_FIELDS``): the
+schema offers them as soon as they exist. (``effects.vocabulary`` as an attribute is the function.)"""
+UNLESS: Mapping[str, str] = getattr(_VOCABULARY, "UNLESS", {})
+TOKEN_FIELDS: frozenset[str] = frozenset(getattr(_VOCABULARY, "TOKEN_FIELDS", ()))
+STEP_EXCLUDE = ("trigger", "cost", "speed", "once_per_turn", "options")
+"""Keys a step of a ``choose`` option does not take (it resolves under the entry's trigger)."""
+
 DOCS_PAGE = "effects"
 """The docs page the editor links to (``/docs/effects``, docs/effects.md)."""
 
 PARTS: dict[str, Mapping[str, Any]] = {
     "triggers": TRIGGERS, "actions": ACTIONS, "targets": TARGETS, "durations": DURATIONS,
     "zones": ZONES, "sides": SIDES, "picks": PICKS, "conditions": CONDITIONS, "costs": COSTS,
-    "filter_states": FILTER_STATES,
+    "filter_states": FILTER_STATES, "unless": UNLESS,
 }
 """Every named table of the vocabulary the editor offers."""
 
@@ -86,6 +95,8 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "costs": {"mana": "Pay mana", "tap": "Tap this card", "pay_life": "Pay life", "discard": "Discard cards",
                   "sacrifice": "Sacrifice creatures", "exile_from_graveyard": "Exile cards from your graveyard",
                   "remove_counters": "Remove counters from this card"},
+        "unless": {"pay_life": "Unless its controller pays life", "mana": "Unless its controller pays mana",
+                   "discard": "Unless its controller discards cards"},
         "filter_states": {"other": "Other than this card", "position": "Position (Battling / Guarding)",
                           "tapped": "Tapped", "face_down": "Face down", "summoned_this_turn": "Came onto the field this turn"},
         "keys": {
@@ -96,7 +107,8 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "look": "Look at the top N", "if": "Only if", "per": "For each", "counter": "Counter name",
             "zone": "Zone", "min": "At least", "max": "At most", "value": "Value", "values": "Any of",
             "range": "Between", "yes": "Yes", "no": "No", "phase": "Which phase",
-            "played": "Which cards the opponent plays",
+            "played": "Which cards the opponent plays", "options": "Options", "unless": "Unless",
+            "token": "The token", "step": "One step", "steps": "Several steps", "name": "Name",
         },
     },
     "zh": {
@@ -137,6 +149,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "costs": {"mana": "支付魔力", "tap": "横置此卡", "pay_life": "支付生命", "discard": "丢弃手牌",
                   "sacrifice": "解放生物", "exile_from_graveyard": "从墓地除外卡牌",
                   "remove_counters": "移除此卡的指示物"},
+        "unless": {"pay_life": "除非其控制者支付生命", "mana": "除非其控制者支付魔力", "discard": "除非其控制者丢弃手牌"},
         "filter_states": {"other": "此卡以外", "position": "位置（战斗 / 守备）", "tapped": "横置",
                           "face_down": "里侧", "summoned_this_turn": "本回合登场"},
         "keys": {
@@ -146,6 +159,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "side": "谁的区域", "pick": "选哪些卡", "look": "查看顶端N张", "if": "条件", "per": "每有一张",
             "counter": "指示物名称", "zone": "区域", "min": "至少", "max": "至多", "value": "值", "values": "任意一个",
             "range": "范围", "yes": "是", "no": "否", "phase": "哪个阶段", "played": "对手使用的哪些卡",
+            "options": "选项", "unless": "除非", "token": "衍生物", "step": "一个步骤", "steps": "多个步骤", "name": "名称",
         },
     },
 }
@@ -197,6 +211,8 @@ COST_SHAPES: dict[str, Shape] = {
     "remove_counters": {"type": "dict", "value": _INT1},
 }
 
+UNLESS_SHAPES: dict[str, Shape] = {name: _INT1 for name in UNLESS}
+
 KEY_SHAPES: dict[str, Shape] = {
     "trigger": _choice("triggers"), "action": _choice("actions"), "target": _choice("targets"),
     "amount": {"type": "amount"},
@@ -216,6 +232,12 @@ KEY_SHAPES: dict[str, Shape] = {
     "phase": {"type": "union", "options": [{"label": "value", "shape": _TEXT},
                                            {"label": "values", "shape": {"type": "list", "item": _TEXT}}]},
     "played": FILTER,
+    "options": {"type": "list", "item": {"type": "union", "options": [
+        {"label": "step", "shape": {"type": "entry", "exclude": list(STEP_EXCLUDE)}},
+        {"label": "steps", "shape": {"type": "entries", "exclude": list(STEP_EXCLUDE)}}]}},
+    "unless": {"type": "one_of", "part": "unless", "fields": list(UNLESS)},
+    "token": {"type": "dict", "part": "token_keys", "value": {"type": "union", "options": [
+        {"label": "value", "shape": _TEXT}, {"label": "values", "shape": {"type": "list", "item": _TEXT}}]}},
 }
 """The shape of each entry key's value (``vocabulary.KEYS``)."""
 
@@ -227,14 +249,17 @@ TRIGGER_KEYS: dict[str, tuple[str, ...]] = {
 ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "add_counters": ("counter",), "remove_counters": ("counter",),
     "move": ("from", "to", "target", "side", "pick", "count", "look", "filter"),
+    "choose": ("options", "count"), "create_token": ("target", "token", "count"), "fusion_summon": ("filter",),
 }
 """Keys an action shows at once beside those its ``ActionSpec`` needs (target, amount, stats)."""
 
-COMMON_KEYS = ("filter", "random", "count", "if", "per", "cost", "speed", "once_per_turn", "duration")
+COMMON_KEYS = ("filter", "random", "count", "if", "per", "unless", "cost", "speed", "once_per_turn", "duration")
 """Keys any entry may add ("Add a detail"), in that order; the rest belong to their actions."""
 
 
 def _label(lang: str, part: str, name: str, doc: str) -> str:
+    if lang == "en" and name in VOCAB_LABELS.get(part, {}):
+        return VOCAB_LABELS[part][name]  # the vocabulary's own labels come first
     table = LABELS.get(lang, {}).get(part, {})
     if name in table:
         return table[name]
@@ -256,7 +281,7 @@ def _own_keys(name: str, spec: ActionSpec) -> list[str]:
     if spec.needs_stats:
         keys += ["stats", "duration"]
     for key in ACTION_KEYS.get(name, ()):
-        if key not in keys:
+        if key not in keys and key in KEYS:
             keys.append(key)
     return keys
 
@@ -277,9 +302,11 @@ def _fields(names: Iterable[str], part: str | None, shapes: Mapping[str, Shape],
 def _resolve(shape: Shape, lang: str) -> Shape:
     """Nested field names become labelled fields with their shapes."""
     kind = shape.get("type")
-    if kind in ("map", "one_of") and shape.get("fields") and isinstance(shape["fields"][0], str):
+    if kind in ("map", "one_of") and not shape.get("fields"):
+        return {"type": "yaml"}  # a table that is still empty
+    if kind in ("map", "one_of") and isinstance(shape["fields"][0], str):
         part = shape.get("part")
-        table = {"costs": COST_SHAPES, "conditions": CONDITION_SHAPES}.get(str(part), SUB_FIELDS)
+        table = {"costs": COST_SHAPES, "conditions": CONDITION_SHAPES, "unless": UNLESS_SHAPES}.get(str(part), SUB_FIELDS)
         shape = dict(shape, fields=_fields(shape["fields"], part, table, lang))
     elif kind == "union":
         shape = dict(shape, options=[{"label": _label(lang, "keys", str(o["label"]), ""),
@@ -307,10 +334,14 @@ def effects_schema(stats: Iterable[tuple[str, str]] = (), filter_keys: Iterable[
         spec = ACTIONS[name]
         own = _own_keys(name, spec)
         entry["keys"] = own
-        entry["optional"] = [k for k in COMMON_KEYS if k not in own]
+        entry["optional"] = [k for k in COMMON_KEYS if k not in own and k in KEYS]
         entry["section"] = ACTION_SECTIONS.get(name, "static-rules" if getattr(spec, "static", False) else "actions")
         entry["default_target"] = DEFAULT_TARGET.get(name)
+    stats = list(stats)
+    filter_keys = list(filter_keys)
     parts["stats"] = [{"name": name, "label": label, "doc": ""} for name, label in stats]
+    parts["token_keys"] = [{"name": "name", "label": _label(lang, "keys", "name", ""), "doc": ""}] + parts["stats"] + [
+        {"name": name, "label": label, "doc": ""} for name, label in filter_keys if name in TOKEN_FIELDS]
     states = dict(FILTER_STATES)
     parts["filter_keys"] = [{"name": name, "label": _label(lang, "filter_states", name, states[name])
                              if name in states else label, "doc": states.get(name, "")}
@@ -358,8 +389,11 @@ def fits(shape: Mapping[str, Any], value: object, keys: Mapping[str, Any] | None
         return any(_typed(o["shape"], value) and fits(o["shape"], value, keys) for o in shape["options"])
     if kind == "list":
         return isinstance(value, list) and all(fits(shape["item"], x, keys) for x in value)
+    if kind == "entry":
+        return isinstance(value, Mapping) and _entry_fits(keys or {}, value, shape.get("exclude", ()))
     if kind == "entries":
-        return isinstance(value, list) and all(isinstance(x, Mapping) and _entry_fits(keys or {}, x) for x in value)
+        return isinstance(value, list) and all(
+            isinstance(x, Mapping) and _entry_fits(keys or {}, x, shape.get("exclude", ())) for x in value)
     return True  # yaml: anything
 
 
@@ -367,8 +401,10 @@ def _typed(shape: Mapping[str, Any], value: object) -> bool:
     kind = shape.get("type")
     if kind == "list":
         return isinstance(value, list)
-    if kind in ("map", "dict"):
+    if kind in ("map", "dict", "entry"):
         return isinstance(value, Mapping)
+    if kind == "entries":
+        return isinstance(value, list)
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "int":
@@ -378,9 +414,9 @@ def _typed(shape: Mapping[str, Any], value: object) -> bool:
     return True
 
 
-def _entry_fits(keys: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
-    return all(key in keys and keys[key]["shape"]["type"] != "yaml" and fits(keys[key]["shape"], value, keys)
-               for key, value in entry.items())
+def _entry_fits(keys: Mapping[str, Any], entry: Mapping[str, Any], exclude: Iterable[str] = ()) -> bool:
+    return all(key in keys and key not in exclude and keys[key]["shape"]["type"] != "yaml"
+               and fits(keys[key]["shape"], value, keys) for key, value in entry.items())
 
 
 def entry_fits(schema: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
