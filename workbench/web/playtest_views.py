@@ -71,6 +71,14 @@ def _agents(definition: Any) -> list[str]:
         return []
 
 
+def _max_players(definition: Any) -> int:
+    """The most seats the game's engine takes (fusion 4, RULES.md §3.9; others 2)."""
+    try:
+        return load_engine(definition.engine).max_players if definition.engine else 2
+    except WorkbenchError:
+        return 2
+
+
 def _agent_spec(data: Any, side: str) -> str:
     """The form's player for ``side``: an agent name, ``search:N`` when the strong player gets
     a budget (``budget_<side>``, iterations per decision; empty: the game's default)."""
@@ -106,7 +114,7 @@ def index(game: str) -> str:
         options=list(definition.options.values()),
         runs=store.list(game)[:30],
         running=running,
-        cpus=jobs().max_workers,
+        cpus=jobs().max_workers, max_players=_max_players(definition),
         error=None, form=_prefill(request.args.get("deck_a", ""), [d.id for d in decks]),
     )
 
@@ -182,9 +190,19 @@ def _form_request(definition: Any) -> dict[str, Any]:
     if margin > 0.5:
         margin /= 100  # "3" means 3 points
     stats.make_stop_rule(stop_rule, margin)
+    players = number("players", 2, 2, _max_players(definition))
+    opponents: list[Any] = []
+    if players > 2:  # a pod (RULES.md §3.9.6): decks C and D default to deck B
+        b = deck("b")
+        opponents = [b] + [str(data.get(f"deck_{side}") or "").strip() or b for side in "cd"][:players - 2]
+        if variant is not None or stop_rule != "none" or data.get("agent_check"):
+            raise WorkbenchError("a pod of three or four players runs without a variant, an early stop or a "
+                                 "check with a second kind of player: clear those, or choose 2 players")
     return {
         "deck_a": deck("a"),
         "deck_b": deck("b"),
+        "players": players,
+        "opponents": opponents,
         "agents": (_agent_spec(data, "a"), _agent_spec(data, "b")),
         "games": number("games", 1000, 1, MAX_GAMES),
         "seed": number("seed", 0, 0, 2**62),
@@ -202,6 +220,8 @@ def start(game: str) -> Any:
     definition = _game_or_404(game)
     try:
         params = _form_request(definition)
+        if params["players"] > 2:
+            return _start_pod(game, params)
         matchup, facts = service.prepare(
             get_repo(), game, params["deck_a"], params["deck_b"], agents=params["agents"],
             overrides=params["overrides"], seed=params["seed"],
@@ -221,13 +241,39 @@ def start(game: str) -> Any:
             "playtest/index.html", game=definition, game_id=game,
             decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition), agent_labels=AGENT_LABELS,
             options=list(definition.options.values()), runs=RunStore(repo).list(game)[:30], running=[],
-            cpus=jobs().max_workers, error=str(exc), form=request.form,
+            cpus=jobs().max_workers, max_players=_max_players(definition), error=str(exc), form=request.form,
         ), status, headers
     urls = {
         "id": job.id,
         "progress_url": url_for("playtest.progress", game=game, run_id=job.id),
         "report_url": url_for("playtest.report", game=game, run_id=job.id),
     }
+    if request.is_json:
+        return jsonify(urls), 202
+    return redirect(urls["report_url"], code=303)
+
+
+def _start_pod(game: str, params: dict[str, Any]) -> Any:
+    """Start a pod (deck A with N−1 opponents, seats rotated, RULES.md §3.9.6) in the background;
+    saved as one run of kind ``pod`` that keeps the pod, so each game replays."""
+    import time as _time
+
+    from workbench.services.playtest.pod import pod_to_data, run_pod
+
+    pod, facts = service.prepare_pod(get_repo(), game, params["deck_a"], params["opponents"],
+                                     agents=params["agents"], overrides=params["overrides"], seed=params["seed"])
+    games, workers = params["games"], jobs().workers(params["workers"])
+    total = -(-games // pod.players) * pod.players
+
+    def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
+        report = run_pod(pod, games, workers, progress=progress, should_cancel=should_cancel)
+        return {"kind": "pod", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
+                "engine": pod.engine, "agents": list(pod.agents), "seed": pod.seed, "games_requested": games,
+                "workers": workers, **facts, "pod": pod_to_data(pod), "report": report}
+
+    job = jobs().start_task(game, total, work, kind="pod", by=current_user_name())
+    urls = {"id": job.id, "progress_url": url_for("playtest.progress", game=game, run_id=job.id),
+            "report_url": url_for("playtest.report", game=game, run_id=job.id)}
     if request.is_json:
         return jsonify(urls), 202
     return redirect(urls["report_url"], code=303)
@@ -412,6 +458,8 @@ def _report_page(definition: Any, game: str, run_id: str, run: dict[str, Any], s
         return render_template("playtest/gauntlet.html", game=definition, game_id=game, run=run, report=run["report"])
     if run.get("kind") == "balance":
         return render_template("playtest/balance.html", game=definition, game_id=game, run=run, report=run["report"])
+    if run.get("kind") == "pod":
+        return render_template("playtest/pod.html", game=definition, game_id=game, run=run, report=run["report"])
     previous = store.previous(game, run_id)
     report = upgrade_report(run["report"])  # a report saved by an earlier version opens with a note
     return render_template(
@@ -477,6 +525,8 @@ def _render_replay(definition: Any, game: str, run: dict[str, Any], index: int, 
 
     Aborts 409 when the run's decks or agents can no longer be played, 400 for a damaged file.
     """
+    if run.get("kind") == "pod":
+        return _render_pod_replay(definition, game, run, index, games)
     try:
         matchup = service.matchup_from_run(run)
         record, state = play_one(matchup, index, log=True)
@@ -488,6 +538,24 @@ def _render_replay(definition: Any, game: str, run: dict[str, Any], index: int, 
         "playtest/replay.html", game=definition, game_id=game, run=run, index=index, record=record,
         log=list(state.log), games=games,
     )
+
+
+def _render_pod_replay(definition: Any, game: str, run: dict[str, Any], index: int, games: int) -> str:
+    """Re-play game ``index`` of a pod run with the log on: the seats, the places, the log."""
+    from workbench.services.playtest.pod import SIDES, pod_from_data, play_pod_game
+
+    try:
+        pod = pod_from_data(run["pod"])
+        record, state = play_pod_game(pod, index, log=True)
+    except WorkbenchError as exc:
+        abort(409, description=str(exc))
+    except DAMAGED as exc:
+        abort(400, description=f"playtest run {run['id']} cannot be replayed: its file is damaged ({type(exc).__name__})")
+    labels = {SIDES[k]: label for k, label in enumerate(pod.labels)}
+    seats = [{"seat": s, "deck": side, "label": labels[side], "place": record["places"][side],
+              "agent": pod.agents[0 if side == "a" else 1]} for s, side in enumerate(record["seats"])]
+    return render_template("playtest/pod_replay.html", game=definition, game_id=game, run=run, index=index,
+                           record=record, seats=seats, log=list(state.log), games=games)
 
 
 # ---------------------------------------------------------------- SVG chart geometry

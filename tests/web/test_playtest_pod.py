@@ -1,0 +1,47 @@
+"""A pod of three or four players from the playtest page (RULES.md §3.9.6): form, report, replay."""
+
+from __future__ import annotations
+
+import re
+
+from tests.web.pages_helpers import page_token
+from tests.web.test_playtest_views import wait_done
+
+A, B = "lie-yan-ji-feng", "pan-shi-chao-xi"
+
+
+def test_the_form_offers_three_or_four_players_only_where_the_engine_seats_them(client):
+    client.set_cookie("workbench_lang", "en")
+    body = client.get("/games/fusion/playtest").get_data(as_text=True)
+    assert 'id="players"' in body and '<option value="4"' in body and 'name="deck_c"' in body and 'name="deck_d"' in body
+    assert 'id="players"' not in client.get("/games/seth/playtest").get_data(as_text=True)
+
+
+def test_a_three_player_pod_reports_deck_a_against_the_fair_share_and_replays_each_game(client):
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/fusion/playtest")
+    form = {"csrf_token": token, "deck_a": A, "deck_b": B, "deck_c": A, "players": "3", "agent_a": "heuristic",
+            "agent_b": "random", "games": "9", "seed": "2", "workers": "1"}
+    answer = client.post("/games/fusion/playtest", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:800]
+    run_id = re.search(r"/games/fusion/playtests/([0-9a-f-]+)$", answer.headers["Location"]).group(1)
+    progress = wait_done(client, "fusion", run_id)
+    assert progress["status"] == "done", progress
+    run = client.get(f"/api/games/fusion/playtests/{run_id}").get_json()
+    assert run["kind"] == "pod" and run["report"]["players"] == 3 and run["report"]["opponents"] == [B, A]
+    body = client.get(f"/games/fusion/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="pod-verdict"' in body and "fair share 1/3" in body and "Pod of 3 players" in body
+    replay = client.get(f"/games/fusion/playtests/{run_id}/games/4").get_data(as_text=True)
+    record = run["report"]["records"][4]
+    assert 'id="replay-seats"' in replay and str(record["seed"]) in replay
+    assert replay.count("<tr>") >= 4  # a row per seat
+    assert "P3" in replay and "<li>" in replay
+
+
+def test_a_pod_refuses_the_two_player_extras(client):
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/fusion/playtest")
+    answer = client.post("/games/fusion/playtest", data={
+        "csrf_token": token, "deck_a": A, "deck_b": B, "players": "4", "games": "8", "early_stop": "sprt"})
+    assert answer.status_code == 400
+    assert "pod of three or four players" in answer.get_data(as_text=True)
