@@ -120,7 +120,8 @@ def test_effects_use_only_the_documented_vocabulary(game: str) -> None:
             assert effect.get("trigger") in TRIGGERS, (cid, effect)
             assert effect.get("action") in ACTIONS, (cid, effect)
             from_zone = effect.get("action") == "move" and effect.get("from", "field") != "field"
-            assert from_zone or effect.get("target") in TARGETS, (cid, effect)
+            no_target = not VOCAB_ACTIONS[effect["action"]].takes_target  # choose, arrange (negate)
+            assert from_zone or no_target or effect.get("target") in TARGETS, (cid, effect)
             if effect["action"] in AMOUNT_ACTIONS:
                 assert isinstance(effect.get("amount"), int) and effect["amount"] > 0, (cid, effect)
             if effect["action"] == "modify_stats" and effect["trigger"] != "continuous":  # continuous: while in play

@@ -11,8 +11,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 _V2_ACTIONS = {"move", "add_counters", "remove_counters", "cannot_be_targeted", "cannot_be_attacked",
-               "cannot_be_blocked", "cannot_attack", "double_damage", "reduce_damage", "modify_cost"}
-_V2_KEYS = {"filter", "if", "per", "random", "count"}
+               "cannot_be_blocked", "cannot_attack", "double_damage", "reduce_damage", "modify_cost",
+               "choose", "arrange"}
+_V2_KEYS = {"filter", "if", "per", "random", "count", "unless"}
 _V2_TRIGGERS = {"on_attack", "on_attacked", "on_leave", "on_block", "on_blocked", "on_damaged", "on_deal_damage",
                 "on_enter", "on_draw", "on_opponent_play", "on_phase"}
 

@@ -74,6 +74,22 @@ class EffectAdapter(Protocol):
     cards have none."""
     def static_sources(self, s: State) -> list[tuple[Source, EffectSpec]]: ...
     """Every static rule of a card on the field (face up), with its source."""
+    # asks (effects.asks): a resolution paused for a player's decision
+    def ref(self, s: State, t: Target) -> Any: ...
+    """A target as a value a clone of the state can look up again (warzone: the instance name)."""
+    def deref(self, s: State, r: Any) -> Target | None: ...
+    """The target ``ref`` gave, on position ``s`` (None: no longer there)."""
+    def arg(self, s: State, t: Target) -> str: ...
+    """A target as an action argument (what a ``target`` choice names)."""
+    def unarg(self, s: State, e: EffectSpec, raw: str) -> Target | None: ...
+    """The target an action argument names."""
+    def label(self, s: State, t: Target) -> str: ...
+    def owner(self, s: State, u: Unit) -> int: ...
+    """Who controls the unit (the player "unless its controller pays" asks)."""
+    def saying(self, s: State) -> bool: ...
+    """Whether the game log is on (lines are not built otherwise)."""
+    def mana(self, s: State, player: int) -> int: ...
+    def pay_mana(self, s: State, player: int, n: int, src: Source) -> None: ...
 
 
 class BaseAdapter:
@@ -178,6 +194,32 @@ class BaseAdapter:
 
     def static_sources(self, s: State) -> list[tuple[Source, EffectSpec]]:
         return []
+    def ref(self, s: State, t: Target) -> Any:
+        return t
+
+    def deref(self, s: State, r: Any) -> Target | None:
+        return r  # units that are plain values (fusion's card indices) stay valid in clones
+
+    def arg(self, s: State, t: Target) -> str:
+        return f"P{t.index + 1}" if isinstance(t, PlayerRef) else str(t)
+
+    def unarg(self, s: State, e: EffectSpec, raw: str) -> Target | None:
+        return self.decode(s, e, raw)
+
+    def label(self, s: State, t: Target) -> str:
+        return self.arg(s, t)
+
+    def owner(self, s: State, u: Unit) -> int:
+        return int(u.owner)
+
+    def saying(self, s: State) -> bool:
+        return True
+
+    def mana(self, s: State, player: int) -> int:
+        raise NotImplementedError(f"{self.capabilities.game} has no mana")
+
+    def pay_mana(self, s: State, player: int, n: int, src: Source) -> None:
+        raise NotImplementedError(f"{self.capabilities.game} has no mana to pay")
 
 
 def player_of(t: Target) -> int | None:

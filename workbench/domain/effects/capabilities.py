@@ -42,6 +42,8 @@ class Capabilities:
     """The phase names an ``if: {phase: …}`` may name."""
     grouped: frozenset[str] = frozenset()
     """Triggers whose entries resolve together, so ``if: {previous: true}`` can see the one before."""
+    unless: frozenset[str] = frozenset()
+    """What the affected player may pay for ``unless:`` (pay_life, mana, discard); none: not run."""
     refuse: Callable[[str, EffectSpec], str | None] = no_refusal
     """A game rule the tables cannot say, e.g. warzone: negate only on traps."""
     spec_type: type[EffectSpec] = field(default=EffectSpec)

@@ -431,6 +431,15 @@ _WHO = {
 
 def describe(e: EffectSpec, target: str = "") -> str:
     """A short text of what the effect does, e.g. ``damage 300 to an enemy creature``."""
+    text = _describe(e, target)
+    kind, n = e.unless
+    if kind:
+        text += (f" unless its controller discards {n} card(s)" if kind == "discard"
+                 else f" unless its controller pays {n} {'life' if kind == 'pay_life' else 'mana'}")
+    return text
+
+
+def _describe(e: EffectSpec, target: str = "") -> str:
     who = target or ("you" if e.selector.what == "player" and e.target == "self"
                      else _WHO.get(e.target, "this card"))
     amount = "X" if e.x else str(e.amount)
@@ -446,7 +455,15 @@ def describe(e: EffectSpec, target: str = "") -> str:
         return f"return {who} to its owner's hand"
     if e.action == "add_poison":
         return f"{amount} poison counter(s) on {who}"
+    if e.action == "choose":
+        return f"choose {e.count or 1}: " + " / ".join("; then ".join(describe(s) for s in o) for o in e.options)
+    if e.action == "arrange":
+        return f"look at the top {amount} cards of your deck, put them back in any order"
+    if e.action == "move":
+        return f"move {who if e.from_zone == 'field' else e.count or 1} from {e.from_zone} to {e.to_zone}"
     verb = {"draw": "draws", "gain_life": "gains life", "add_mana": "gains mana"}.get(e.action)
     if verb:
-        return f"{who} {verb} {amount}"
-    return f"{e.action.replace('_', ' ')} {amount} to {who}"
+        text = f"{who} {verb} {amount}" if who != "you" else f"{verb.replace('s', '', 1)} {amount}"
+    else:
+        text = f"{e.action.replace('_', ' ')} {amount} to {who}"
+    return text

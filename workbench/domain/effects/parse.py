@@ -18,6 +18,8 @@ from workbench.domain.effects.spec import CONTROLLER, NOTHING, SELECTORS, Effect
 from workbench.domain.effects.vocabulary import (
     ACTIONS,
     DEFAULT_TARGET,
+    ARRANGE_MAX,
+    CHOOSE_MAX_OPTIONS,
     DURATIONS,
     PICKS,
     SIDES,
@@ -26,6 +28,7 @@ from workbench.domain.effects.vocabulary import (
     STATIC_TARGETS,
     TRIGGER_SIDES,
     TRIGGERS,
+    UNLESS,
     ZONES,
 )
 
@@ -34,6 +37,7 @@ INVALID = "effect.invalid"
 UNSIMULATED = "effect.unsimulated"
 """A skipped entry that is valid but not run by this game's engine (a warning)."""
 
+_ENTRY_ONLY = frozenset({"trigger", "cost", "speed", "once_per_turn", "options"})
 _HARMFUL = frozenset({"damage", "destroy", "add_poison", "return_to_hand"})
 _STATES = frozenset({"position", "tapped", "face_down", "summoned_this_turn"})
 """Filter states that change in play (a standing effect may not filter by them)."""
@@ -103,7 +107,9 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int) -> EffectSpec | Skipped:
+def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
+           step: int = -1) -> EffectSpec | Skipped:
+    """One entry; ``step`` >= 0: the step-th step (from 0) of an option of a choose entry."""
     game = caps.game
 
     def invalid(reason: str) -> Skipped:
@@ -124,6 +130,12 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
     if trigger not in caps.kind_triggers(kind):
         allowed = ", ".join(sorted(caps.kind_triggers(kind))) or "none"
         return unsimulated(f"{game} {kind} cards do not run {trigger} effects (they run: {allowed})")
+    options: tuple[tuple[EffectSpec, ...], ...] = ()
+    if action == "choose":
+        read = _options(index, kind, entry, caps, speed, step)
+        if isinstance(read, Skipped):
+            return read
+        options = read
     # the target: as written, or the one default; "self" decided here, once
     from_zone, to_zone, side = "", "", "own"
     if action == "move":
@@ -138,8 +150,10 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         from_zone, to_zone = cast(str, zones[0]), cast(str, zones[1])  # both checked just above
         if from_zone == to_zone == "field" or side not in SIDES:
             return invalid("move needs two different zones and a known side")
-    if action == "negate":
+    if action in ("negate", "choose"):
         target, selector = "", NOTHING
+    elif action == "arrange":
+        target, selector = "", Selector("controller", "zone", False)
     elif action == "move" and from_zone != "field":
         target = ""
         selector = Selector({"own": "controller", "opponent": "opponent", "each": "each"}[str(side)], "zone", False)
@@ -189,7 +203,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         if problems:
             return invalid(problems[0][1])
         assert condition is not None
-        unsupported = _condition_gap(condition, trigger, index, caps)
+        unsupported = _condition_gap(condition, trigger, 1 if step > 0 else index, caps)
         if unsupported:
             return unsimulated(unsupported)
     if "per" in entry:
@@ -200,7 +214,8 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         unsupported = _condition_gap(per, trigger, index, caps)
         if unsupported:
             return unsimulated(unsupported)
-    if selector.what == "same" and (index == 0 or trigger not in caps.grouped):
+    follows = step > 0 or (index > 0 and trigger in caps.grouped)
+    if selector.what == "same" and not follows:
         return unsimulated(f"target same needs a step before it that resolves together with it (in {game}: "
                            f"{', '.join(sorted(caps.grouped)) or 'none'} effects)")
     static = ACTIONS[action].static
@@ -240,6 +255,8 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
             return invalid(f"amount {raw_amount!r} is not a whole number 0 or more")
         else:
             amount = int(raw_amount)  # type: ignore[arg-type]
+        if action == "arrange" and not 1 <= amount <= ARRANGE_MAX:
+            return invalid(f"arrange looks at 1 to {ARRANGE_MAX} cards, not {amount}")
     stats: tuple[tuple[str, int], ...] = ()
     if action == "modify_stats":
         raw_stats = entry.get("stats")
@@ -341,6 +358,20 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
                                f"{', '.join(sorted(played.keys() - caps.filters))}")
     if duration == "while_on_field" and selector.what not in ("unit", "this", "same"):
         return invalid("while_on_field lasts on creatures")
+    unless = ("", 0)
+    raw_unless = entry.get("unless")
+    if raw_unless is not None:
+        if not isinstance(raw_unless, Mapping) or len(raw_unless) != 1:
+            return invalid(f"unless must be one of {', '.join(UNLESS)} with a number")
+        (pay_key, pay_n), = raw_unless.items()
+        if pay_key not in UNLESS or not _whole(pay_n) or pay_n < 1:
+            return invalid(f"unless {pay_key}: {pay_n!r}: allowed {', '.join(UNLESS)} with a whole number 1 or more")
+        if pay_key not in caps.unless:
+            have = ", ".join(sorted(caps.unless)) or "nothing"
+            return unsimulated(f"in {game}, a player cannot pay {pay_key} for unless (it can pay: {have})")
+        if selector.what == "none":
+            return invalid(f"unless needs an entry that affects someone, not {action}")
+        unless = (str(pay_key), int(pay_n))
     harmful = (action in _HARMFUL or (action == "modify_stats" and sum(v for _, v in stats) < 0)
                or (action == "move" and from_zone == "field"))
     spec = caps.spec_type(
@@ -349,11 +380,44 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int)
         cost_tap=tap, speed=int(raw_speed), once_per_turn=once, chooses=selector.choose, harmful=harmful,
         filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
         to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter,
-        phase=phase, played=played)
+        phase=phase, played=played,
+        unless=unless, asks=bool(unless[0]) or action in ("arrange", "choose"), options=options)
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)
     return spec
+
+
+def _options(index: int, kind: str, entry: Mapping[str, Any], caps: Capabilities, speed: int,
+             step: int) -> tuple[tuple[EffectSpec, ...], ...] | Skipped:
+    """The options of ``action: choose``: 2-5, ``count`` (default 1) of them chosen, each a
+    sequence of steps. A step is parsed as an entry of its own under the choose entry's trigger;
+    one skipped step skips the whole entry, with that step's reason (a mode never silently does
+    less than its text)."""
+    if step >= 0:
+        return Skipped(index, INVALID, "a choose inside a choose is not allowed")
+    raw = entry.get("options")
+    if not isinstance(raw, (list, tuple)) or not 2 <= len(raw) <= CHOOSE_MAX_OPTIONS:
+        return Skipped(index, INVALID, f"choose needs 2 to {CHOOSE_MAX_OPTIONS} options")
+    count = entry.get("count", 1)
+    if not _whole(count) or not 1 <= count < len(raw):
+        return Skipped(index, INVALID, f"choose count {count!r} must be 1 to {len(raw) - 1}")
+    options: list[tuple[EffectSpec, ...]] = []
+    for k, option in enumerate(raw, 1):
+        steps = list(option) if isinstance(option, (list, tuple)) else [option]
+        if not steps:
+            return Skipped(index, INVALID, f"option {k} has no step")
+        parsed: list[EffectSpec] = []
+        for n, raw_step in enumerate(steps):
+            if not isinstance(raw_step, Mapping) or set(raw_step) & _ENTRY_ONLY:
+                return Skipped(index, INVALID, f"option {k}: a step is a mapping without "
+                               f"{', '.join(sorted(_ENTRY_ONLY))}")
+            result = _entry(index, kind, dict(raw_step, trigger=entry.get("trigger")), caps, speed, n)
+            if isinstance(result, Skipped):
+                return Skipped(index, result.code, f"option {k}: {result.reason}")
+            parsed.append(result)
+        options.append(tuple(parsed))
+    return tuple(options)
 
 
 def _condition_gap(c: Condition, trigger: str, index: int, caps: Capabilities) -> str | None:

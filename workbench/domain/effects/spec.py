@@ -111,6 +111,12 @@ class EffectSpec:
     def static(self) -> bool:
         """A static rule (cannot_be_targeted …): queried through ``effects/statics.py``, not resolved."""
         return self.action in _STATIC
+    options: tuple[tuple[EffectSpec, ...], ...] = ()
+    """``action: choose``: the options, each a sequence of steps (``count`` of them are chosen)."""
+    unless: tuple[str, int] = ("", 0)
+    """``unless: {pay_life: N}``: the affected player may pay this to stop the entry ("", 0: none)."""
+    asks: bool = False
+    """Resolving it asks a player (a mode, an unless payment, an order): ``effects.asks``."""
 
     @property
     def permanent(self) -> bool:

@@ -33,10 +33,11 @@ _WHO = {
            "each_player": "each player", "own_creature": "one of your creatures",
            "enemy_creature": "an enemy creature", "any_creature": "a creature",
            "own_creatures": "each of your creatures", "enemy_creatures": "each enemy creature",
-           "attacker": "the attacking creature"},
+           "attacker": "the attacking creature", "same": "it"},
     "zh": {"self": "自己", "this": "此卡", "opponent": "对手", "any_player": "一名玩家", "each_player": "双方玩家",
            "own_creature": "一只己方生物", "enemy_creature": "一只敌方生物", "any_creature": "一只生物",
-           "own_creatures": "所有己方生物", "enemy_creatures": "所有敌方生物", "attacker": "攻击的生物"},
+           "own_creatures": "所有己方生物", "enemy_creatures": "所有敌方生物", "attacker": "攻击的生物",
+           "same": "该目标"},
 }
 
 _STAT_ZH = {"atk": "攻击力", "def": "守备力", "strength": "力量", "resilience": "韧性", "damage": "伤害值",
@@ -340,7 +341,59 @@ def _body(entry: Mapping[str, Any], lang: str) -> str:
         return f"本回合获得{n}点法力" if zh else f"gain {n} mana this turn"
     if action == "move":
         return _move(entry, lang)
+    if action == "choose":
+        return _choose(entry, lang)
+    if action == "arrange":
+        return (f"查看卡组顶端{n}张卡，以任意顺序放回" if zh
+                else f"look at the top {n} cards of your deck and put them back in any order")
     return ""
+
+
+_COUNT_WORDS = {"en": {1: "one", 2: "two", 3: "three", 4: "four"}, "zh": {1: "一", 2: "两", 3: "三", 4: "四"}}
+
+
+def _choose(entry: Mapping[str, Any], lang: str) -> str:
+    """"choose one — A; or B" / "选择一项——A；或B": each option's steps joined with "then"."""
+    options = entry.get("options")
+    if not isinstance(options, Sequence) or isinstance(options, (str, bytes)):
+        return ""
+    zh = lang == "zh"
+    texts = []
+    for option in options:
+        steps = option if isinstance(option, list) else [option]
+        bodies = [_clause(step, lang) for step in steps if isinstance(step, Mapping)]
+        texts.append(("，然后" if zh else ", then ").join(b for b in bodies if b))
+    count = entry.get("count", 1)
+    word = _COUNT_WORDS[lang].get(count, str(count)) if isinstance(count, int) else "1"
+    if zh:
+        return f"选择{word}项——" + "；".join(texts[:-1]) + "；或" + texts[-1]
+    return f"choose {word} — " + "; ".join(texts[:-1]) + "; or " + texts[-1]
+
+
+def _unless(entry: Mapping[str, Any], lang: str) -> str:
+    unless = entry.get("unless")
+    if not isinstance(unless, Mapping) or len(unless) != 1:
+        return ""
+    ((kind, n),) = unless.items()
+    target = entry.get("target") or DEFAULT_TARGET.get(str(entry.get("action")), "")
+    player = target in ("opponent", "any_player", "each_player")
+    if lang == "zh":
+        who = "该玩家" if player else "其控制者"
+        pay = {"pay_life": f"支付{n}点生命", "mana": f"支付{n}点法力", "discard": f"丢弃{n}张手牌"}.get(str(kind), "")
+        return f"，除非{who}{pay}" if pay else ""
+    who = "that player" if player else "its controller"
+    plural = "s" if n != 1 else ""
+    pay = {"pay_life": f"pays {n} life", "mana": f"pays {n} mana",
+           "discard": f"discards {n} card{plural}"}.get(str(kind), "")
+    return f" unless {who} {pay}" if pay else ""
+
+
+def _clause(entry: Mapping[str, Any], lang: str) -> str:
+    """One entry's words without its trigger: condition, action, "for each", "unless"."""
+    body = _body(entry, lang)
+    if not body:
+        return ""
+    return _condition(entry.get("if"), lang) + body + _per(entry.get("per"), lang) + _unless(entry, lang)
 
 
 _PLAYED = {"creature": ("When this is summoned, ", "此卡召唤时，"),
@@ -388,7 +441,7 @@ def rules_text(entries: object, lang: str = "en", kind: str | None = None) -> st
     for entry in entries:
         if not isinstance(entry, Mapping) or entry.get("trigger") not in TRIGGERS or entry.get("action") not in ACTIONS:
             continue
-        body = _condition(entry.get("if"), lang) + _body(entry, lang) + _per(entry.get("per"), lang)
+        body = _clause(entry, lang)
         if not body:
             continue
         this_head = _head(entry, lang, kind)

@@ -76,6 +76,10 @@ ACTIONS: dict[str, ActionSpec] = {
                                 needs_amount=True, static=True),
     "modify_cost": ActionSpec("static: the cost of the target player's cards (filter) changes by amount "
                               "(-1: one less; never below 0)", needs_amount=True, static=True, signed=True),
+    "choose": ActionSpec("choose one (count: 2, choose two) of the options, each a sequence of steps; "
+                         "the controller decides when it resolves", takes_target=False),
+    "arrange": ActionSpec("look at the top cards of your deck (amount) and put them back in any order",
+                          needs_amount=True, takes_target=False),
 }
 
 STATIC_ACTIONS: frozenset[str] = frozenset(name for name, spec in ACTIONS.items() if spec.static)
@@ -115,6 +119,17 @@ LABELS: dict[str, dict[str, str]] = {
         "own_creatures": "Each of your creatures", "enemy_creatures": "Each enemy creature",
         "attacker": "The attacking creature", "each_player": "Each player",
         "same": "The same target as the step before",
+    },
+    "actions": {
+        "draw": "Draw cards", "damage": "Deal damage", "heal": "Heal damage", "gain_life": "Gain life",
+        "modify_stats": "Change stats", "destroy": "Destroy", "return_to_hand": "Return to the hand",
+        "negate": "Negate", "add_poison": "Put poison counters", "add_mana": "Gain mana",
+        "add_counters": "Put counters", "remove_counters": "Remove counters", "move": "Move cards",
+        "choose": "Choose one —", "arrange": "Look at the top cards and put them back in any order",
+    },
+    "unless": {
+        "pay_life": "Unless its controller pays life", "mana": "Unless its controller pays mana",
+        "discard": "Unless its controller discards cards",
     },
 }
 """What the card editor shows for each name: words a designer reads, not internal names."""
@@ -227,6 +242,8 @@ KEYS: dict[str, str] = {
     "counter": "add_counters, remove_counters: the counters' name (seth: poison is the poison of §2.5)",
     "phase": "on_phase: the phase that begins (the game's phase names), or a list of them",
     "played": "on_opponent_play: which cards the opponent plays trigger it, a filter, e.g. {kind: spell}",
+    "options": "choose: 2 to 5 options, each one step (a mapping without trigger) or a list of steps",
+    "unless": "{pay_life: N} | {mana: N} | {discard: N}: the affected player may pay it to stop the entry",
 }
 
 STATIC_TARGETS: dict[str, frozenset[str]] = {
@@ -239,9 +256,23 @@ STATIC_CREATURES = frozenset({"this", "self", "own_creatures", "enemy_creatures"
 TRIGGER_SIDES = frozenset({"on_draw", "on_phase"})
 """Triggers that take ``side``: whose draw, whose turn's phase (default own)."""
 
+UNLESS: dict[str, str] = {
+    "pay_life": "N: the affected player may pay N life (it must have more than N) to stop the entry",
+    "mana": "N: fusion: the affected player may pay N mana to stop the entry",
+    "discard": "N: the affected player may discard N cards (the ones worth least) to stop the entry",
+}
+"""``unless:`` keys: "… unless its controller pays N". The player the entry affects decides."""
+
+CHOOSE_MAX_OPTIONS = 5
+ARRANGE_MAX = 5
+"""``arrange`` looks at 1 to 5 cards (every order is one choice: 5 cards, 120 orders)."""
+
 SPEED_RANGE = (1, 3)
 
 AddProblem = Callable[..., None]
+
+_ENTRY_ONLY = frozenset({"trigger", "cost", "speed", "once_per_turn", "options"})
+"""Keys of a whole entry that a step of a ``choose`` option does not take."""
 
 
 def vocabulary() -> dict[str, Any]:
@@ -262,6 +293,10 @@ def vocabulary() -> dict[str, Any]:
         "filter_states": dict(FILTER_STATES),
         "conditions": dict(CONDITIONS),
         "costs": dict(COSTS),
+        "unless": dict(UNLESS),
+        "choose": {"max_options": CHOOSE_MAX_OPTIONS, "count": "how many options are chosen (1 or more, "
+                   "fewer than the options; default 1)", "step_keys": sorted(set(KEYS) - _ENTRY_ONLY)},
+        "arrange": {"max": ARRANGE_MAX},
         "keys": dict(KEYS),
         "speed": list(SPEED_RANGE),
     }
@@ -325,6 +360,68 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
         _check_cost_and_speed(entry, bad)
         _check_reach(entry, action, bad, None if filter_keys is None else sorted(filter_keys))
         _check_trigger_keys(entry, spec, action, trigger, bad, None if filter_keys is None else sorted(filter_keys))
+        _check_choices(entry, action, bad, where, stat_names, field, add, x_cost, filter_keys)
+
+
+def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., None], where: str,
+                   stat_names: Iterable[str], field: str, add: AddProblem, x_cost: bool,
+                   filter_keys: Iterable[str] | None) -> None:
+    """``unless`` on any entry; ``options`` (and ``count``) of ``choose``, each step checked as an
+    entry of its own under the choose entry's trigger."""
+    unless = entry.get("unless")
+    if unless is not None:
+        if action == "choose":
+            bad("effect.bad_unless", "unless goes on a step of an option, not on choose itself", unless)
+        elif not (isinstance(unless, Mapping) and len(unless) == 1):
+            bad("effect.bad_unless", f"unless is {unless!r}; write one of {_one_of(f'{{{k}: N}}' for k in UNLESS)}",
+                unless, list(UNLESS))
+        else:
+            (key, value), = unless.items()
+            if key not in UNLESS:
+                bad("effect.bad_unless", f"unless key is {key!r}; allowed: {_one_of(UNLESS)}", key, list(UNLESS))
+            elif not (_is_int(value) and value >= 1):
+                bad("effect.bad_unless", f"unless {key} is {value!r}; a whole number 1 or more", value, 1)
+    if action == "arrange":
+        amount = entry.get("amount")
+        if isinstance(amount, int) and not isinstance(amount, bool) and not 1 <= amount <= ARRANGE_MAX:
+            bad("effect.bad_amount", f"arrange looks at {amount!r} cards; 1 to {ARRANGE_MAX}", amount,
+                [1, ARRANGE_MAX])
+    options = entry.get("options")
+    if action != "choose":
+        if options is not None:
+            bad("effect.unused_key", f"options only apply to choose, not {action}", severity="warning")
+        return
+    if not isinstance(options, list) or not 2 <= len(options) <= CHOOSE_MAX_OPTIONS:
+        bad("effect.bad_options", f"choose needs options: a list of 2 to {CHOOSE_MAX_OPTIONS} options, each a "
+            "step (a mapping) or a list of steps", options, [2, CHOOSE_MAX_OPTIONS])
+        return
+    count = entry.get("count", 1)
+    if _is_int(count) and count >= len(options):
+        bad("effect.bad_count", f"choose {count} of {len(options)} options leaves nothing to choose; "
+            f"count must be 1 to {len(options) - 1}", count, [1, len(options) - 1])
+    for k, option in enumerate(options, 1):
+        steps = option if isinstance(option, list) else [option]
+        if not steps:
+            bad("effect.bad_options", f"option {k} has no step", option)
+        for n, step in enumerate(steps, 1):
+            at = f"{where}, option {k}" + (f", step {n}" if len(steps) > 1 else "")
+            if not isinstance(step, Mapping):
+                bad("effect.bad_options", f"option {k}: a step is a mapping (action, target, …)", step)
+                continue
+            extra = sorted(set(step) & _ENTRY_ONLY)
+            if extra:
+                bad("effect.bad_options", f"option {k}: {', '.join(extra)} belong to the choose entry, not to "
+                    f"a step", extra)
+            if step.get("action") == "choose":
+                bad("effect.bad_options", f"option {k}: a choose inside a choose is not allowed", "choose")
+                continue
+
+            def add_step(severity: str, code: str, message: str, rule: str, at: str = at, **kw: Any) -> None:
+                add(severity, code, at + message.partition(":")[2], rule, **kw)
+
+            inner = {key: value for key, value in step.items() if key not in _ENTRY_ONLY}
+            inner["trigger"] = entry.get("trigger")
+            check_effects([inner], stat_names, field, add_step, x_cost, filter_keys)
 
 
 def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None],

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
-from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
+from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 
 if TYPE_CHECKING:
     from workbench.domain.engines.fusion.state import FusionState
@@ -66,7 +66,7 @@ CAPABILITIES = Capabilities(
                               "end_of_turn", "on_attack", "on_attacked", "on_leave", "on_block",
                               "on_blocked"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "add_mana", "move", "add_counters", "remove_counters"}),
+                     "negate", "add_mana", "move", "add_counters", "remove_counters", "choose", "arrange"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
              "damage": PLAYER_TARGETS | _ON_CREATURES | {"this"},
              "heal": _ON_CREATURES | {"self", "this"}, "modify_stats": _ON_CREATURES | {"self", "this"},
@@ -87,6 +87,7 @@ CAPABILITIES = Capabilities(
     grouped=frozenset({"on_play", "activated"}),
     durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
     phases=frozenset({"ready", "draw", "main1", "battle", "main2", "end"}),
+    unless=frozenset({"pay_life", "mana", "discard"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -276,6 +277,37 @@ class FusionEffects(BaseAdapter):
 
     def settle(self, s: FusionState) -> bool:
         return False  # the chain checks creatures and life after each link (_after_resolution)
+
+    # asks: card indices are plain ints (the default ref), players PlayerRef
+
+    def arg(self, s: FusionState, t: Any) -> str:
+        from workbench.domain.engines.fusion.state import _PTOK
+
+        return _PTOK[t.index] if isinstance(t, PlayerRef) else str(s.names[t])
+
+    def unarg(self, s: FusionState, e: EffectSpec, raw: str) -> Any:
+        from workbench.domain.engines.fusion.state import _PTOK
+
+        if raw in _PTOK:
+            return PLAYERS[_PTOK.index(raw)]
+        return s.index.get(raw)
+
+    def label(self, s: FusionState, t: Any) -> str:
+        return f"P{t.index + 1}" if isinstance(t, PlayerRef) else s._cname(t)
+
+    def owner(self, s: FusionState, u: int) -> int:
+        return int(s.owner[u])
+
+    def saying(self, s: FusionState) -> bool:
+        return bool(s.logging)
+
+    def mana(self, s: FusionState, player: int) -> int:
+        return int(s.mana[player])
+
+    def pay_mana(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        s.mana[player] -= n
+        if s.logging:
+            s._say(f"{src.name}: P{player + 1} pays {n} mana -> {s.mana[player]}")
 
 
 ADAPTER = FusionEffects()

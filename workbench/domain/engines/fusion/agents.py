@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.cards import Effect
@@ -119,6 +119,45 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
                 else:
                     total -= _WASTED  # wears off before it matters: after combat, off-fight
     return total
+
+
+def choice_value(s: FusionState, p: int, answer: str) -> float:
+    """Worth to ``p`` of one answer to the pending ask of a resolving effect (effects.asks):
+    a mode (its steps with their best targets), a step's target, paying for an unless (what
+    it saves against what it costs), an order of the top cards (the best on top)."""
+    from workbench.domain.effects.asks import DECLINE, mode_steps
+    from workbench.domain.effects.spec import PlayerRef
+    from workbench.domain.engines.fusion.adapter import ADAPTER
+
+    paused = s.asking[0]  # type: ignore[index]
+    ask = paused.ask
+    e, c, src, x = ask.entry, paused.controller, paused.card, paused.x
+
+    def tok(t: Any) -> Any:
+        return -1 - t.index if isinstance(t, PlayerRef) else t
+
+    if ask.kind == "mode":
+        val = 0.0
+        for spec in mode_steps(e, answer):
+            step = cast(Effect, spec)
+            if step.choice:
+                val += max((_effect_value(s, c, src, step, t, x) for t in s._targets(step, c, src)), default=0.0)
+            else:
+                val += _effect_value(s, c, src, step, None, x)
+        return val if p == c else -val
+    if ask.kind == "target":
+        return _effect_value(s, c, src, cast(Effect, e), tok(ADAPTER.unarg(s, e, answer)), x)
+    if ask.kind == "unless":
+        if answer == DECLINE:
+            val = _effect_value(s, c, src, cast(Effect, e), tok(paused.todo[0][1]), x)  # for its controller
+            return val if p == c else -val
+        kind, n = e.unless
+        return -(0.5 * n if kind == "pay_life" else 0.7 * n if kind == "mana" else 2.0 * n) - 0.1
+    deck = s.deck[c]  # arrange: the cards worth most on top
+    n = ask.seen
+    top = deck[len(deck) - n:][::-1]
+    order = [top[int(k) - 1] for k in answer.split(",")]
+    return sum(ADAPTER.worth(s, i) * (n - k) for k, i in enumerate(order))
 
 
 _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
@@ -284,6 +323,8 @@ class HeuristicAgent:
             return max(acts, key=worth)
         if step == "discard":
             return min(acts, key=lambda a: self._card_worth(state, state.index[a.args[0]]))
+        if step == "ask":
+            return max(acts, key=lambda a: choice_value(state, player, a.args[0]))
         return self._best_play(state, player, acts, step)
 
     def _best_play(self, state: FusionState, player: int, acts: list[Action], step: str) -> Action:

@@ -100,6 +100,13 @@ class Observe:
             "winner": s.winner, "alive": list(s.alive), "places": list(s.places),
             "prio": s.prio, "passes": s.passes, "bseat": s.bseat, "wplayer": s.wplayer,
         }
+        asking = getattr(s, "asking", None)
+        if asking is not None:  # a resolving effect asks (effects.asks); targets under their labels
+            ask = asking[0].ask
+            options = [label(s.index[o]) if ask.kind == "target" and o in s.index else o for o in ask.options]
+            public["ask"] = [ask.kind, ask.player, ask.card, options]
+            if ask.seen and ask.player == player:  # the top cards it looks at, top first
+                private["seen"] = [names[i] for i in s.deck[player][::-1][:ask.seen]]
         return Observation(player, public, private)
 
     def determinize(self: FusionState, player: int,  # type: ignore[misc]
@@ -109,10 +116,13 @@ class Observe:
         s.logging = False
         cards, down = s.cards, s.down
         perm: dict[int, int] = {}
-        # own deck: the same cards, a new order
-        deck = sorted(s.deck[player])
+        # own deck: the same cards, a new order (but the top cards a pending arrange looks at)
+        asking = getattr(s, "asking", None)
+        seen = asking[0].ask.seen if asking is not None and asking[0].ask.player == player else 0
+        kept = s.deck[player][len(s.deck[player]) - seen:] if seen else []
+        deck = sorted(s.deck[player][:len(s.deck[player]) - seen])
         rng.shuffle(deck)
-        s.deck[player] = deck
+        s.deck[player] = deck + kept
         max_stars = s.opts.set_max_stars
         for q in range(s.np):
             if q == player:

@@ -34,6 +34,7 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.effects.asks import Paused, asking, resume, run
 from workbench.domain.effects.interpreter import can_pay, legal_targets, pay, resolve
 from workbench.domain.effects.spec import Source
 from workbench.domain.engines.fusion.adapter import ADAPTER
@@ -288,6 +289,7 @@ class FusionState(Observe, State):
         self.wstage = ""
         self.pending: list[tuple[int, int, Effect]] = []
         self.tgt_opts: list[int] = []
+        self.asking: tuple[Any, ...] | None = None  # (Paused, then, step before): effects.asks
         self._saved_step = "main"
         self.winner: int | None = None
         self.reason = ""
@@ -886,6 +888,8 @@ class FusionState(Observe, State):
                 if self.over:
                     self.step = "over"
                     return
+                if self.asking is not None:  # a resolving effect waits for a player's answer
+                    return
                 if self.pending:
                     if self._run_pending():
                         return
@@ -960,7 +964,7 @@ class FusionState(Observe, State):
                     self._cleanup()
                     continue
                 return
-            elif step == "target":
+            elif step == "target" or step == "ask":
                 return
             elif step == "cleanup":  # the active player dropped out (§3.9.5): its turn ends
                 self._cleanup()
@@ -1064,7 +1068,13 @@ class FusionState(Observe, State):
         else:
             target = None
         self.pending.pop(0)
-        self._resolve_effect(p, src, e, target, 0)
+        if e.asks:
+            paused = run((e,), (ADAPTER.decode(self, e, target),), ADAPTER.source(self, p, src, 0), self, ADAPTER)
+            if paused is not None:
+                self._wait(paused, ("trigger",))
+                return True
+        else:
+            self._resolve_effect(p, src, e, target, 0)
         self._after_resolution()
         return False
 
@@ -1096,10 +1106,39 @@ class FusionState(Observe, State):
                 return
             self.attached[src] = host
         source = ADAPTER.source(self, p, src, x)
-        for e, t in zip(effects, targets):
-            self._resolve_effect(p, src, e, t, x, source)
+        if asking(effects):
+            decoded = [t if e.action == "negate" else ADAPTER.decode(self, e, t) for e, t in zip(effects, targets)]
+            paused = run(effects, decoded, source, self, ADAPTER)
+            if paused is not None:
+                self._wait(paused, ("link", src, kind))
+                return
+        else:
+            for e, t in zip(effects, targets):
+                self._resolve_effect(p, src, e, t, x, source)
         if kind == "card":
             self._settle_card(src)
+        self._after_resolution()
+
+    # A resolution that asks a player (effects.asks): ``asking`` holds (Paused, then, the step
+    # to return to); ``then`` is ("link", card, kind) (settle the card) or ("trigger",).
+
+    def _wait(self, paused: Paused, then: tuple[Any, ...]) -> None:
+        back = self.step if self.asking is None else self.asking[2]
+        self.asking = (paused, then, back)
+        self.step = "ask"
+        self.actor = paused.ask.player
+
+    def _do_answer(self, answer: str) -> None:
+        paused, then, back = self.asking  # type: ignore[misc]
+        self.asking = None
+        nxt = resume(paused, answer, self, ADAPTER)
+        if nxt is not None:
+            self.asking = (nxt, then, back)
+            self.actor = nxt.ask.player
+            return
+        self.step = back
+        if then[0] == "link" and then[2] == "card":
+            self._settle_card(then[1])
         self._after_resolution()
 
     def _card_to_grave(self, i: int) -> None:
@@ -1232,6 +1271,9 @@ class FusionState(Observe, State):
             return acts
         if step == "target":
             return [self._act("target", (self._targ_arg(t),)) for t in self.tgt_opts]
+        if step == "ask" and self.asking is not None:
+            ask = self.asking[0].ask
+            return [Action("choose", (opt,), f"{ask.card}: {label}") for opt, label in zip(ask.options, ask.labels)]
         return []
 
     def _cost_of(self, cost: int | str, p: int) -> int:
@@ -1621,6 +1663,8 @@ class FusionState(Observe, State):
             self._do_activate(p, args)
         elif kind == "set":
             self._do_set(p, self.index[args[0]])
+        elif kind == "choose":
+            self._do_answer(str(args[0]))
         elif kind == "battle":
             self.phase = "battle"
             self.step = "declare"
@@ -1726,7 +1770,13 @@ class FusionState(Observe, State):
         t = _ptok(_PTOK.index(arg)) if arg in _PTOK else self.index[arg]
         _, src, e = self.pending.pop(0)
         self.step = self._saved_step
-        self._resolve_effect(p, src, e, t, 0)
+        if e.asks:
+            paused = run((e,), (ADAPTER.decode(self, e, t),), ADAPTER.source(self, p, src, 0), self, ADAPTER)
+            if paused is not None:
+                self._wait(paused, ("trigger",))
+                return
+        else:
+            self._resolve_effect(p, src, e, t, 0)
         self._after_resolution()
 
     def _do_set(self, p: int, i: int) -> None:

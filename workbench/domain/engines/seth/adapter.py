@@ -31,14 +31,22 @@ class Effect(EffectSpec):
     health_mod: int = 0
     single_target: bool = False
     """True when the controller picks one monster (own_creature, enemy_creature, any_creature)."""
+    picked: bool = False
+    """Its controller picks it in step 2 with a choice: a target, or a mode (``action: choose``)."""
+    mode: str = ""
+    """A picked mode of a choose ability (``"2"``): ``options`` then holds only its steps."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "damage_mod", self.stat("damage"))
         object.__setattr__(self, "health_mod", self.stat("health"))
         object.__setattr__(self, "single_target", self.chooses)
+        object.__setattr__(self, "picked", self.chooses or self.action == "choose")
 
     def describe(self) -> str:
         """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
+        if self.action == "choose":
+            steps = "; ".join(s.describe() for o in self.options for s in o if isinstance(s, Effect))
+            return f"mode {self.mode}: {steps}" if self.mode else f"choose one: {steps}"
         if self.action == "modify_stats":
             parts = [f"{k} {v:+d}" for k, v in (("damage", self.damage_mod), ("health", self.health_mod)) if v]
             return "modify " + ", ".join(parts)
@@ -50,6 +58,12 @@ class Effect(EffectSpec):
 def _refuse(kind: str, e: EffectSpec) -> str | None:
     if e.target == "attacker" and e.trigger != "on_damaged":
         return "in seth only an on_damaged effect names the attacker (the monsters whose damage it took)"
+    if e.action == "choose":
+        if e.trigger not in ("activated", "on_play"):
+            return ("seth asks for a mode only when its controller picks the ability (activated, or a "
+                    "monster's first on_play); its other triggers resolve with nobody asked")
+        if any(sum(1 for step in option if step.chooses) > 1 for option in e.options):
+            return "in seth, a mode names at most one chosen target (the pick carries one target)"
     if e.trigger == "continuous" and e.filter is not None and e.filter.keys() & {"damage", "health"}:
         return "a standing stat change cannot depend on the stats it changes (filter by race, element …)"
     return None
@@ -64,7 +78,7 @@ CAPABILITIES = Capabilities(
     game="seth",
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
                               "end_of_turn", "on_damaged", "on_deal_damage", "on_phase"})},
-    verbs=_VERBS | _STATICS,
+    verbs=_VERBS | _STATICS | {"choose"},
     targets={verb: MONSTER_TARGETS | {"attacker"} for verb in _VERBS}
     | {verb: frozenset({"this", "self", "own_creatures", "enemy_creatures"}) for verb in _STATICS},
     stats=frozenset({"damage", "health"}),

@@ -9,6 +9,7 @@ valuable enemy monsters as possible, putting the rest on the most dangerous surv
 from __future__ import annotations
 
 import math
+from typing import Any, cast
 import random
 from operator import itemgetter
 from typing import Any
@@ -44,7 +45,7 @@ def _cached(kind: str, args: tuple) -> Action:
         if kind == "assign":
             text = "assign " + (", ".join(args) or "nothing")
         else:
-            text = f"{kind} {args[0]} #{args[1]}"
+            text = f"{kind} {args[0]} #{args[1]}" + (f" mode {args[3]}" if len(args) > 3 else "")
         action = cache[key] = Action(kind, args, text)
     return action
 
@@ -134,7 +135,7 @@ class HeuristicAgent:
         return _ASSIGNS.get(key) or _cached("assign", key)
 
     def _ability(self, state: SethState, player: int) -> Action:
-        best: tuple[str, Monster, int, Monster | None] | None = None
+        best: tuple[Any, ...] | None = None
         best_score = 0.0  # only a pick that scores above 0 is worth making
         mandatory = False
         for source, index, effect, must in state.slots[player]:
@@ -143,6 +144,23 @@ class HeuristicAgent:
             elif source.poison >= source.health - source.damage_taken:
                 continue  # activating would remove it through poison
             bonus = 1000 if must else 0
+            if effect.action == "choose":  # the best mode, with its step's best target
+                kind = "trigger" if must else "activate"
+                for arg, step in state._modes(effect):
+                    steps = state.picked_mode(effect, arg).options[0]  # type: ignore[union-attr]
+                    base = float(bonus)
+                    for plain in steps:
+                        if not plain.chooses:
+                            base += self._plain_score(source, cast(Effect, plain))
+                    if step is None:
+                        if base > best_score:
+                            best_score, best = base, (kind, source, index, None, arg)
+                        continue
+                    targets = state._targets_for(source, step)
+                    for t, score in zip(targets, self._scores(state, player, source, step, targets)):
+                        if score + base > best_score:
+                            best_score, best = score + base, (kind, source, index, t, arg)
+                continue
             if effect.single_target:
                 targets = state._targets_for(source, effect)
                 for t, score in zip(targets, self._scores(state, player, source, effect, targets)):
@@ -155,8 +173,19 @@ class HeuristicAgent:
             if not mandatory:
                 return DONE
             return state.legal_actions(player)[0]
-        kind, source, index, chosen = best
-        return _cached(kind, (source.name, index, chosen.name if chosen else ""))
+        kind, source, index, t = best[:4]
+        if len(best) == 5:
+            return _cached(kind, (source.name, index, t.name if t else "", best[4]))
+        return _cached(kind, (source.name, index, t.name if t else ""))
+
+    @staticmethod
+    def _plain_score(source: Monster, e: Effect) -> float:
+        """How good an untargeted step of a mode is (on ``source`` itself or a whole side)."""
+        if e.action == "heal":
+            return min(e.amount, source.damage_taken) + 0.1 if source.damage_taken else 0.1
+        if e.action == "modify_stats":
+            return max(0.5, float(e.damage_mod + e.health_mod))
+        return 1.0 + e.amount
 
     @staticmethod
     def _scores(state: SethState, player: int, source: Monster, effect: Effect,

@@ -43,7 +43,7 @@ class Observe:
         } if self.step == "ability" else None
         private = {
             "slots": [[m.name, i, must] for m, i, _e, must in self.slots[player]],
-            "queued": [[m.name, e.index, t.name if t else None, act]
+            "queued": [[m.name, e.index, t.name if t else None, act] + ([e.mode] if e.mode else [])
                        for m, e, t, act in self.queued[player]],
         }
         return Observation(player, snap, private)
@@ -62,7 +62,7 @@ class Observe:
             return s
         forced = _forced(s, q)
         # every ability the opponent could pick in this step, in team and effect order
-        slots = s.slots[q] + [(m, e.index, e, not act) for m, e, _t, act in picks]
+        slots = s.slots[q] + [(m, e.index, _full(m, e), not act) for m, e, _t, act in picks]
         slots.sort(key=lambda x: (s.order[x[0].name], x[1]))
         k = len(picks)
         if s.finished[q]:
@@ -75,8 +75,13 @@ class Observe:
         queued = list(forced)
         for m, _i, e, must in chosen:
             target = None
-            if e.single_target:
-                options = s._targets_for(m, e)
+            aim = e
+            if e.action == "choose":  # a picked mode is hidden too: re-picked with its target
+                modes = s._modes(e)
+                arg, aim = modes[rng.randrange(len(modes))]
+                e = s.picked_mode(e, arg)
+            if aim is not None and aim.single_target:
+                options = s._targets_for(m, aim)
                 target = options[rng.randrange(len(options))] if options else None
             queued.append((m, e, target, not must))
         s.slots[q] = [x for x in slots if x not in chosen]
@@ -86,9 +91,16 @@ class Observe:
 
 def _forced(s: SethState, q: int) -> list[tuple[Any, ...]]:
     """The opponent's waiting on-play effects with no choice (public: nobody picks them)."""
-    return [x for x in s.queued[q] if not x[3] and not x[1].single_target]
+    return [x for x in s.queued[q] if not x[3] and not x[1].picked]
 
 
 def _picked(s: SethState, q: int) -> list[tuple[Any, ...]]:
     """The opponent's hidden picks: activated abilities and targeted on-play triggers."""
-    return [x for x in s.queued[q] if x[3] or x[1].single_target]
+    return [x for x in s.queued[q] if x[3] or x[1].picked]
+
+
+def _full(m: Any, e: Any) -> Any:
+    """The card's own ability of a queued pick (a picked mode is narrowed to its steps)."""
+    if not e.mode:
+        return e
+    return next(x for x in m.card.abilities if x.index == e.index)

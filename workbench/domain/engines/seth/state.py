@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
-from workbench.domain.effects.interpreter import legal_targets, matches, resolve
+from workbench.domain.effects.asks import mode_arg, mode_selections, mode_steps
+from workbench.domain.effects.interpreter import holds, legal_targets, matches, resolve
 from workbench.domain.effects.spec import Source
 from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
@@ -533,7 +535,7 @@ class SethState(Observe, State):
                     if trigger == "activated":
                         slots.append((m, effect.index, effect, False))
                     elif trigger == "on_play" and first:
-                        if effect.single_target:
+                        if effect.picked:
                             slots.append((m, effect.index, effect, True))
                         else:
                             waiting.append((m, effect, None, False))
@@ -587,7 +589,15 @@ class SethState(Observe, State):
         for m, index, effect, must in self.slots[player]:
             kind = "trigger" if must else "activate"
             mandatory = mandatory or must
-            if effect.single_target:
+            if effect.action == "choose":  # a mode (and its step's target) is part of the pick
+                for arg, step in self._modes(effect):
+                    if step is None:
+                        actions.append(Action(kind, (m.name, index, "", arg), f"{kind} {m.name} #{index} mode {arg}"))
+                        continue
+                    for t in self._targets_for(m, step):
+                        actions.append(Action(kind, (m.name, index, t.name, arg),
+                                              f"{kind} {m.name} #{index} mode {arg} on {t.name}"))
+            elif effect.single_target:
                 for t in self._targets_for(m, effect):
                     actions.append(Action(kind, (m.name, index, t.name), f"{kind} {m.name} #{index} on {t.name}"))
             else:
@@ -596,22 +606,50 @@ class SethState(Observe, State):
             actions.append(DONE)
         return actions
 
+    @staticmethod
+    def _modes(effect: Effect) -> list[tuple[str, Effect | None]]:
+        """A choose ability's modes: (answer, the step that takes the pick's target, or None)."""
+        out = []
+        for selection in mode_selections(effect):
+            arg = mode_arg(selection)
+            steps = mode_steps(effect, arg)
+            out.append((arg, cast("Effect | None", next((s for s in steps if s.chooses), None))))
+        return out
+
+    def picked_mode(self, effect: Effect, arg: Any) -> Effect | None:
+        """The choose ability narrowed to mode ``arg`` (its steps only), or None when no such mode."""
+        arg = str(arg)
+        if arg not in [a for a, _ in self._modes(effect)]:
+            return None
+        return replace(effect, options=(tuple(mode_steps(effect, arg)),), mode=arg)
+
     def _check_pick(self, player: int, action: Action) -> tuple[int, Monster | None, Effect | None, Monster | None]:
         if action.kind == "done":
             if any(must for _, _, _, must in self.slots[player]):
                 raise IllegalAction("an on-play trigger still needs a target")
             return (-1, None, None, None)
-        if action.kind not in ("activate", "trigger") or len(action.args) != 3:
-            raise IllegalAction(f"choose an ability (activate/trigger MONSTER INDEX TARGET) or done, not {action}")
-        name, index, target_name = action.args
+        if action.kind not in ("activate", "trigger") or len(action.args) not in (3, 4):
+            raise IllegalAction(f"choose an ability (activate/trigger MONSTER INDEX TARGET [MODE]) or done, not {action}")
+        name, index, target_name = action.args[:3]
         trigger = action.kind == "trigger"
         for slot, (m, i, effect, must) in enumerate(self.slots[player]):
             # Indexes may come as text from a replay or the CLI: compare as text when not equal.
             if m.name == name and must == trigger and ((i == index and index.__class__ is int) or str(i) == str(index)):
                 target = None
-                if effect.single_target:
+                aim = effect
+                if effect.action == "choose":
+                    narrowed = self.picked_mode(effect, action.args[3]) if len(action.args) == 4 else None
+                    if narrowed is None:
+                        modes = ", ".join(a for a, _ in self._modes(effect))
+                        raise IllegalAction(f"{m.name}'s ability {index} needs a mode: one of {modes}")
+                    step = next((s for s in narrowed.options[0] if s.chooses), None)
+                    effect = narrowed
+                    if step is None:
+                        return (slot, m, effect, None)
+                    aim = step  # type: ignore[assignment]
+                if aim.single_target:
                     target = self.by_name.get(target_name if target_name.__class__ is str else str(target_name))
-                    if target is None or not self._may_target(m, effect, target):
+                    if target is None or not self._may_target(m, aim, target):
                         raise IllegalAction(f"{target_name} is not a legal target for {m.name}")
                 return (slot, m, effect, target)
         raise IllegalAction(f"{name} has no unused ability {index} to {action.kind} now")
@@ -711,8 +749,16 @@ class SethState(Observe, State):
     # ------------------------------------------------------------------ effects
 
     def run_effect(self, source: Monster, effect: Effect, target: Monster | None) -> None:
-        """Apply one effect of ``source``; ``target`` is the chosen monster of a single-target one."""
-        resolve(effect, ADAPTER.source(source, effect), target, self, ADAPTER)
+        """Apply one effect of ``source``; ``target`` is the chosen monster of a single-target one
+        (of a picked mode: of its step that takes a target)."""
+        src = ADAPTER.source(source, effect)
+        if effect.action == "choose":  # a picked mode (picked_mode): its steps, in order
+            if effect.condition is not None and not holds(effect.condition, src, self, ADAPTER):
+                return
+            for step in effect.options[0]:
+                resolve(step, src, target if step.chooses else None, self, ADAPTER)
+            return
+        resolve(effect, src, target, self, ADAPTER)
 
     def _round_triggers(self, trigger: str) -> None:
         if not self.has_round_triggers:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
-from workbench.domain.effects.spec import PLAYERS, EffectSpec, Source
+from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 from workbench.domain.effects.statics import StaticRules, compute
 
 if TYPE_CHECKING:
@@ -45,6 +45,10 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
     if e.trigger in ("on_attack", "on_attacked", "on_block", "on_blocked") and e.chooses:
         return ("an attack trigger resolves at once, before the defender answers, so it cannot ask for "
                 "a target: use a mass target or random: true")
+    if e.trigger in ("on_attack", "on_attacked", "on_block", "on_blocked") and (
+            e.asks or any(step.asks or step.chooses for option in e.options for step in option)):
+        return ("an attack trigger resolves at once, before the defender answers, so it cannot ask a "
+                "player (a mode, an unless payment, an order)")
     if e.trigger == "continuous" and (e.condition is not None or e.per is not None):
         return ("warzone's standing changes hold while their card is in play; an if or per on a "
                 "continuous effect is not run")
@@ -80,7 +84,7 @@ CAPABILITIES = Capabilities(
               "trap": frozenset({"on_play"}),
               "area": frozenset({"continuous", "start_of_turn", "end_of_turn"}) | _WATCHERS},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "move", "add_counters", "remove_counters"}) | _STATICS,
+                     "negate", "move", "add_counters", "remove_counters", "choose", "arrange"}) | _STATICS,
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS,
              "damage": PLAYER_TARGETS | _ON_CREATURES,
              "heal": _ON_CREATURES, "modify_stats": _ON_CREATURES, "destroy": _ON_CREATURES,
@@ -99,6 +103,7 @@ CAPABILITIES = Capabilities(
     keywords=frozenset({"heal_trigger", "settable"}),
     durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn", "while_on_field"}),
     phases=frozenset({"wake", "recruit", "war", "return", "night"}),
+    unless=frozenset({"pay_life", "discard"}),
     refuse=_refuse,
     spec_type=Effect,
 )
@@ -120,6 +125,21 @@ class WarzoneEffects(BaseAdapter):
 
     def in_play(self, s: WarzoneState, u: Unit) -> bool:
         return s.unit(u.iid) is u
+
+    def ref(self, s: WarzoneState, t: Any) -> Any:
+        return t.iid if hasattr(t, "iid") and hasattr(t, "pos") else t
+
+    def deref(self, s: WarzoneState, r: Any) -> Any:
+        return s.unit(r) if isinstance(r, str) else r
+
+    def arg(self, s: WarzoneState, t: Any) -> str:
+        return PLAYER_NAMES[t.index] if isinstance(t, PlayerRef) else str(t.iid)
+
+    def label(self, s: WarzoneState, t: Any) -> str:
+        return PLAYER_NAMES[t.index] if isinstance(t, PlayerRef) else str(t.card.name)
+
+    def saying(self, s: WarzoneState) -> bool:
+        return bool(s.cfg.log)
 
     def decode(self, s: WarzoneState, e: EffectSpec, raw: Any) -> Any:
         if e.selector.what == "player":

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 from itertools import accumulate
 from typing import Any
 
+from workbench.domain.effects.asks import DECLINE, mode_steps
+from workbench.domain.effects.spec import PlayerRef
 from workbench.domain.engines.base import Action, Agent
 from workbench.domain.engines.warzone.cards import (
     ALL_CREATURES,
@@ -466,6 +469,44 @@ def card_value(state: WarzoneState, c: int, card: Card, effects: tuple[Effect, .
     return val
 
 
+def choice_value(state: WarzoneState, p: int, answer: str) -> float:
+    """Worth to ``p`` of one answer to the pending ask of a resolving effect (effects.asks):
+    a mode (its steps with their best targets), a step's target, paying for an unless (what
+    it saves against what it costs), an order of the top cards (the best on top)."""
+    from workbench.domain.engines.warzone.adapter import ADAPTER
+
+    _, _, paused, _ = state.pending  # type: ignore[misc]
+    ask = paused.ask
+    e = ask.entry
+    c = paused.controller
+    src = paused.unit if isinstance(paused.unit, str) else None
+    if ask.kind == "mode":
+        val = 0.0
+        for spec in mode_steps(e, answer):
+            step = cast(Effect, spec)
+            if step.chooses:
+                val += max((effect_value(state, c, step, t, src) for t in state._choices(c, step, src)),
+                           default=0.0)
+            else:
+                val += effect_value(state, c, step, None, src)
+        return val if p == c else -val
+    if ask.kind == "target":
+        return effect_value(state, c, cast(Effect, e), answer, src)
+    if ask.kind == "unless":
+        ref = paused.todo[0][1]
+        chosen = PLAYER_NAMES[ref.index] if isinstance(ref, PlayerRef) else ref
+        if answer == DECLINE:
+            val = effect_value(state, c, cast(Effect, e), chosen, src)
+            return val if p == c else -val
+        kind, n = e.unless
+        return -(0.8 * n if kind == "pay_life" else 150.0 * n) - 1.0
+    deck = state.p[c].deck  # arrange: the cards worth most on top
+    n = ask.seen
+    top = deck[len(deck) - n:][::-1]
+    order = [top[int(k) - 1] for k in answer.split(",")]
+    return sum(ADAPTER.worth(state, card) * (n - i) for i, card in enumerate(order))
+
+
 class HeuristicAgent:
     """Plays sensibly: recruits the best bodies the limit allows, attacks when it pays,
     intercepts to save Life Points, uses spells and traps for value, guards after the War."""
@@ -696,6 +737,8 @@ class HeuristicAgent:
         if kind == "target":
             _, c, card, e, src = state.pending  # type: ignore[misc]
             return effect_value(state, c, e, args[0], src)
+        if kind == "choose":
+            return choice_value(state, p, args[0])
         return _NEVER
 
     @staticmethod

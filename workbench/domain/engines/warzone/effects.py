@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from workbench.domain.effects.asks import Paused, asking, resume, run
 from workbench.domain.effects.interpreter import matches, resolve, resolve_all
 from workbench.domain.effects.spec import Source
 from workbench.domain.engines.warzone.adapter import ADAPTER
@@ -47,7 +48,10 @@ class Effects(WarzoneCore):
             self._after_declaration(link[5], link[6])
             return
         if link[3]:
-            self._resolve_all(link[1], link[2], link[3], link[4], link[5], None)
+            paused = self._resolve_all(link[1], link[2], link[3], link[4], link[5], None)
+            if paused is not None:
+                self._wait(paused, ("open", link))
+                return
         if kind == "spell":
             self.p[link[1]].discard.append(link[2])
 
@@ -81,10 +85,12 @@ class Effects(WarzoneCore):
         chain = self.chain
         self.chain = []
         base = chain[0]
-        attacker = base[5] if base[0] == "attack" else None
-        negated = [False] * len(chain)
+        self._unwind(chain, [False] * len(chain), len(chain) - 1, base[5] if base[0] == "attack" else None)
+
+    def _unwind(self, chain: list[tuple], negated: list[bool], i: int, attacker: str | None) -> None:
+        """Resolve links ``i`` down to 0 of ``chain``; a link whose effect asks a player pauses it."""
         log = self.cfg.log
-        for i in range(len(chain) - 1, -1, -1):
+        while i >= 0:
             kind, c, card, effects, targets, src, extra = chain[i]
             if negated[i]:
                 if log:
@@ -98,11 +104,46 @@ class Effects(WarzoneCore):
                 if i and card.negates:
                     negated[i - 1] = True
                 if effects:
-                    self._resolve_all(c, card, effects, targets, src, attacker)
+                    paused = self._resolve_all(c, card, effects, targets, src, attacker)
+                    if paused is not None:
+                        self._wait(paused, ("chain", chain, negated, i, attacker))
+                        return
             if kind in ("spell", "trap"):
                 self.p[c].discard.append(card)
             if self.over:
                 return
+            i -= 1
+
+    # A resolution that asks a player (effects.asks): pending ("ask", player, paused, then),
+    # ``then`` what comes after it: ("open", link), ("chain", chain, negated, i, attacker) or
+    # ("trigger",). The links not finished stay in ``chain`` meanwhile (card_total counts them).
+
+    def _wait(self, paused: Paused, then: tuple) -> None:
+        self.pending = ("ask", paused.ask.player, paused, then)
+        if then[0] == "open":
+            self.chain = [then[1]]
+        elif then[0] == "chain":
+            self.chain = then[1][:then[3] + 1]
+
+    def _answer_ask(self, answer: str) -> None:
+        _, _, paused, then = self.pending  # type: ignore[misc]
+        self.pending = None
+        self.chain = []
+        nxt = resume(paused, answer, self, ADAPTER)
+        if nxt is not None:
+            self._wait(nxt, then)
+            return
+        if then[0] == "open":
+            if then[1][0] == "spell":
+                self.p[then[1][1]].discard.append(then[1][2])
+        elif then[0] == "chain":
+            chain, negated, i, attacker = then[1:]
+            if chain[i][0] in ("spell", "trap"):
+                self.p[chain[i][1]].discard.append(chain[i][2])
+            if not self.over:
+                self._unwind(chain, negated, i - 1, attacker)
+        else:
+            self._check_end()
 
     def _run_trigger(self) -> None:
         c, card, e, src, *more = self.queue.pop(0)
@@ -114,9 +155,12 @@ class Effects(WarzoneCore):
             if len(choices) > 1:
                 self.pending = ("target", c, card, e, src)
                 return
-            self._resolve(c, card, e, choices[0], src, attacker)
+            paused = self._resolve(c, card, e, choices[0], src, attacker)
         else:
-            self._resolve(c, card, e, None, src, attacker)
+            paused = self._resolve(c, card, e, None, src, attacker)
+        if paused is not None:
+            self._wait(paused, ("trigger",))
+            return
         self._check_end()
 
     # effects v2 item 8: triggers that watch the game. Each queues the effects, which resolve
@@ -173,14 +217,32 @@ class Effects(WarzoneCore):
                     self.queue.append((c, holder, e, u.iid if u is not None else None))
 
     def _resolve_all(self, c: int, card: Card, effects: Sequence[Effect], targets: tuple[Any, ...],
-                     src: str | None, attacker: str | None) -> None:
-        """Resolve ``effects`` of ``card`` in order through the interpreter; stops at the end."""
-        state = cast("WarzoneState", self)  # the one class this mixin is part of
-        resolve_all(effects, ADAPTER.source(state, c, card, src, attacker), targets, state, ADAPTER)
+                     src: str | None, attacker: str | None) -> Paused | None:
+        """Resolve ``effects`` of ``card`` in order through the interpreter; stops at the end.
+        Returns the resolution paused for a player's decision, if one of them asks."""
+        state = cast("WarzoneState", self)
+        source = ADAPTER.source(state, c, card, src, attacker)
+        if not asking(effects):
+            resolve_all(effects, source, targets, state, ADAPTER)
+            return None
+        decoded: list[Any] = []
+        k = 0
+        for e in effects:
+            raw = None
+            if e.chooses:
+                raw = targets[k] if k < len(targets) else None
+                k += 1
+            decoded.append(ADAPTER.decode(state, e, raw) if raw is not None else None)
+        return run(effects, decoded, source, state, ADAPTER)
 
     def _resolve(self, c: int, card: Card, e: Effect, chosen: str | None, src: str | None,
-                 attacker: str | None) -> None:
-        """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle."""
-        state = cast("WarzoneState", self)  # the one class this mixin is part of
+                 attacker: str | None) -> Paused | None:
+        """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle.
+        Returns the resolution paused for a player's decision, if it asks."""
+        state = cast("WarzoneState", self)
         target = ADAPTER.decode(state, e, chosen) if chosen is not None else None
-        resolve(e, ADAPTER.source(state, c, card, src, attacker), target, state, ADAPTER)
+        source = ADAPTER.source(state, c, card, src, attacker)
+        if e.asks:
+            return run((e,), (target,), source, state, ADAPTER)
+        resolve(e, source, target, state, ADAPTER)
+        return None

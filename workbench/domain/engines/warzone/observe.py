@@ -40,6 +40,9 @@ class Observe:
                 private["hand"] = hand
                 private["deck"] = sorted(deck)  # its own cards, order unknown
                 private["traps"] = traps
+                seen = _seen(self, player)
+                if seen:  # a pending arrange: the top cards it looks at, top first
+                    private["seen"] = deck[:seen]
             else:
                 pl = self.p[side]
                 hidden = [c for c, _ in pl.traps] + [u.card for u in pl.field if u.face_down]
@@ -70,9 +73,11 @@ class Observe:
         s = self.clone(quiet=True)
         by_iid = _by_iid
         me = s.p[player]
-        deck = sorted(me.deck, key=by_iid)
+        seen = _seen(self, player)  # the top cards a pending arrange looks at stay where they are
+        kept = me.deck[len(me.deck) - seen:] if seen else []
+        deck = sorted(me.deck[:len(me.deck) - seen], key=by_iid)
         rng.shuffle(deck)
-        me.deck = deck
+        me.deck = deck + kept
         foe = s.p[1 - player]
         pool = sorted(foe.hand + foe.deck + [c for c, _ in foe.traps], key=by_iid)
         rng.shuffle(pool)
@@ -109,6 +114,14 @@ class Observe:
         s.rng = random.Random(rng.getrandbits(64))
         s._legal = None
         return s
+
+
+def _seen(state: WarzoneState, player: int) -> int:
+    """How many top cards of ``player``'s deck a pending ask shows it (effects.asks: arrange)."""
+    pend = state.pending
+    if pend is None or pend[0] != "ask" or pend[1] != player:
+        return 0
+    return int(pend[2].ask.seen)
 
 
 def _by_iid(card: Any) -> str:

@@ -316,6 +316,10 @@ def snapshot(state: State) -> dict[str, Any]:
             pending = {"kind": "chain", "player": pend[1], "links": chain}
         elif pend[0] in ("areas", "heal"):
             pending = {"kind": pend[0], "player": pend[1]}
+        elif pend[0] == "ask":  # a resolving effect asks (effects.asks): mode, unless, arrange, target
+            ask = pend[2].ask
+            pending = {"kind": "ask", "player": pend[1], "ask": ask.kind, "card": ask.card,
+                       "options": list(ask.options)}
         else:
             pending = {"kind": "target", "card": pend[2].iid}
     result = None

@@ -343,6 +343,10 @@ class WarzoneState(Combat, Effects, Observe, State):
             return self._area_actions(pend[1])
         if kind == "heal":
             return self._heal_actions(pend[1])
+        if kind == "ask":
+            ask = pend[2].ask
+            return [Action("choose", (opt,), f"{ask.card}: {label}")
+                    for opt, label in zip(ask.options, ask.labels)]
         c, card, e = pend[1], pend[2], pend[3]
         return [_act("target", (t,), card.name, self._target_name(t))
                 for t in self._choices(c, e, pend[4])]
@@ -761,8 +765,13 @@ class WarzoneState(Combat, Effects, Observe, State):
         elif kind == "target":
             _, c, card, e, src = self.pending  # type: ignore[misc]
             self.pending = None
-            self._resolve(c, card, e, args[0], src, None)
+            paused = self._resolve(c, card, e, args[0], src, None)
+            if paused is not None:
+                self._wait(paused, ("trigger",))
+                return
             self._check_end()
+        elif kind == "choose":
+            self._answer_ask(args[0])
 
     def _advance(self) -> None:
         """Run automatic steps until a player must choose or the game is over."""
