@@ -242,8 +242,11 @@ def affected_player(e: EffectSpec, src: Source, target: Any, s: State, a: Effect
         first = reached[0]
         return first.index if isinstance(first, PlayerRef) else a.owner(s, first)
     if sel.what == "attacker":
-        return 1 - c
-    return c if sel.side == "controller" else 1 - c
+        return None if src.attacker is None else a.owner(s, src.attacker)
+    if sel.side == "controller":
+        return c
+    foes = a.opponents(s, c)
+    return foes[0] if len(foes) == 1 else None  # several opponents (a fusion pod): see docs
 
 
 def can_pay_unless(kind: str, n: int, player: int, s: State, a: EffectAdapter) -> bool:

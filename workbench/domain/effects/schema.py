@@ -56,11 +56,12 @@ PARTS: dict[str, Mapping[str, Any]] = {
 SECTIONS: dict[str, str] = {
     "triggers": "triggers", "actions": "actions", "targets": "targets", "durations": "durations",
     "zones": "zones-move", "sides": "zones-move", "picks": "zones-move", "conditions": "conditions-if",
-    "costs": "costs", "filter_states": "filters",
+    "costs": "costs", "filter_states": "filters", "unless": "choices-while-an-effect-resolves",
 }
 """The docs/effects.md section (its heading's anchor) of each part."""
 
-ACTION_SECTIONS: dict[str, str] = {"move": "zones-move"}
+ACTION_SECTIONS: dict[str, str] = {"move": "zones-move", "choose": "choices-while-an-effect-resolves",
+                                   "arrange": "choices-while-an-effect-resolves"}
 """Actions documented in a section of their own (else ``actions``; static rules: ``static-rules``)."""
 
 LABELS: dict[str, dict[str, dict[str, str]]] = {
@@ -133,7 +134,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "move": "移动卡牌（检索、回收、除外、堆墓、丢弃……）",
             "cannot_be_targeted": "不能成为效果的对象", "cannot_be_attacked": "不能被攻击", "cannot_be_blocked": "不能被阻挡",
             "cannot_attack": "不能攻击", "double_damage": "造成的伤害加倍", "reduce_damage": "受到的伤害减少",
-            "modify_cost": "改变费用",
+            "modify_cost": "改变费用", "choose": "选择一项——（模式）", "arrange": "查看卡组顶端的卡，以任意顺序放回",
         },
         "durations": {"end_of_turn": "直到回合结束", "permanent": "永久", "until_your_next_turn": "直到己方下个回合",
                       "while_on_field": "此卡在场期间"},
