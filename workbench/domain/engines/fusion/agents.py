@@ -266,8 +266,9 @@ class HeuristicAgent:
         """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
         depends only on what ``player`` sees (restored afterwards: the cache is the state's)."""
         opps = state.opps[player]
-        # an opponent's pool changes only when a card of its moves between zones (or turns face up)
-        key = (state.turn, len(hidden), *(
+        # an opponent's pool changes only when a card of its moves between zones (or turns face up);
+        # the player is in the key: a rollout's heuristic plays every seat (their opponents differ)
+        key = (state.turn, player, len(hidden), *(
             (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
         memo = self._guessed
         if memo is not None and memo[0] is state and memo[1] == key:
