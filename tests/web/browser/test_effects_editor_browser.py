@@ -5,6 +5,7 @@ is reported next to the row it concerns."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -284,4 +285,34 @@ def test_nested_effects_built_by_clicks_save_as_the_expected_yaml(live_server, l
     assert saved["effects"] == expected
     assert [list(entry) for entry in saved["effects"]] == [list(entry) for entry in expected]  # a clean diff
     expect(page.locator("#problem-list")).not_to_contain_text("effect.")  # every entry is in the vocabulary
+    assert not page.console_errors, page.console_errors
+
+
+def test_rules_text_live_in_chinese_used_as_the_card_text(live_server, live_server_data: Path, page):
+    """A fusion card (its pages open in Chinese): the labels are the seed's words with the internal
+    name beside them; each row reads as its rules text as it changes; when the text and the effects
+    disagree the editor says so; "Use as card text" writes the Chinese text and the English gloss."""
+    page.goto(live_server + "/games/fusion/cards/bao-lie-huo-yao-tong/edit")
+    row = page.locator("#field-effects-1")
+    trigger = row.get_by_label("时机", exact=True)
+    expect(trigger.locator("option:checked")).to_have_text("此卡使用时")
+    expect(row.get_by_label("效果", exact=True).locator("option:checked")).to_have_text("造成伤害")
+    expect(page.locator("#field-effects-1-action-name")).to_have_text("damage")  # the internal name, secondary
+    expect(row.get_by_label("对象", exact=True).locator("option:checked")).to_have_text("对手")
+    expect(page.locator("#field-effects-1-reads")).to_have_text("读作：给予对手3伤害。 / Deal 3 damage to the opponent.")
+    expect(page.locator("#field-effects-disagree")).to_have_count(0)  # the text says 3, so does the effect
+
+    row.get_by_label("数值", exact=True).fill("4")
+    expect(page.locator("#field-effects-1-reads")).to_have_text("读作：给予对手4伤害。 / Deal 4 damage to the opponent.")
+    expect(page.locator("#field-effects-disagree")).to_contain_text("卡牌文字与其效果不一致。")
+    page.get_by_role("button", name="用作卡牌文字（中文）").click()
+    expect(page.locator("#field-text")).to_have_value("给予对手4伤害。")
+    page.get_by_role("button", name="用作卡牌文字（English）").click()
+    expect(page.locator("#field-text_en")).to_have_value("Deal 4 damage to the opponent.")
+    expect(page.locator("#field-effects-disagree")).to_have_count(0)
+    page.keyboard.press("Control+s")
+    expect(page.locator("#save-status")).to_have_class(re.compile("status-ok"))  # 已于 … 保存
+    saved = yaml.safe_load((live_server_data / "fusion" / "cards" / "bao-lie-huo-yao-tong.yaml").read_text(encoding="utf-8"))
+    assert (saved["text"], saved["text_en"]) == ("给予对手4伤害。", "Deal 4 damage to the opponent.")
+    assert saved["effects"] == [{"trigger": "on_play", "action": "damage", "target": "opponent", "amount": 4}]
     assert not page.console_errors, page.console_errors
