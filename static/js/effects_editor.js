@@ -145,7 +145,7 @@
         case "bool": case "true": return true;
         case "text": return "";
         case "map": {
-          const out = {};
+          const out = Object.assign({}, shape.start || {});
           (shape.required || []).forEach(function (name) {
             const f = shape.fields.find(function (x) { return x.name === name; });
             if (f) out[name] = fallback(f.shape);

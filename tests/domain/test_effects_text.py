@@ -53,3 +53,13 @@ def test_every_bundled_card_with_effects_has_rules_text_that_agrees_with_its_num
             missing, generated = missing_numbers(str(card.get("text") or ""), card["effects"], lang, card.get("kind"))
             assert generated, path
             assert not missing, (path, generated)
+
+
+def test_a_condition_without_bounds_reads_as_no_words_not_none() -> None:
+    """While a designer is still building it in the editor, ``if: {count: {}}`` (an error the checks
+    report) leaves the condition out of the rules text instead of writing "None"."""
+    from workbench.domain.effects.text import rules_text
+
+    entry = {"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "if": {"count": {"zone": "field"}}}
+    assert rules_text([entry], "en", "spell") == "Draw 1 card."
+    assert "None" not in rules_text([entry], "zh", "magic")

@@ -200,8 +200,7 @@ def test_nested_effects_built_by_clicks_save_as_the_expected_yaml(live_server, l
     _pick(page, "field-effects-2-if-count-zone", "field")
     _add(page, "field-effects-2-if-count-add", "side")
     _pick(page, "field-effects-2-if-count-side", "own")
-    _add(page, "field-effects-2-if-count-add", "min")
-    page.locator("#field-effects-2-if-count-min").fill("3")
+    page.locator("#field-effects-2-if-count-min").fill("3")  # a count condition starts "at least 1"
 
     # 3. pay 2 life, discard a card: draw two (an activated cost)
     add_effect.click()

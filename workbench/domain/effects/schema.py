@@ -14,7 +14,8 @@ Shapes (``{"type": …}``):
 * ``choice`` — one name of a part (``"part": "zones"``) or of inline ``values``;
 * ``int`` (``min``/``max``), ``amount`` (a whole number or X), ``bool``, ``true`` (only ``true``),
   ``text``;
-* ``map`` — fixed named ``fields`` (each ``{name, label, doc, shape}``), ``required`` names;
+* ``map`` — fixed named ``fields`` (each ``{name, label, doc, shape}``), ``required`` names, and
+  ``start``: the value a new one starts with (a condition starts ``{min: 1}``, so it is whole);
 * ``one_of`` — a mapping holding exactly one of the ``fields`` (``if:``);
 * ``dict`` — free keys of a part (``stats``, the game's ``filter_keys``) or any text, each with
   the ``value`` shape;
@@ -191,14 +192,14 @@ SUB_FIELDS: dict[str, Shape] = {
 }
 """Fields of the nested mappings (a condition's ``zone``, ``side``, ``min`` …)."""
 
-_BOUNDED: Shape = {"type": "map", "fields": ["side", "min", "max"]}
+_BOUNDED: Shape = {"type": "map", "fields": ["side", "min", "max"], "start": {"min": 1}}
 
 CONDITION_SHAPES: dict[str, Shape] = {
-    "count": {"type": "map", "fields": ["zone", "side", "filter", "min", "max"]},
+    "count": {"type": "map", "fields": ["zone", "side", "filter", "min", "max"], "start": {"min": 1}},
     "life": _BOUNDED, "damage_pile": _BOUNDED, "hand": _BOUNDED,
-    "turn": {"type": "map", "fields": ["min", "max"]},
+    "turn": {"type": "map", "fields": ["min", "max"], "start": {"min": 1}},
     "summoned_this_turn": {"type": "true"}, "previous": {"type": "true"},
-    "counters": {"type": "map", "fields": ["counter", "min", "max"], "required": ["counter"]},
+    "counters": {"type": "map", "fields": ["counter", "min", "max"], "required": ["counter"], "start": {"min": 1}},
     "phase": {"type": "union", "options": [{"label": "value", "shape": _TEXT},
                                            {"label": "values", "shape": {"type": "list", "item": _TEXT}}]},
 }

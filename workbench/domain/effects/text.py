@@ -217,6 +217,8 @@ def _condition(cond: Any, lang: str) -> str:
     if not isinstance(value, Mapping):
         return ""
     low, high = value.get("min"), value.get("max")
+    if low is None and high is None:
+        return ""  # no bound yet (an error the checks report): no words rather than "None"
     bound_zh = f"{low}以上" if low is not None else f"{high}以下"
     bound_en = f"{low} or more" if low is not None else f"{high} or fewer"
     if kind == "count":
