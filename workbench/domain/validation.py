@@ -19,7 +19,7 @@ import jsonschema
 from workbench.domain.effects import check_effects
 from workbench.domain.gamedef import FieldDef, GameDefinition
 from workbench.domain.limits import LIMIT_TEXT, MAX_COPIES, shown_count
-from workbench.domain.problems import Problem
+from workbench.domain.problems import Problem, Severity
 
 Card = Mapping[str, Any]
 CardIndex = Mapping[str, Card]
@@ -167,9 +167,9 @@ def validate_card(
     opts.update(options or {})
     problems: list[Problem] = []
 
-    def add(severity: str, code: str, message: str, rule: str = "", **kw: Any) -> None:
+    def add(severity: Severity, code: str, message: str, rule: str = "", **kw: Any) -> None:
         problems.append(
-            Problem(severity, code, _with_rule(message, rule), rule, "card", card_id, **kw)  # type: ignore[arg-type]
+            Problem(severity, code, _with_rule(message, rule), rule, "card", card_id, **kw)
         )
 
     if not isinstance(card, Mapping):
@@ -284,7 +284,8 @@ def budget_limit(definition: GameDefinition, card: Card) -> tuple[int, int] | No
     parts = [card.get(str(f)) for f in budget["sum"]]
     if not isinstance(by_value, int) or isinstance(by_value, bool):
         return None
-    if not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
+    numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool)]
+    if len(numbers) != len(parts):
         return None
     table = budget.get("table")
     if table:
@@ -293,7 +294,7 @@ def budget_limit(definition: GameDefinition, card: Card) -> tuple[int, int] | No
             return None
     else:
         limit = int(budget.get("base", 0)) + int(budget.get("per_step", 0)) * by_value
-    return sum(parts), int(limit)  # type: ignore[arg-type]
+    return sum(numbers), int(limit)
 
 
 def check_budget(
@@ -332,8 +333,8 @@ def validate_deck(
     """
     problems: list[Problem] = []
 
-    def add(severity: str, code: str, message: str, rule: str = "", **kw: Any) -> None:
-        problems.append(Problem(severity, code, _with_rule(message, rule), rule, "deck",  # type: ignore[arg-type]
+    def add(severity: Severity, code: str, message: str, rule: str = "", **kw: Any) -> None:
+        problems.append(Problem(severity, code, _with_rule(message, rule), rule, "deck",
                                 deck=deck_id, **kw))
 
     if not isinstance(deck, Mapping):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from workbench.domain.effects.vocabulary import CONDITIONS, SIDES, ZONES
 
@@ -50,14 +50,15 @@ class Condition:
     counter: str = ""
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
+    """A whole number (an int, not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def norm(value: object) -> Scalar:
     """Text compares without case or surrounding blanks; numbers as numbers."""
     if _whole(value):
-        return int(value)  # type: ignore[call-overload]
+        return int(value)
     return str(value).strip().lower()
 
 

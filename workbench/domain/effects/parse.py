@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.filters import Condition, read_condition, read_filter, read_zone_count
@@ -103,7 +103,8 @@ def _parse(kind: str, entries: object, caps: Capabilities, speed: int) -> Parsed
     return ParsedEffects(tuple(runnable), tuple(skipped), by_trigger)
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
+    """A whole number (an int, not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -251,10 +252,10 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
             if not caps.x_amounts:
                 return unsimulated(f"{game} has no X costs")
             x = True
-        elif not _whole(raw_amount) or (raw_amount < 0 and not ACTIONS[action].signed):  # type: ignore[operator]
+        elif not _whole(raw_amount) or (raw_amount < 0 and not ACTIONS[action].signed):
             return invalid(f"amount {raw_amount!r} is not a whole number 0 or more")
         else:
-            amount = int(raw_amount)  # type: ignore[arg-type]
+            amount = int(raw_amount)
         if action == "arrange" and not 1 <= amount <= ARRANGE_MAX:
             return invalid(f"arrange looks at 1 to {ARRANGE_MAX} cards, not {amount}")
     stats: tuple[tuple[str, int], ...] = ()

@@ -290,6 +290,8 @@ def make_agent(engine: Engine[S], spec: str, seed: int) -> Agent[S]:
         raise ValueError(problem)
     name, budget = parse_agent(spec)
     factory = engine.agents[name]
+    # Only the search factory takes a budget, and agent_problem() refused a budget for any other
+    # name: AgentFactory is the one-argument signature every factory has, hence the ignore.
     return factory(seed) if budget is None else factory(seed, budget=budget)  # type: ignore[call-arg]
 
 

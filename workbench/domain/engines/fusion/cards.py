@@ -60,18 +60,18 @@ class CardDef:
         parsed = parse_effects(self.kind, raw.get("effects"), CAPABILITIES, card_speed)
         self.effects: tuple[Effect, ...] = parsed.runnable  # type: ignore[assignment]  # spec_type is Effect
         self.skipped = parsed.skipped
-        self.on_play: tuple[Effect, ...] = parsed.of("on_play")  # type: ignore[assignment]
-        self.activated: tuple[Effect, ...] = parsed.of("activated")  # type: ignore[assignment]
+        self.on_play: tuple[Effect, ...] = parsed.of("on_play")  # type: ignore[assignment]  # (same)
+        self.activated: tuple[Effect, ...] = parsed.of("activated")  # type: ignore[assignment]  # (same)
         self.activated_at = {e.index: e for e in self.activated}  # by effect index (activate actions)
-        self.on_destroyed: tuple[Effect, ...] = parsed.of("on_destroyed")  # type: ignore[assignment]
-        self.continuous: tuple[Effect, ...] = parsed.of("continuous")  # type: ignore[assignment]
-        self.start: tuple[Effect, ...] = parsed.of("start_of_turn")  # type: ignore[assignment]
-        self.end: tuple[Effect, ...] = parsed.of("end_of_turn")  # type: ignore[assignment]
-        self.on_attack: tuple[Effect, ...] = parsed.of("on_attack")  # type: ignore[assignment]
-        self.on_attacked: tuple[Effect, ...] = parsed.of("on_attacked")  # type: ignore[assignment]
-        self.on_leave: tuple[Effect, ...] = parsed.of("on_leave")  # type: ignore[assignment]
-        self.on_block: tuple[Effect, ...] = parsed.of("on_block")  # type: ignore[assignment]
-        self.on_blocked: tuple[Effect, ...] = parsed.of("on_blocked")  # type: ignore[assignment]
+        self.on_destroyed: tuple[Effect, ...] = parsed.of("on_destroyed")  # type: ignore[assignment]  # (same)
+        self.continuous: tuple[Effect, ...] = parsed.of("continuous")  # type: ignore[assignment]  # (same)
+        self.start: tuple[Effect, ...] = parsed.of("start_of_turn")  # type: ignore[assignment]  # (same)
+        self.end: tuple[Effect, ...] = parsed.of("end_of_turn")  # type: ignore[assignment]  # (same)
+        self.on_attack: tuple[Effect, ...] = parsed.of("on_attack")  # type: ignore[assignment]  # (same)
+        self.on_attacked: tuple[Effect, ...] = parsed.of("on_attacked")  # type: ignore[assignment]  # (same)
+        self.on_leave: tuple[Effect, ...] = parsed.of("on_leave")  # type: ignore[assignment]  # (same)
+        self.on_block: tuple[Effect, ...] = parsed.of("on_block")  # type: ignore[assignment]  # (same)
+        self.on_blocked: tuple[Effect, ...] = parsed.of("on_blocked")  # type: ignore[assignment]  # (same)
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target

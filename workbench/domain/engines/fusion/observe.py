@@ -29,12 +29,12 @@ if TYPE_CHECKING:  # pragma: no cover
 class Observe:
     """Mixin of :class:`FusionState`: ``observe`` and ``determinize``."""
 
-    def hidden_from(self: FusionState, player: int) -> set[int]:  # type: ignore[misc]
+    def hidden_from(self: FusionState, player: int) -> set[int]:  # type: ignore[misc]  # a mixin of FusionState only
         """Instances whose identity ``player`` cannot see: the other players' face-down cards."""
         down = self.down
         return {i for q in range(self.np) if q != player for i in self.crea[q] + self.magic[q] if i in down}
 
-    def observe(self: FusionState, player: int) -> Observation:  # type: ignore[misc]
+    def observe(self: FusionState, player: int) -> Observation:  # type: ignore[misc]  # a mixin of FusionState only
         s = self
         names, cards = s.names, s.cards
         hidden = s.hidden_from(player)
@@ -109,7 +109,7 @@ class Observe:
                 private["seen"] = [names[i] for i in s.deck[player][::-1][:ask.seen]]
         return Observation(player, public, private)
 
-    def determinize(self: FusionState, player: int,  # type: ignore[misc]
+    def determinize(self: FusionState, player: int,  # type: ignore[misc]  # a mixin of FusionState only
                     rng: random.Random) -> FusionState:
         """A quiet clone re-dealt for ``player`` (see the module docstring)."""
         s = self.clone()

@@ -29,7 +29,7 @@ battle window where nobody can answer is passed without listing anything. Decks 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import Any
 
@@ -1290,7 +1290,7 @@ class FusionState(Observe, State):
 
     def _target_combos(self, effects: tuple[Effect, ...], p: int, src: int) -> list[tuple[int | None, ...]] | None:
         """Target tuples for a card's effects; None when a chosen-target effect has no target."""
-        lists: list[list[int | None]] = []
+        lists: list[Sequence[int | None]] = []
         for e in effects:
             if e.action == "negate":
                 if not self.chain:
@@ -1300,7 +1300,7 @@ class FusionState(Observe, State):
                 opts = self._targets(e, p, src)
                 if not opts:
                     return None
-                lists.append(opts)  # type: ignore[arg-type]
+                lists.append(opts)
             else:
                 lists.append([None])
         if len(lists) == 1:

@@ -130,7 +130,7 @@ def _parse_card(card: Mapping[str, Any]) -> MonsterCard:
         flight="flight" in keywords,
         effects=effects,  # type: ignore[arg-type]  # parsed with CAPABILITIES.spec_type = Effect
         simulated=simulated,
-        triggered=parsed.by_trigger,  # type: ignore[arg-type]
+        triggered=parsed.by_trigger,  # type: ignore[arg-type]  # the same Effect specs by trigger
         data=card,
     )
 

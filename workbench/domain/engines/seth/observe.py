@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 class Observe:
     """Mixin of :class:`SethState`: ``observe`` and ``determinize``."""
 
-    def observe(self: SethState, player: int) -> Observation:  # type: ignore[misc]
+    def observe(self: SethState, player: int) -> Observation:  # type: ignore[misc]  # a mixin of SethState only
         from workbench.domain.engines.seth.setup import snapshot
 
         snap = snapshot(self)
@@ -48,7 +48,7 @@ class Observe:
         }
         return Observation(player, snap, private)
 
-    def determinize(self: SethState, player: int,  # type: ignore[misc]
+    def determinize(self: SethState, player: int,  # type: ignore[misc]  # a mixin of SethState only
                     rng: random.Random) -> SethState:
         """A quiet clone with the opponent's hidden ability picks re-picked (see the module)."""
         s = self.clone()

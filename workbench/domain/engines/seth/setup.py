@@ -82,9 +82,10 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     try:
         # ``_deck_seeds`` (per-deck shuffle streams of playtest pairs) means nothing here: seth
         # has no deck to shuffle, so it must not split the cache.
-        key: tuple[Any, ...] | None = (id(cards_a), id(cards_b),
-                                       tuple(kv for kv in options.items() if kv[0] != "_deck_seeds"))
-        hit = _OPENINGS.get(key)  # type: ignore[arg-type]
+        wanted = (id(cards_a), id(cards_b),
+                  tuple(kv for kv in options.items() if kv[0] != "_deck_seeds"))
+        hit = _OPENINGS.get(wanted)
+        key: tuple[Any, ...] | None = wanted
     except TypeError:  # an option value that cannot be hashed: build the game directly
         key = hit = None
     if hit is not None and _same_cards(hit[1], cards_a) and _same_cards(hit[3], cards_b):

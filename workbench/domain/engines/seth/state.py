@@ -218,11 +218,15 @@ class SethState(Observe, State):
     # ------------------------------------------------------------------ interface
 
     @property
-    def rng(self) -> random.Random:  # type: ignore[override]
+    def rng(self) -> random.Random:
         """The state's seeded generator (seth's rules need no chance; agents and extensions may)."""
         if self._rng is None:
             self._rng = random.Random(self._seed)
         return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     def to_act(self) -> tuple[int, ...]:
         return self._to_act

@@ -197,7 +197,8 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
                     us = xs  # computed already
                     break
     if us is None:
-        us = _stats(state, u)  # type: ignore[arg-type]
+        assert u is not None  # no stats given: the unit on the field is (see the docstring)
+        us = _stats(state, u)
     reach = reach_table(cls, master, rows)
     out: dict[str, float] = {}
     # An attacker stays Battling through the opponent's turn: with the Damage Pile one card
@@ -681,7 +682,7 @@ class HeuristicAgent:
                         return act
         return best
 
-    def score(self, state: WarzoneState, p: int, act: Action, plan: dict[str, float]) -> float:
+    def score(self, state: WarzoneState, p: int, act: Action, plan: dict) -> float:
         """Score one action for player ``p`` (0 for ending a phase or passing)."""
         kind, args = act.kind, act.args
         if kind == "position":
@@ -701,8 +702,8 @@ class HeuristicAgent:
             if values is None:
                 u = state.p[p].unit(args[0])
                 assert u is not None
-                values = plan[key] = attack_values(state, u, plan)  # type: ignore[assignment]
-            return values.get(args[1], _NEVER) - 1.0  # type: ignore[union-attr]
+                values = plan[key] = attack_values(state, u, plan)
+            return values.get(args[1], _NEVER) - 1.0
         if kind in ("end_phase", "end_turn", "pass"):
             return 0.0
         if kind in ("allow", "done", "intercept"):
@@ -735,7 +736,9 @@ class HeuristicAgent:
         if kind == "areas":
             return area_value(state, p, args, plan)
         if kind == "target":
-            _, c, card, e, src = state.pending  # type: ignore[misc]
+            pend = state.pending
+            assert pend is not None  # this action is offered only while it is pending
+            _, c, card, e, src = pend
             return effect_value(state, c, e, args[0], src)
         if kind == "choose":
             return choice_value(state, p, args[0])
@@ -750,7 +753,9 @@ class HeuristicAgent:
         return val
 
     def _defend_score(self, state: WarzoneState, p: int, kind: str, args: tuple) -> float:
-        _, att, target, chosen = state.pending  # type: ignore[misc]
+        pend = state.pending
+        assert pend is not None  # this action is offered only while it is pending
+        _, att, target, chosen = pend
         u = state.unit(att)
         if u is None:
             return 0.0

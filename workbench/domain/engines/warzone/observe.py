@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 class Observe:
     """Mixin of :class:`WarzoneState`: ``observe`` and ``determinize``."""
 
-    def observe(self: WarzoneState, player: int) -> Observation:  # type: ignore[misc]
+    def observe(self: WarzoneState, player: int) -> Observation:  # type: ignore[misc]  # a mixin of WarzoneState only
         """``player``'s view: the snapshot without deck orders and the opponent's hand."""
         from workbench.domain.engines.warzone.setup import snapshot
 
@@ -66,7 +66,7 @@ class Observe:
         snap.pop("result", None)  # derived from the rest; its reason names no hidden card
         return Observation(player, snap, private)
 
-    def determinize(self: WarzoneState, player: int,  # type: ignore[misc]
+    def determinize(self: WarzoneState, player: int,  # type: ignore[misc]  # a mixin of WarzoneState only
                     rng: random.Random) -> WarzoneState:
         """A quiet clone with ``player``'s deck reshuffled and the opponent's hand and deck
         re-dealt from their pooled cards; the game's own generator is reseeded from ``rng``."""

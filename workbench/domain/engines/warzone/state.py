@@ -502,7 +502,9 @@ class WarzoneState(Combat, Effects, Observe, State):
         return [v for v in field if v.cls < t.cls and v.iid not in chosen]
 
     def _defend_actions(self) -> list[Action]:
-        _, att, target, chosen = self.pending  # type: ignore[misc]
+        pend = self.pending
+        assert pend is not None  # this action is offered only while it is pending
+        _, att, target, chosen = pend
         d = 1 - self.active
         acts = [_act("intercept", (v.iid,), v.card.name)
                 for v in self._interceptors(d, target, chosen, att)]
@@ -716,7 +718,9 @@ class WarzoneState(Combat, Effects, Observe, State):
                     self.say(f"{PLAYER_NAMES[player]} activates {u.card.name}")
                 self._open(link)
         elif kind == "intercept":
-            _, att, target, chosen = self.pending  # type: ignore[misc]
+            pend = self.pending
+            assert pend is not None  # this action is offered only while it is pending
+            _, att, target, chosen = pend
             chosen = chosen + (args[0],)
             v = self.unit(args[0])
             if self.cfg.log:
@@ -736,7 +740,9 @@ class WarzoneState(Combat, Effects, Observe, State):
             else:
                 self.pending = ("defend", att, target, chosen)
         elif kind in ("allow", "done"):
-            _, att, target, chosen = self.pending  # type: ignore[misc]
+            pend = self.pending
+            assert pend is not None  # this action is offered only while it is pending
+            _, att, target, chosen = pend
             self.pending = None
             self._resolve_attack(att, target, chosen)
         elif kind == "trap":
@@ -763,7 +769,9 @@ class WarzoneState(Combat, Effects, Observe, State):
                          f"Pile to the Discard Pile")
             self._check_end()
         elif kind == "target":
-            _, c, card, e, src = self.pending  # type: ignore[misc]
+            pend = self.pending
+            assert pend is not None  # this action is offered only while it is pending
+            _, c, card, e, src = pend
             self.pending = None
             paused = self._resolve(c, card, e, args[0], src, None)
             if paused is not None:
