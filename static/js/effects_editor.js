@@ -419,9 +419,9 @@
       const inner = build(option.shape, value === undefined ? fallback(option.shape) : value, id + "-v", label, set, ctx);
       const formNode = control(id + "-form", t("%(what)s as", { what: label }), form);
       if (option.shape.type === "map" || option.shape.type === "list" || option.shape.type === "dict") {
-        return { node: el("div", { class: "effect-union" }, [formNode, inner.node]), input: form };
+        return { node: el("div", { class: "effect-union", id: id }, [formNode, inner.node]), input: form };
       }
-      return { node: el("div", { class: "effect-union effect-line" }, [formNode, inner.node]), input: form };
+      return { node: el("div", { class: "effect-union effect-line", id: id }, [formNode, inner.node]), input: form };
     }
 
     function listControl(shape, value, id, label, set, ctx) {
