@@ -19,7 +19,7 @@ from workbench.domain.symbols import SymbolSet
 from workbench.domain.errors import DefinitionError
 from workbench.domain.ids import is_valid_id
 
-FIELD_TYPES = {"string", "text", "integer", "number", "boolean", "list", "effects"}
+FIELD_TYPES = {"string", "text", "integer", "number", "boolean", "list", "effects", "materials"}
 
 # The shape of game.yaml itself, checked before anything reads it.
 _BOUND = {"anyOf": [{"type": "number"}, {"type": "object", "required": ["option"]}]}
@@ -108,6 +108,7 @@ DEFINITION_SCHEMA: dict[str, Any] = {
                     "minimum": {"type": "number"},
                     "maximum": {"type": "number"},
                     "nullable": {"type": "boolean"},
+                    "enum": {"type": "array"},
                     "label": {"type": "string"},
                     "help": {"type": "string"},
                     "rule": {"type": "string"},
@@ -290,7 +291,12 @@ class GameDefinition:
             elif kind == "number":
                 result = float(value)
             else:
-                return str(value)
+                text = str(value)
+                allowed = spec.get("enum")
+                if allowed and text not in [str(v) for v in allowed]:
+                    raise DefinitionError(f"rule option {name} is {text!r}; allowed: "
+                                          f"{', '.join(map(str, allowed))}")
+                return text
         except (TypeError, ValueError):
             raise DefinitionError(f"rule option {name} must be a {kind}, not {value!r}") from None
         low, high = spec.get("minimum"), spec.get("maximum")

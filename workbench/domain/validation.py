@@ -31,6 +31,7 @@ _BASE_TYPES: dict[str, dict[str, Any]] = {
     "number": {"type": "number"},
     "boolean": {"type": "boolean"},
     "effects": {"type": "array"},  # each entry is checked by domain.effects, naming "effect N"
+    "materials": {"type": "array"},  # checked by domain.effects.materials (RULES.md §3.10.2)
 }
 _TYPE_WORDS = {
     "string": "text",
@@ -40,6 +41,7 @@ _TYPE_WORDS = {
     "boolean": "true or false",
     "list": "a list",
     "effects": "a list of effects",
+    "materials": "a list of materials",
 }
 
 
@@ -215,6 +217,7 @@ def validate_card(
         if fdef.type == "effects" and card.get(fdef.name) is not None:
             check_effects(card[fdef.name], stat_names(definition), fdef.name, add,
                           x_cost=card.get("cost") == "X", filter_keys=filter_keys(definition))
+    _check_materials(definition, card, fields, add)
     for name in card:
         if name not in fields and name != "kind":
             known = name in definition.field_names()
@@ -225,7 +228,29 @@ def validate_card(
     return problems
 
 
-_NOT_FILTERS = frozenset({"art", "flavor", "text", "text_en", "effects", "number"})
+def _check_materials(definition: GameDefinition, card: Card, fields: Mapping[str, FieldDef], add: Any) -> None:
+    """A ``materials`` field reads as materials; an extra-deck creature has them (§3.10.2)."""
+    from workbench.domain.effects.materials import RULE as MATERIALS_RULE
+    from workbench.domain.effects.materials import read_materials
+
+    for fdef in fields.values():
+        if fdef.type != "materials":
+            continue
+        rule = _rule(fdef.spec, MATERIALS_RULE)
+        raw = card.get(fdef.name)
+        if raw is not None:
+            for code, message, actual, limit in read_materials(raw, filter_keys(definition))[1]:
+                add("error", code, message, rule, field=fdef.name, actual=actual, limit=limit)
+        extra = card.get("extra") is True
+        if extra and raw is None:
+            add("warning", "card.no_materials", f"{card.get('name', 'this card')} is an extra-deck creature "
+                f"without {fdef.label}: nothing can fusion summon it", rule, field=fdef.name)
+        elif raw is not None and "extra" in fields and not extra:
+            add("warning", "card.materials_unused", f"{fdef.label} only apply to an extra-deck creature "
+                "(extra: true)", rule, field=fdef.name)
+
+
+_NOT_FILTERS = frozenset({"art", "flavor", "text", "text_en", "effects", "number", "materials"})
 
 
 def filter_keys(definition: GameDefinition) -> frozenset[str]:
@@ -433,6 +458,11 @@ def _check_deck_rule(
     severity = str(rule.get("severity", "error"))
     in_scope = [e for z in zones for e in entries.get(z, [])]
     where_zones = " + ".join(definition.zones[z].label for z in zones)
+    if check == "extra_summonable":
+        sources = [e for z in (rule.get("from") or [z for z in definition.zones if z not in zones])
+                   for e in entries.get(z, [])]
+        _check_extra_summonable(definition, in_scope, sources, opts, ref, severity, where_zones, zones[0], add)
+        return
     if limit is None:
         return  # the option is switched off (e.g. seth max_copies: null)
     if check == "max_copies":
@@ -462,3 +492,42 @@ def _check_deck_rule(
                 field=fname, actual=total, limit=limit)
     else:
         add("warning", "deck.unknown_rule", f"game.yaml has a deck rule {check!r} the workbench does not know")
+
+
+def _check_extra_summonable(definition: GameDefinition, extra: list[tuple[str, int, Card]],
+                            sources: list[tuple[str, int, Card]], opts: Mapping[str, Any], ref: str,
+                            severity: str, where: str, zone: str, add: Any) -> None:
+    """A warning naming the extra-deck creatures the deck cannot bring out (RULES.md §3.10.2): no
+    materials, no card of the deck whose ``fusion_summon`` effect reaches them (unless option
+    ``extra_deck_summon`` is ``materials_in_main``), or materials the other zones do not hold."""
+    from workbench.domain.effects.filters import read_filter
+    from workbench.domain.effects.materials import read_materials, static_match
+
+    keys = filter_keys(definition)
+    reach: list[Any] = []  # the filters of the deck's fusion_summon effects (None: any creature)
+    for _, _, card in sources:
+        for entry in card.get("effects") or []:
+            if isinstance(entry, Mapping) and entry.get("action") == "fusion_summon":
+                reach.append(read_filter(entry["filter"], keys)[0] if "filter" in entry else None)
+    in_main = opts.get("extra_deck_summon") == "materials_in_main"
+    stuck: list[str] = []
+    for card_id, _, card in extra:
+        name = f"{card.get('name', card_id)} ({card_id})"
+        needs = read_materials(card["materials"], keys)[0] if card.get("materials") is not None else ()
+        if not needs:
+            stuck.append(f"{name}: it has no materials")
+        elif not in_main and not any(f is None or static_match(f, card) for f in reach):
+            stuck.append(f"{name}: no card of the deck fusion summons it")
+        else:
+            lacking = [need for need in needs
+                       if sum(n for _, n, c in sources if static_match(need[0], c)) < need[1]]
+            if lacking:
+                words = ", ".join(" and ".join(f"{t.key} {'/'.join(map(str, sorted(t.values, key=str)))}"
+                                               if t.values is not None else t.key for t in f.tests
+                                               if not (t.key == "kind" and t.values == {"creature"}))
+                                  or "creature" for f, _ in lacking)
+                stuck.append(f"{name}: the deck holds too few of its materials ({words})")
+    if stuck:
+        add(severity, "deck.extra_unsummonable",
+            f"{where} holds creatures the deck cannot bring out — " + "; ".join(stuck), ref,
+            zone=zone, actual=[s.split(" (")[0] for s in stuck])

@@ -90,6 +90,16 @@ class EffectAdapter(Protocol):
     """Whether the game log is on (lines are not built otherwise)."""
     def mana(self, s: State, player: int) -> int: ...
     def pay_mana(self, s: State, player: int, n: int, src: Source) -> None: ...
+    # creating and summoning (RULES.md §3.10)
+    def create_tokens(self, s: State, player: int, e: EffectSpec, n: int, src: Source) -> int: ...
+    """Put ``n`` tokens of ``e.token`` onto ``player``'s field; how many were made."""
+    def materials(self, s: State, card: Any) -> Sequence[tuple[Any, int]]: ...
+    """An extra-deck creature's materials: (filter, count) needs (empty: it has none)."""
+    def has_room(self, s: State, player: int, leaving: Sequence[Any]) -> bool: ...
+    """Whether a creature may enter ``player``'s field once ``leaving`` (materials) are gone."""
+    def special_summon(self, s: State, player: int, card: Any, frm: str, src: Source) -> bool: ...
+    """Put ``card`` from zone ``frm`` onto the field ignoring its cost, as a summon (its
+    when-summoned effects trigger); False if it cannot."""
 
 
 class BaseAdapter:
@@ -220,6 +230,19 @@ class BaseAdapter:
 
     def pay_mana(self, s: State, player: int, n: int, src: Source) -> None:
         raise NotImplementedError(f"{self.capabilities.game} has no mana to pay")
+    def create_tokens(self, s: State, player: int, e: EffectSpec, n: int, src: Source) -> int:
+        self._missing("create_token")
+        return 0
+
+    def materials(self, s: State, card: Any) -> Sequence[tuple[Any, int]]:
+        return ()
+
+    def has_room(self, s: State, player: int, leaving: Sequence[Any]) -> bool:
+        return True
+
+    def special_summon(self, s: State, player: int, card: Any, frm: str, src: Source) -> bool:
+        self._missing("fusion_summon")
+        return False
 
 
 def player_of(t: Target) -> int | None:

@@ -329,10 +329,82 @@ def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -
     return moved
 
 
+def _create_token(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    """``count`` tokens (default 1) for each player reached (RULES.md §3.10.3)."""
+    n = e.count or 1
+    made = 0
+    for t in affected(e, src, chosen, s, a):
+        if isinstance(t, PlayerRef):
+            made += a.create_tokens(s, t.index, e, n, src)
+    return made
+
+
+def find_materials(needs: Sequence[tuple[Filter | None, int]], pool: Sequence[Any], src: Source, s: State,
+                   a: EffectAdapter) -> list[Any] | None:
+    """Distinct cards of ``pool`` (in order of preference) that meet every ``(filter, count)``
+    need, or None when they cannot all be met. A small search: the most demanding need first."""
+    slots: list[Filter | None] = [f for f, n in needs for _ in range(n)]
+    fits = [[k for k, x in enumerate(pool) if matches(f, x, src, s, a)] for f in slots]
+    order = sorted(range(len(slots)), key=lambda k: len(fits[k]))
+    taken: list[int] = []
+
+    def place(depth: int) -> bool:
+        if depth == len(order):
+            return True
+        for k in fits[order[depth]]:
+            if k not in taken:
+                taken.append(k)
+                if place(depth + 1):
+                    return True
+                taken.pop()
+        return False
+
+    return [pool[k] for k in sorted(taken)] if place(0) else None
+
+
+def fusion_options(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[tuple[Any, list[Any]]]:
+    """The extra-deck creatures ``e`` may bring out now, each with the materials it would take
+    (the cheapest that fit: hand first, then the field)."""
+    c = src.controller
+    hand = sorted(a.zone(s, c, "hand"), key=lambda x: a.worth(s, x))
+    field = sorted((u for u in a.units(s, c) if u is not src.unit), key=lambda x: a.worth(s, x))
+    pool = hand + field
+    out: list[tuple[Any, list[Any]]] = []
+    for card in a.zone(s, c, "extra_deck"):
+        if e.filter is not None and not matches(e.filter, card, src, s, a):
+            continue
+        needs = a.materials(s, card)
+        if not needs:
+            continue  # an extra-deck creature without materials cannot be fusion summoned
+        mats = find_materials(needs, pool, src, s, a)
+        if mats is not None and a.has_room(s, c, mats):
+            out.append((card, mats))
+    return out
+
+
+def _fusion_summon(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
+    """Send the materials to the graveyard, then special summon the extra-deck creature
+    (RULES.md §3.10.2); the engine picks the one worth most."""
+    options = fusion_options(e, src, s, a)
+    if not options:
+        a.say(s, f"{src.name}: no extra-deck creature can be fusion summoned")
+        return 0
+    ranked = sorted(range(len(options)), key=lambda k: (-a.worth(s, options[k][0]), k))
+    card, mats = options[ranked[0]]
+    c = src.controller
+    for m in mats:
+        if a.in_play(s, m):
+            a.leave(s, m, "graveyard", src)
+        else:
+            a.move_card(s, c, m, "hand", "graveyard", src)
+    return 1 if a.special_summon(s, c, card, "extra_deck", src) else 0
+
+
 VERBS: dict[str, Verb] = {
     "draw": _draw, "damage": _damage, "heal": _heal, "gain_life": _gain_life, "modify_stats": _modify,
     "destroy": _destroy, "return_to_hand": _bounce, "add_poison": _poison, "add_mana": _mana,
     "negate": _negate, "move": _move, "add_counters": _add_counters, "remove_counters": _remove_counters,
+    "create_token": _create_token, "fusion_summon": _fusion_summon,
 }
 
 
@@ -461,6 +533,11 @@ def _describe(e: EffectSpec, target: str = "") -> str:
         return f"look at the top {amount} cards of your deck, put them back in any order"
     if e.action == "move":
         return f"move {who if e.from_zone == 'field' else e.count or 1} from {e.from_zone} to {e.to_zone}"
+    if e.action == "create_token":
+        stats = "/".join(str(v) for k, v in e.token if k != "name" and isinstance(v, int))
+        return f"{who} create {e.count or 1} {e.token_field('name', 'token')} token(s) {stats}".rstrip()
+    if e.action == "fusion_summon":
+        return "fusion summon a creature from the extra deck"
     verb = {"draw": "draws", "gain_life": "gains life", "add_mana": "gains mana"}.get(e.action)
     if verb:
         text = f"{who} {verb} {amount}" if who != "you" else f"{verb.replace('s', '', 1)} {amount}"

@@ -14,7 +14,7 @@ from typing import Any, TypeGuard, cast
 
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.filters import Condition, read_condition, read_filter, read_zone_count
-from workbench.domain.effects.spec import CONTROLLER, NOTHING, SELECTORS, EffectSpec, Selector
+from workbench.domain.effects.spec import CONTROLLER, EXTRA_DECK, NOTHING, SELECTORS, EffectSpec, Selector
 from workbench.domain.effects.vocabulary import (
     ACTIONS,
     DEFAULT_TARGET,
@@ -155,6 +155,10 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
         target, selector = "", NOTHING
     elif action == "arrange":
         target, selector = "", Selector("controller", "zone", False)
+    elif action == "fusion_summon":
+        if "extra_deck" not in caps.zones:
+            return unsimulated(f"{game} has no extra deck to fusion summon from (RULES.md §3.10.2 is fusion's)")
+        target, selector = "", EXTRA_DECK
     elif action == "move" and from_zone != "field":
         target = ""
         selector = Selector({"own": "controller", "opponent": "opponent", "each": "each"}[str(side)], "zone", False)
@@ -373,6 +377,15 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
         if selector.what == "none":
             return invalid(f"unless needs an entry that affects someone, not {action}")
         unless = (str(pay_key), int(pay_n))
+    token: tuple[tuple[str, Any], ...] = ()
+    if action == "create_token":
+        raw_token = entry.get("token")
+        if not isinstance(raw_token, Mapping) or not isinstance(raw_token.get("name"), str):
+            return invalid("create_token needs token: a mapping with the token's name and stats")
+        for name in caps.stats:
+            if not _whole(raw_token.get(name)) or raw_token[name] < 0:
+                return invalid(f"token {name} {raw_token.get(name)!r} is not a whole number 0 or more")
+        token = tuple((str(k), v) for k, v in raw_token.items())
     harmful = (action in _HARMFUL or (action == "modify_stats" and sum(v for _, v in stats) < 0)
                or (action == "move" and from_zone == "field"))
     spec = caps.spec_type(
@@ -382,7 +395,8 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
         filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
         to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter,
         phase=phase, played=played,
-        unless=unless, asks=bool(unless[0]) or action in ("arrange", "choose"), options=options)
+        unless=unless, asks=bool(unless[0]) or action in ("arrange", "choose"), options=options,
+        token=token)
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)

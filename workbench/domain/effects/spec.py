@@ -43,6 +43,8 @@ CONTROLLER = Selector("controller", "player", False)
 """``self`` for a verb aimed at players."""
 NOTHING = Selector("controller", "none", False)
 """``negate``: it answers whatever it chains to, no target."""
+EXTRA_DECK = Selector("controller", "zone", False)
+"""``fusion_summon``: the controller's extra deck (its ``filter`` narrows the creatures)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,8 @@ class EffectSpec:
     look: int = 0
     counter: str = ""
     """add_counters / remove_counters: the counters' name (lower case)."""
+    token: tuple[tuple[str, Any], ...] = ()
+    """create_token: the token's fields as written (name, stats, …), in order."""
     costs: tuple[tuple[str, int, Filter | None], ...] = ()
     """Costs beyond mana and tapping: (kind, how many, which cards), e.g. ("discard", 1, None);
     remove_counters is ("remove_counters:NAME", N, None)."""
@@ -121,6 +125,12 @@ class EffectSpec:
     @property
     def permanent(self) -> bool:
         return self.duration == "permanent"
+
+    def token_field(self, name: str, default: Any = None) -> Any:
+        for key, value in self.token:
+            if key == name:
+                return value
+        return default
 
     def stat(self, name: str) -> int:
         for key, change in self.stats:

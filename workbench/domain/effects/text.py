@@ -348,6 +348,14 @@ def _body(entry: Mapping[str, Any], lang: str) -> str:
     if action == "arrange":
         return (f"查看卡组顶端{n}张卡，以任意顺序放回" if zh
                 else f"look at the top {n} cards of your deck and put them back in any order")
+    if action == "create_token":
+        return _token(entry, target, lang)
+    if action == "fusion_summon":
+        what = _filter_words(entry.get("filter"), lang)
+        if zh:
+            return f"将融合素材从手牌或场上送入墓地，从额外卡组融合召唤1只生物{what}"
+        return (f"send the materials of a creature{what} in your extra deck from your hand or field to the "
+                "graveyard and fusion summon it")
     return ""
 
 
@@ -396,6 +404,20 @@ def _clause(entry: Mapping[str, Any], lang: str) -> str:
     if not body:
         return ""
     return _condition(entry.get("if"), lang) + body + _per(entry.get("per"), lang) + _unless(entry, lang)
+
+
+def _token(entry: Mapping[str, Any], target: Any, lang: str) -> str:
+    raw = entry.get("token")
+    token: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    name = str(token.get("name", "衍生物" if lang == "zh" else "token"))
+    stats = "/".join(str(v) for k, v in token.items() if k in _STAT_EN and isinstance(v, int))
+    count = entry.get("count", 1)
+    if lang == "zh":
+        who = {"opponent": "对手", "each_player": "双方各"}.get(str(target), "")
+        return f"{who}特殊召唤{count}只{stats}的" + ("衍生物" if name == "衍生物" else f"「{name}」衍生物")
+    who = {"opponent": "the opponent creates", "each_player": "each player creates"}.get(str(target), "create")
+    noun = "token" if count == 1 else "tokens"
+    return f"{who} {count} {stats} {name} {noun}".replace("  ", " ")
 
 
 _PLAYED = {"creature": ("When this is summoned, ", "此卡召唤时，"),

@@ -80,6 +80,9 @@ ACTIONS: dict[str, ActionSpec] = {
                          "the controller decides when it resolves", takes_target=False),
     "arrange": ActionSpec("look at the top cards of your deck (amount) and put them back in any order",
                           needs_amount=True, takes_target=False),
+    "create_token": ActionSpec("create count tokens (creatures made by the effect) with the stats token gives"),
+    "fusion_summon": ActionSpec("special summon a creature from the extra deck by sending its materials "
+                                "from the hand or field to the graveyard", takes_target=False),
 }
 
 STATIC_ACTIONS: frozenset[str] = frozenset(name for name, spec in ACTIONS.items() if spec.static)
@@ -154,8 +157,9 @@ DEFAULT_TARGET: dict[str, str] = {
     "double_damage": "this",
     "reduce_damage": "this",
     "modify_cost": "self",
+    "create_token": "self",
 }
-"""The target of an entry that names none (``negate`` takes no target)."""
+"""The target of an entry that names none (``negate`` and ``fusion_summon`` take no target)."""
 
 DURATIONS: dict[str, str] = {
     "end_of_turn": "until the end of the turn (seth: of the round)",
@@ -172,6 +176,7 @@ ZONES: dict[str, str] = {
     "graveyard": "the graveyard / Discard Pile",
     "exile": "removed from the game",
     "field": "in play (from: the target creatures; to: put onto the field ignoring the cost)",
+    "extra_deck": "fusion's extra deck (its creatures come out by fusion_summon, RULES.md §3.10.2)",
     "damage_pile": "warzone's damage pile (Damage Cards, §1.10)",
 }
 
@@ -244,6 +249,7 @@ KEYS: dict[str, str] = {
     "played": "on_opponent_play: which cards the opponent plays trigger it, a filter, e.g. {kind: spell}",
     "options": "choose: 2 to 5 options, each one step (a mapping without trigger) or a list of steps",
     "unless": "{pay_life: N} | {mana: N} | {discard: N}: the affected player may pay it to stop the entry",
+    "token": "create_token: the token's name and stats, e.g. {name: 衍生物, atk: 1, def: 1}",
 }
 
 STATIC_TARGETS: dict[str, frozenset[str]] = {
@@ -361,6 +367,7 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
         _check_reach(entry, action, bad, None if filter_keys is None else sorted(filter_keys))
         _check_trigger_keys(entry, spec, action, trigger, bad, None if filter_keys is None else sorted(filter_keys))
         _check_choices(entry, action, bad, where, stat_names, field, add, x_cost, filter_keys)
+        _check_token(entry, action, stats_allowed, bad, None if filter_keys is None else set(filter_keys))
 
 
 def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., None], where: str,
@@ -422,6 +429,38 @@ def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., 
             inner = {key: value for key, value in step.items() if key not in _ENTRY_ONLY}
             inner["trigger"] = entry.get("trigger")
             check_effects([inner], stat_names, field, add_step, x_cost, filter_keys)
+
+
+TOKEN_FIELDS = frozenset({"name", "subtype", "attribute", "keywords", "race", "element", "class"})
+"""Printed fields a ``token`` may give besides its stats (the ones a game has)."""
+
+
+def _check_token(entry: Mapping[str, Any], action: object, stats_allowed: list[str], bad: Callable[..., None],
+                 filter_keys: set[str] | None) -> None:
+    token = entry.get("token")
+    if action != "create_token":
+        if token is not None:
+            bad("effect.unused_key", f"token only applies to create_token, not {action}", severity="warning")
+        return
+    example = "{name: 衍生物, " + ", ".join(f"{k}: 1" for k in (stats_allowed or ["atk", "def"])) + "}"
+    if not isinstance(token, Mapping):
+        bad("effect.bad_token", f"create_token needs token: the token's name and stats, e.g. {example}", token)
+        return
+    name = token.get("name")
+    if not isinstance(name, str) or not name.strip():
+        bad("effect.bad_token", f"token needs a name, e.g. {example}", token)
+    for stat in stats_allowed:
+        value = token.get(stat)
+        if not (_is_int(value) and value >= 0):
+            bad("effect.bad_token", f"token {stat} is {value!r}; a whole number 0 or more (the token's "
+                f"stats: {_one_of(stats_allowed)})", value, stats_allowed)
+    for key in token:
+        if key in stats_allowed or key == "name":
+            continue
+        if key not in TOKEN_FIELDS or (filter_keys is not None and key not in filter_keys):
+            allowed = sorted({"name", *stats_allowed} | (TOKEN_FIELDS & (filter_keys or TOKEN_FIELDS)))
+            bad("effect.bad_token", f"token key {key!r} is not a token field; allowed: {_one_of(allowed)}",
+                key, allowed)
 
 
 def _check_amount(entry: Mapping[str, Any], spec: ActionSpec | None, bad: Callable[..., None],
@@ -537,7 +576,8 @@ def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., No
         if zone_keys:
             bad("effect.unused_key", f"{', '.join(zone_keys)} only apply to move, not {action}",
                 severity="warning")
-        if count is not None and entry.get("target") in _CHOSEN_TARGETS and rand is not True:
+        if (count is not None and action != "create_token" and entry.get("target") in _CHOSEN_TARGETS
+                and rand is not True):
             bad("effect.bad_count", f"count on a chosen target needs random: true (players are asked "
                 f"for one {entry.get('target')})", count)
         return

@@ -85,6 +85,12 @@ def parse_cell(fdef: FieldDef | None, text: str) -> Any:
         if item_type == "integer":
             items = [_integer(str(i), fdef) if isinstance(i, str) else i for i in items]
         return items
+    if fdef.type == "materials":
+        materials = _json(value, "a list of materials") if value.startswith("[") else [
+            part.strip() for part in value.split("+") if part.strip()]
+        if not isinstance(materials, list):
+            raise CellError("materials must be card names joined by + or a JSON list")
+        return materials
     if fdef.type == "effects":
         effects = _json(value, "a list of effects")
         if not isinstance(effects, list) or not all(isinstance(e, Mapping) for e in effects):

@@ -217,7 +217,7 @@ class Template:
     def extra_paragraphs(self, card: Mapping[str, Any], fields: dict[str, FieldDef]) -> list[Paragraph]:
         """Lines printed above the effect text (other fields a player needs)."""
         shown = {"name", "kind", "text", "flavor", "number", "art", "effects", "keywords", "text_en",
-                 "name_en", "creator", "subtype", "type", "race", "class"}
+                 "name_en", "creator", "subtype", "type", "race", "class", "materials", "extra"}
         shown |= set(self.badge_fields) | set(self.symbol_fields)
         shown |= {n for n, f in fields.items() if f.spec.get("stat")}
         lines = []

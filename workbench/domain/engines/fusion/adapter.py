@@ -18,6 +18,8 @@ from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 if TYPE_CHECKING:
     from workbench.domain.engines.fusion.state import FusionState
 
+from workbench.domain.engines.fusion.tokens import TOKEN_POOL, token_card
+
 PLAYER_TARGETS = frozenset({"self", "opponent", "any_player", "each_player", "same"})
 ONE_CREATURE = frozenset({"own_creature", "enemy_creature", "any_creature"})
 ALL_CREATURES = frozenset({"own_creatures", "enemy_creatures"})
@@ -55,6 +57,9 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
                 "a filter, if or per on a continuous effect is not run")
     if e.action == "negate" and e.trigger not in ("on_play", "activated"):
         return "negate answers a chain link, so it is played (on_play) or activated"
+    if e.action == "move" and "extra_deck" in (e.from_zone, e.to_zone):
+        return ("extra-deck creatures come out only by fusion_summon and go back there by themselves "
+                "(RULES.md §3.10.2); a move from or to the extra deck is not run")
     return None
 
 
@@ -66,22 +71,24 @@ CAPABILITIES = Capabilities(
                               "end_of_turn", "on_attack", "on_attacked", "on_leave", "on_block",
                               "on_blocked"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
-                     "negate", "add_mana", "move", "add_counters", "remove_counters", "choose", "arrange"}),
+                     "negate", "add_mana", "move", "add_counters", "remove_counters", "choose", "arrange",
+                     "create_token", "fusion_summon"}),
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
              "damage": PLAYER_TARGETS | _ON_CREATURES | {"this"},
              "heal": _ON_CREATURES | {"self", "this"}, "modify_stats": _ON_CREATURES | {"self", "this"},
              "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"},
              "move": _ON_CREATURES | {"this"}, "add_counters": _ON_CREATURES | {"self", "this"},
-             "remove_counters": _ON_CREATURES | {"self", "this"}},
+             "remove_counters": _ON_CREATURES | {"self", "this"},
+             "create_token": frozenset({"self", "opponent", "each_player"})},
     stats=frozenset({"atk", "def"}),
     costs=frozenset({"mana", "tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard",
                      "remove_counters"}),
-    self_is_player=frozenset({"draw", "gain_life", "damage", "add_mana"}),
+    self_is_player=frozenset({"draw", "gain_life", "damage", "add_mana", "create_token"}),
     x_amounts=True,
     keywords=frozenset({"taunt"}),
     filters=frozenset({"kind", "subtype", "attribute", "stars", "cost", "name", "keywords", "atk", "def",
                        "tapped", "face_down", "summoned_this_turn", "other"}),
-    zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field"}),
+    zones=frozenset({"hand", "deck", "deck_top", "deck_bottom", "graveyard", "exile", "field", "extra_deck"}),
     conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous", "counters",
                           "phase"}),
     grouped=frozenset({"on_play", "activated"}),
@@ -202,10 +209,17 @@ class FusionEffects(BaseAdapter):
         return card.raw.get(key)
 
     def zone(self, s: FusionState, player: int, name: str) -> list[Any]:
-        return {"hand": s.hand, "deck": s.deck, "graveyard": s.grave, "exile": s.exile}[name][player]
+        return {"hand": s.hand, "deck": s.deck, "graveyard": s.grave, "exile": s.exile,
+                "extra_deck": s.extra}[name][player]
 
     def _put(self, s: FusionState, i: int, to: str) -> None:
         owner = s.owner[i]
+        card = s.cards[i]
+        if card.token:
+            return  # a token that leaves the field ceases to exist (§3.10.3)
+        if card.extra and to in ("hand", "deck", "deck_top", "deck_bottom"):
+            s.extra[owner].append(i)  # an extra-deck creature goes back to the extra deck (§3.10.2)
+            return
         if to in ("deck", "deck_top"):
             s.deck[owner].append(i)
             if to == "deck":
@@ -217,8 +231,8 @@ class FusionEffects(BaseAdapter):
 
     def move_card(self, s: FusionState, player: int, i: int, frm: str, to: str, src: Source) -> bool:
         owner = s.owner[i]
-        if to == "field" and (not s.cards[i].is_creature or len(s.crea[owner]) >= s.opts.max_creatures):
-            return False  # only a creature, and only within the creature limit (§3.4.5)
+        if to == "field" and (not s.cards[i].is_creature or not s.room(owner)):
+            return False  # only a creature, and only within the creature limit (§3.2, §3.10.1)
         self.zone(s, player, "deck" if frm == "deck_top" else frm).remove(i)
         if s.logging:
             s._say(f"{src.name}: {s._cname(i)} goes from the {frm.replace('_', ' ')} to the "
@@ -245,6 +259,50 @@ class FusionEffects(BaseAdapter):
         self._put(s, u, to)
         if s.logging:
             s._say(f"{s._cname(u)} of P{p + 1} goes to the {to.replace('_', ' ')}")
+        return True
+
+    # creating and summoning (RULES.md §3.10)
+
+    def create_tokens(self, s: FusionState, player: int, e: EffectSpec, n: int, src: Source) -> int:
+        raw = token_card(e)  # the one mapping of this kind of token: its instances share it
+        crea, cards = s.crea[player], s.cards
+        made = 0
+        for i in sorted(s.token_ids[player]):
+            if made == n:
+                break
+            if cards[i].raw is raw and i not in crea:
+                crea.append(i)
+                s.sick.add(i)  # it enters like a summoned creature (§3.4.4)
+                made += 1
+                if s.logging:
+                    s._say(f"{src.name}: P{player + 1} gets the token {s._cname(i)}")
+        if made < n and s.logging:
+            s._say(f"{src.name}: {n - made} token(s) not made (the engine keeps {TOKEN_POOL} per kind)")
+        return made
+
+    def materials(self, s: FusionState, card: int) -> Any:
+        return s.cards[card].materials
+
+    def has_room(self, s: FusionState, player: int, leaving: Any) -> bool:
+        crea, cards = s.crea[player], s.cards
+        return s.room(player, sum(1 for m in leaving if m in crea and not cards[m].token))
+
+    def special_summon(self, s: FusionState, player: int, card: int, frm: str, src: Source) -> bool:
+        zone = self.zone(s, player, frm)
+        if card not in zone or not s.room(player):
+            return False
+        zone.remove(card)
+        s.crea[player].append(card)
+        s.sick.add(card)  # summoning sickness (§3.10.1)
+        if card in s.cont_set:
+            s._cb = None
+            s._sc = {}
+        s.stats.played[player].add(s.cards[card].id)
+        if s.logging:
+            s._say(f"{src.name}: P{player + 1} special summons {s._cname(card)} from the "
+                   f"{frm.replace('_', ' ')}")
+        for e in s.cards[card].on_play:  # a summon: its when-summoned effects trigger
+            s._trigger(player, card, e)
         return True
 
     def counter_map(self, s: FusionState, u: int, create: bool) -> dict[str, int] | None:

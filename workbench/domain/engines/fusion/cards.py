@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.domain.effects.materials import read_materials
 from workbench.domain.effects.parse import parse_effects, simulated
 from workbench.domain.engines.fusion.adapter import (
     ALL_CREATURES,
@@ -36,6 +37,7 @@ class CardDef:
         "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked",
         "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost", "printed_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
+        "token", "extra", "materials", "makes_tokens", "fuses",
     )
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
@@ -80,6 +82,13 @@ class CardDef:
         self.play_speed = max([card_speed] + [e.speed for e in self.on_play])
         # "【通常生物】" / "通常生物。" (normal creature) is no effect text at all.
         self.simulated = simulated(raw, parsed, CAPABILITIES)
+        # §3.10: a token (made by an effect, ceases to exist off the field), an extra-deck creature
+        # and its materials ((filter, count) needs), the effects that make tokens or fusion summon
+        self.token = raw.get("token") is True
+        self.extra = self.is_creature and raw.get("extra") is True
+        self.materials = read_materials(raw["materials"], None)[0] if raw.get("materials") is not None else ()
+        self.makes_tokens = tuple(e for e in self.effects if e.action == "create_token")
+        self.fuses = any(e.action == "fusion_summon" for e in self.effects)
         # Static parts of the heuristic player's scores (agents.py), computed once per card.
         self.h_summon = 2.0 + 0.5 * (self.atk + self.dfn)
         self.h_flip = 3.0 + 0.5 * (self.atk + self.dfn)
@@ -123,3 +132,4 @@ def card_def(raw: Mapping[str, Any]) -> CardDef:
     parsed = CardDef(raw)
     _CACHE[key] = (raw, parsed)
     return parsed
+

@@ -79,6 +79,7 @@ class Observe:
                 "field": [names[i] for i in s.field[q]],
                 "graveyard": [names[i] for i in s.grave[q]],
                 "exile": [names[i] for i in s.exile[q]],
+                "extra_deck": sorted(cards[i].id for i in s.extra[q]),  # a public list (§3.10.2)
             })
             if q == player:
                 private["hand"] = [names[i] for i in s.hand[q]]
@@ -157,7 +158,7 @@ def _relabel(s: FusionState, perm: dict[int, int]) -> None:
     def m(i: Any) -> Any:
         return perm.get(i, i) if isinstance(i, int) else i
 
-    for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
+    for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile", "extra"):
         zones = getattr(s, key)
         for z in zones:
             z[:] = [m(i) for i in z]

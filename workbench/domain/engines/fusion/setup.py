@@ -22,6 +22,7 @@ from workbench.domain.engines.fusion.state import (
     Shared,
     shuffle,
 )
+from workbench.domain.engines.fusion.tokens import add_tokens
 from workbench.domain.errors import WorkbenchError
 
 PHASES = ("mulligan", "ready", "main1", "battle", "main2", "end")
@@ -40,7 +41,8 @@ def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -
     """Shuffle every main deck, choose the first player at random, deal opening hands (§3.1.5);
     ``decks`` are the seats in turn order, two to four of them (§3.9.1).
 
-    The extra deck is ignored (no special creatures exist yet, §3.2). Option ``_first_player``
+    The extra decks are dealt face down to their zone (§3.10.2), and the instances of the tokens
+    the cards can make are built (``tokens.add_tokens``). Option ``_first_player``
     (a seat) fixes the first player instead of the toss. Option ``_deck_seeds`` (one int per
     seat) gives each deck its own shuffle stream — the setup shuffle and every mulligan shuffle —
     so a deck's order does not depend on its seat (playtest seed pairs, docs/playtests.md).
@@ -51,11 +53,14 @@ def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -
     if not 2 <= n <= MAX_PLAYERS:
         raise ValueError(f"fusion seats 2 to {MAX_PLAYERS} players, not {n} (RULES.md §3.9.1)")
     opts = Options(options)
-    shared = _shared_for([list(d.get("main", ())) for d in decks], opts.log)
+    shared = _shared_for([list(d.get("main", ())) for d in decks], opts.log,
+                         [list(d.get("extra", ())) for d in decks])
     state = FusionState(shared.cards, shared.names, shared.owner, opts, seed, shared)
-    owner = shared.owner
+    owner, cards = shared.owner, shared.cards
     for i, p in enumerate(owner):
-        state.deck[p].append(i)
+        if cards[i].token:
+            continue  # tokens exist only on the field
+        (state.extra if cards[i].extra else state.deck)[p].append(i)
     deck_seeds = options.get("_deck_seeds")
     if deck_seeds is not None:
         state.deck_seeds = tuple(int(deck_seeds[p]) for p in range(n))
@@ -77,12 +82,17 @@ def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -
 _SHARED: dict[tuple[Any, ...], tuple[list[list[Any]], Shared]] = {}
 
 
-def _shared_for(mains: list[list[Any]], texts: bool) -> Shared:
+def _shared_for(mains: list[list[Any]], texts: bool, extras: list[list[Any]] | None = None) -> Shared:
     """The Shared tables for these card lists (one per seat), reused while the card objects are
-    the same. Instances are named by seat letter and number: ``a1``, ``b7``, ``c3``, ``d12``."""
-    key = (*map(len, mains), texts)
+    the same. Instances are named by seat letter and number: the main decks ``a1``, ``b7``, ``c3``,
+    ``d12``, then the extra decks (``ax1``…; a card there that is not an extra-deck creature is
+    ignored), then the tokens the cards can make (``at1``…)."""
+    extra_lists = [[c for c in x if card_def(c).extra] for x in (extras or [[] for _ in mains])]
+    extra_lists += [[] for _ in range(len(mains) - len(extra_lists))]
+    key = (*map(len, mains), *map(len, extra_lists), texts)
+    seats = [m + x for m, x in zip(mains, extra_lists)]
     hit = _SHARED.get(key)
-    if hit is not None and all(_same(old, new) for old, new in zip(hit[0], mains)):
+    if hit is not None and all(_same(old, new) for old, new in zip(hit[0], seats)):
         return hit[1]
     cards: list[CardDef] = []
     names: list[str] = []
@@ -92,10 +102,16 @@ def _shared_for(mains: list[list[Any]], texts: bool) -> Shared:
             cards.append(card_def(raw))
             names.append(f"{'abcd'[p]}{n}")
             owner.append(p)
+    for p, extra in enumerate(extra_lists):
+        for n, raw in enumerate(extra, 1):
+            cards.append(card_def(raw))
+            names.append(f"{'abcd'[p]}x{n}")
+            owner.append(p)
+    add_tokens(cards, names, owner, lambda q, k: f"{'abcd'[q]}t{k}", len(mains))
     shared = Shared(cards, names, owner, len(mains))
     if len(_SHARED) > 64:
         _SHARED.clear()
-    _SHARED[key] = (mains, shared)
+    _SHARED[key] = (seats, shared)
     return shared
 
 
@@ -128,7 +144,7 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     names: list[str] = []
     owner: list[int] = []
     placed: list[tuple[int, str, Mapping[str, Any]]] = []
-    zones = ("deck", "hand", "creatures", "magic", "field", "graveyard", "exile")
+    zones = ("deck", "hand", "creatures", "magic", "field", "graveyard", "exile", "extra_deck")
     for p, spec in enumerate(players):
         if not isinstance(spec, Mapping):
             raise SetupError(f"setup.players.{p} must be a mapping")
@@ -143,12 +159,17 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
                 parsed = card_def(raw)
                 if zone == "creatures" and not parsed.is_creature:
                     raise SetupError(f"players.{p}.creatures: {name!r} is not a creature")
-                if zone in ("magic", "field") and parsed.is_creature:
+                if zone in ("magic", "field") and parsed.is_creature and not (
+                        zone == "magic" and flags.get("face_down") and parsed.kind == "item"):
                     raise SetupError(f"players.{p}.{zone}: {name!r} is a creature")
+                if zone == "extra_deck" and not parsed.extra:
+                    raise SetupError(f"players.{p}.extra_deck: {name!r} is not an extra-deck creature "
+                                     "(extra: true)")
                 cards.append(parsed)
                 names.append(name)
                 owner.append(p)
                 placed.append((p, zone, flags))
+    add_tokens(cards, names, owner, lambda q, k: f"p{q + 1}-token{k}", n)
     opts = Options(options)
     state = FusionState(cards, names, owner, opts, seed, players=n)
     turn = int(setup.get("turn", 1))
@@ -231,6 +252,8 @@ def _place(state: FusionState, i: int, p: int, zone: str, flags: Mapping[str, An
         state.grave[p].append(i)
     elif zone == "exile":
         state.exile[p].append(i)
+    elif zone == "extra_deck":
+        state.extra[p].append(i)
     elif zone == "field":
         state.field[p].append(i)
     elif zone == "magic":
@@ -301,6 +324,7 @@ def snapshot(state: State) -> dict[str, Any]:
             "exile": [names[i] for i in s.exile[p]],
             "out": p not in s.alive and not (s.over and s.np == 2),
             "place": s.places[p] or None,
+            "extra_deck": [names[i] for i in s.extra[p]],
         })
     result: dict[str, Any] | None = None
     if s.over:

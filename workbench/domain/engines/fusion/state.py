@@ -101,7 +101,7 @@ class Options:
 
     __slots__ = (
         "start_life", "start_hand", "max_mulligans", "mana_cap", "hand_limit", "max_creatures",
-        "max_set_magic", "set_max_stars", "skip_draw", "strike_back", "log", "max_turns",
+        "max_set_magic", "set_max_stars", "skip_draw", "strike_back", "log", "max_turns", "extra_in_main",
     )
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -116,6 +116,8 @@ class Options:
         self.set_max_stars = int(get("set_max_stars", 4))
         self.skip_draw = bool(get("first_player_skips_draw", True))
         self.strike_back = bool(get("target_strikes_back", True))
+        # §3.10.2 Decision: extra-deck creatures also come out in the main phase by their materials
+        self.extra_in_main = get("extra_deck_summon", "effect_only") == "materials_in_main"
         self.log = bool(get("_log", True))
         # Not a rule: a guard so a pathological deck (no draws ever end it) still terminates.
         self.max_turns = int(get("_max_turns", 300))
@@ -125,6 +127,7 @@ _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
+    "token_ids",
 )
 
 
@@ -139,7 +142,7 @@ class Shared:
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
-        "n_slots", "sa_block", "players",
+        "n_slots", "sa_block", "players", "token_ids",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -173,6 +176,8 @@ class Shared:
         self.start_ids = [frozenset(i for i, c in enumerate(cards) if c.start and owner[i] == p) for p in range(players)]
         self.end_ids = [frozenset(i for i, c in enumerate(cards) if c.end and owner[i] == p) for p in range(players)]
         self.has_quick = [bool(ids) for ids in self.quick_ids]
+        # token instances (§3.10.3): outside the creature limit, gone once they leave the field
+        self.token_ids = [frozenset(i for i, c in enumerate(cards) if c.token and owner[i] == p) for p in range(players)]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
         self.sa_aim: dict[str, list[list[Action | None] | None]] = {
@@ -223,6 +228,7 @@ class FusionState(Observe, State):
     sa_block: Any
     _rng: random.Random  # the generator behind ``rng``, shared with the state cloned from
     _rng_mine: bool      # whether ``_rng`` is this state's own copy
+    token_ids: list[frozenset[int]]
 
     # ------------------------------------------------------------------ construction
 
@@ -256,6 +262,7 @@ class FusionState(Observe, State):
         self.field: list[list[int]] = [[] for _ in range(n)]
         self.grave: list[list[int]] = [[] for _ in range(n)]
         self.exile: list[list[int]] = [[] for _ in range(n)]
+        self.extra: list[list[int]] = [[] for _ in range(n)]  # the extra deck (§3.10.2)
         self.life = [opts.start_life] * n
         self.mana = [0] * n
         self.mana_max = [0] * n
@@ -307,7 +314,7 @@ class FusionState(Observe, State):
         d["_rng_mine"] = False
         new.log = list(self.log)
         new.stats = self.stats.copy()
-        for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile"):
+        for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile", "extra"):
             zones = d[key]
             d[key] = [list(z) for z in zones]
         for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts", "lasting"):
@@ -464,6 +471,8 @@ class FusionState(Observe, State):
         if kind in ("summon", "flip", "play"):
             rest = f" → {', '.join(target(a) for a in args[1:])}" if len(args) > 1 else ""
             return f"{kind} {card(args[0])}{rest}"
+        if kind == "fusion":
+            return f"fusion summon {card(args[0])} from the extra deck by its materials"
         if kind == "activate":
             rest = f" → {', '.join(target(a) for a in args[2:])}" if len(args) > 2 else ""
             i = self.index.get(args[0])
@@ -567,6 +576,55 @@ class FusionState(Observe, State):
                     old = this.get(j, (0, 0))
                     this[j] = (old[0] + e.atk, old[1] + e.dfn)
         return (*((b[0], b[1]) for b in bonus), this)
+
+    def room(self, p: int, leaving: int = 0) -> bool:
+        """True while player ``p`` may put another creature into its creature zone: tokens do not
+        count towards ``max_creatures`` (§3.2, §3.10.3); ``leaving`` creatures are about to go."""
+        crea = self.crea[p]
+        limit = self.opts.max_creatures
+        if len(crea) - leaving < limit:
+            return True
+        tokens = self.token_ids[p]
+        return bool(tokens) and len(crea) - leaving - len(tokens.intersection(crea)) < limit
+
+    def _gone(self, i: int, zone: list[int]) -> None:
+        """Put a card that left the field into ``zone`` of its owner: a token ceases to exist
+        (§3.10.3) and an extra-deck creature bound for the hand or deck goes back to the extra
+        deck (§3.10.2)."""
+        card = self.cards[i]
+        if card.token:
+            return
+        p = self.owner[i]
+        if card.extra and (zone is self.hand[p] or zone is self.deck[p]):
+            self.extra[p].append(i)
+            return
+        zone.append(i)
+
+    def fusion_materials(self, p: int, i: int) -> list[int] | None:
+        """The materials extra-deck creature ``i`` would take now (the cheapest that fit, hand
+        first), or None when the hand and field of ``p`` hold too few or there is no room."""
+        from workbench.domain.effects.interpreter import find_materials
+
+        needs = self.cards[i].materials
+        if not needs:
+            return None
+        worth = ADAPTER.worth
+        pool = sorted(self.hand[p], key=lambda x: worth(self, x)) + sorted(self.crea[p], key=lambda x: worth(self, x))
+        mats = find_materials(needs, pool, Source(p, self.cards[i].name), self, ADAPTER)
+        if mats is None or not ADAPTER.has_room(self, p, mats):
+            return None
+        return mats
+
+    def can_fuse(self, p: int, i: int) -> bool:
+        """True when a ``fusion_summon`` effect of card ``i`` would bring a creature out now: a
+        card that would do nothing is not offered (§3.10.2)."""
+        from workbench.domain.effects.interpreter import fusion_options
+
+        if not self.extra[p]:
+            return False
+        src = ADAPTER.source(self, p, i, 0)
+        return any(fusion_options(e, src, self, ADAPTER) for e in self.cards[i].on_play
+                   if e.action == "fusion_summon")
 
     def on_field(self, i: int) -> bool:
         """True while creature ``i`` is in its owner's creature zone."""
@@ -754,7 +812,7 @@ class FusionState(Observe, State):
             return
         face_up = i not in self.down
         self.crea[p].remove(i)
-        self.grave[p].append(i)
+        self._gone(i, self.grave[p])
         self._leave_field(i)  # after the creature, so an equip card lands on top of it
         if self.logging:
             self._say(f"{self.cards[i].name} ({self.names[i]}) of P{p + 1} is destroyed{why}")
@@ -768,7 +826,7 @@ class FusionState(Observe, State):
             return
         self.crea[p].remove(i)
         self._leave_field(i)
-        self.hand[p].append(i)
+        self._gone(i, self.hand[p])
         if self.logging:
             self._say(f"{self.cards[i].name} ({self.names[i]}) returns to P{p + 1}'s hand")
 
@@ -1325,7 +1383,7 @@ class FusionState(Observe, State):
         opts = self.opts
         mana = self.mana[p]
         down = self.down
-        room = len(self.crea[p]) < opts.max_creatures
+        room = len(self.crea[p]) < opts.max_creatures or self.room(p)
         set_room = None  # room for another face-down magic card: counted when a magic card asks
         cards = self.cards
         sa_set, sa_summon = self.sa_set, self.sa_summon
@@ -1344,7 +1402,8 @@ class FusionState(Observe, State):
                     if card.kind == "creature" and card.stars <= opts.set_max_stars:
                         acts.append(sa_set[i] or self._simple(sa_set, "set", i))
             else:
-                if cost <= mana and (not used or self._once_free(p, card, card.on_play)):
+                if cost <= mana and (not used or self._once_free(p, card, card.on_play)) and (
+                        not card.fuses or self.can_fuse(p, i)):
                     if card.aimed:
                         self._add_plays(acts, "play", i, card, p, card.on_play)
                     else:
@@ -1373,6 +1432,13 @@ class FusionState(Observe, State):
                         continue  # set quick magic waits a turn (§3.4.2)
                     if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
                         self._add_plays(acts, "play", i, card, p, card.on_play)
+        if opts.extra_in_main and self.extra[p]:
+            seen = set()
+            for i in self.extra[p]:
+                card = cards[i]
+                if card.id not in seen and card.cost <= mana and self.fusion_materials(p, i) is not None:
+                    seen.add(card.id)  # copies are the same choice
+                    acts.append(self._act("fusion", (self.names[i],)))
         if self.has_act[p]:
             ids = self.act_ids[p]  # the checks _add_abilities starts with, without the call
             if not (ids.isdisjoint(self.crea[p]) and ids.isdisjoint(self.magic[p]) and ids.isdisjoint(self.field[p])):
@@ -1661,6 +1727,8 @@ class FusionState(Observe, State):
             self._do_play(kind, p, args)
         elif kind == "activate":
             self._do_activate(p, args)
+        elif kind == "fusion":
+            self._do_fusion(p, self.index[args[0]])
         elif kind == "set":
             self._do_set(p, self.index[args[0]])
         elif kind == "choose":
@@ -1875,6 +1943,20 @@ class FusionState(Observe, State):
             self.down.discard(i)  # a set magic card is turned face up
             self.set_turn.pop(i, None)
         self._push(p, i, "card", effects, targets, x, card.play_speed)
+
+    def _do_fusion(self, p: int, i: int) -> None:
+        """Option ``extra_deck_summon: materials_in_main`` (§3.10.2): pay the cost, send the
+        materials to the graveyard, summon the extra-deck creature (its on_play effects trigger)."""
+        mats = self.fusion_materials(p, i) or []
+        card = self.cards[i]
+        self.mana[p] -= int(card.cost)
+        src = Source(p, card.name)
+        for m in mats:
+            if m in self.crea[p]:
+                ADAPTER.leave(self, m, "graveyard", src)
+            else:
+                ADAPTER.move_card(self, p, m, "hand", "graveyard", src)
+        ADAPTER.special_summon(self, p, i, "extra_deck", src)
 
     def _do_activate(self, p: int, args: tuple[Any, ...]) -> None:
         i = self.index[args[0]]
