@@ -212,6 +212,25 @@
         set: function (value) { input.value = Array.isArray(value) ? value.join(", ") : (value ? String(value) : ""); },
       };
     }
+    if (meta.type === "materials") {
+      /* One material a line: a card name, or a JSON mapping such as {"filter": {"attribute": "fire"}, "count": 2}. */
+      const area = el("textarea", { id: id, name: meta.name, rows: 3, lang: "zh" });
+      return {
+        node: wrap(meta, area), focus: area,
+        get: function () {
+          const lines = area.value.split("\n").map(function (s) { return s.trim(); }).filter(Boolean);
+          if (!lines.length) return undefined;
+          return lines.map(function (line) {
+            if (line.charAt(0) !== "{") return line;
+            try { return JSON.parse(line); } catch (e) { return line; }
+          });
+        },
+        set: function (value) {
+          const list = Array.isArray(value) ? value : (value ? [value] : []);
+          area.value = list.map(function (m) { return typeof m === "string" ? m : JSON.stringify(m); }).join("\n");
+        },
+      };
+    }
     if (meta.type === "effects") {
       /* Rows of labelled controls built from the effect schema, with an "Edit as YAML" view (effects_editor.js). */
       const effects = window.WorkbenchEffects.create({

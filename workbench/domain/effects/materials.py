@@ -107,6 +107,8 @@ def static_match(f: Filter, card: Mapping[str, Any]) -> bool:
                     return False
             elif value is None or norm(value) not in t.values:
                 return False
-        elif not _is_int(value) or (t.low is not None and value < t.low) or (t.high is not None and value > t.high):
+        elif not isinstance(value, int) or isinstance(value, bool):
+            return False
+        elif (t.low is not None and value < t.low) or (t.high is not None and value > t.high):
             return False
     return True

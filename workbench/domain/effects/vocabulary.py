@@ -451,7 +451,7 @@ def _check_token(entry: Mapping[str, Any], action: object, stats_allowed: list[s
         bad("effect.bad_token", f"token needs a name, e.g. {example}", token)
     for stat in stats_allowed:
         value = token.get(stat)
-        if not (_is_int(value) and value >= 0):
+        if not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
             bad("effect.bad_token", f"token {stat} is {value!r}; a whole number 0 or more (the token's "
                 f"stats: {_one_of(stats_allowed)})", value, stats_allowed)
     for key in token:

@@ -20,6 +20,8 @@ import random
 from typing import Any, cast
 
 from workbench.domain.engines.base import Action, Agent, State
+from workbench.domain.effects.interpreter import fusion_options
+from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
@@ -60,6 +62,12 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
         )
     if act == "add_mana":
         return _mana_value(s, p, src, amount)
+    if act == "fusion_summon":
+        return _fusion_value(s, p, src, e)
+    if act == "create_token":
+        sign = -1.0 if e.target == "opponent" else 0.0 if e.target == "each_player" else 1.0
+        stats = e.token_field("atk", 0) + e.token_field("def", 0)
+        return sign * (e.count or 1) * (0.5 * stats + 1.0)
     if e.choice:  # what _effect_targets returns for a chosen target, without a call
         if t is None:
             return 0.0
@@ -158,6 +166,29 @@ def choice_value(s: FusionState, p: int, answer: str) -> float:
     top = deck[len(deck) - n:][::-1]
     order = [top[int(k) - 1] for k in answer.split(",")]
     return sum(ADAPTER.worth(s, i) * (n - k) for k, i in enumerate(order))
+
+
+def _summon_gain(s: FusionState, p: int, i: int, materials: list[int]) -> float:
+    """What bringing out extra-deck creature ``i`` is worth: its stats and when-summoned effects
+    (those without a chosen target), less the materials it sends to the graveyard."""
+    card = s.cards[i]
+    value = card.atk + card.dfn + 1.0
+    for oe in card.on_play:
+        if not oe.choice:
+            value += _effect_value(s, p, i, oe, None, 0)
+    for m in materials:
+        c = s.cards[m]
+        value -= _value(s, m) if s.on_field(m) else 0.5 * (c.atk + c.dfn) + 1.0
+    return value
+
+
+def _fusion_value(s: FusionState, p: int, src: int, e: Effect) -> float:
+    """A fusion_summon effect: the creature the engine would bring out (the one worth most)."""
+    options = fusion_options(e, ADAPTER.source(s, p, src, 0), s, ADAPTER)
+    if not options:
+        return 0.0
+    card, mats = max(options, key=lambda o: ADAPTER.worth(s, o[0]))
+    return _summon_gain(s, p, card, mats)
 
 
 _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
@@ -408,6 +439,10 @@ class HeuristicAgent:
                     score = card.h_summon + (mana if card.x_cost else card.cost)
             elif kind == "activate":
                 score = self._score(state, player, a)
+            elif kind == "fusion":  # option extra_deck_summon: materials_in_main
+                i = index[a.args[0]]
+                score = _summon_gain(state, player, i, state.fusion_materials(player, i) or []) - 0.1 * int(
+                    cards[i].cost if not cards[i].x_cost else mana)
             else:  # flip, retarget
                 args = a.args
                 i = index[args[0]]

@@ -1436,7 +1436,7 @@ class FusionState(Observe, State):
             seen = set()
             for i in self.extra[p]:
                 card = cards[i]
-                if card.id not in seen and card.cost <= mana and self.fusion_materials(p, i) is not None:
+                if card.id not in seen and (card.x_cost or int(card.cost) <= mana) and self.fusion_materials(p, i) is not None:
                     seen.add(card.id)  # copies are the same choice
                     acts.append(self._act("fusion", (self.names[i],)))
         if self.has_act[p]:
@@ -1949,7 +1949,7 @@ class FusionState(Observe, State):
         materials to the graveyard, summon the extra-deck creature (its on_play effects trigger)."""
         mats = self.fusion_materials(p, i) or []
         card = self.cards[i]
-        self.mana[p] -= int(card.cost)
+        self.mana[p] -= self.mana[p] if card.x_cost else int(card.cost)
         src = Source(p, card.name)
         for m in mats:
             if m in self.crea[p]:
