@@ -62,7 +62,9 @@ SECTIONS: dict[str, str] = {
 """The docs/effects.md section (its heading's anchor) of each part."""
 
 ACTION_SECTIONS: dict[str, str] = {"move": "zones-move", "choose": "choices-while-an-effect-resolves",
-                                   "arrange": "choices-while-an-effect-resolves"}
+                                   "arrange": "choices-while-an-effect-resolves",
+                                   "create_token": "tokens-and-fusion-summons-create_token-fusion_summon",
+                                   "fusion_summon": "tokens-and-fusion-summons-create_token-fusion_summon"}
 """Actions documented in a section of their own (else ``actions``; static rules: ``static-rules``)."""
 
 LABELS: dict[str, dict[str, dict[str, str]]] = {
@@ -79,13 +81,14 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "cannot_be_blocked": "Cannot be blocked", "cannot_attack": "Cannot attack",
             "double_damage": "Deals double damage", "reduce_damage": "Takes less damage",
             "modify_cost": "Change costs",
+            "create_token": "Create tokens", "fusion_summon": "Fusion summon from the extra deck",
         },
         "durations": {"end_of_turn": "Until end of turn", "permanent": "For good",
                       "until_your_next_turn": "Until your next turn", "while_on_field": "While this is on the field"},
         "zones": {"hand": "Hand", "deck": "Deck (search, then shuffle)", "deck_top": "Top of the deck",
                   "deck_bottom": "Bottom of the deck", "graveyard": "Graveyard / Discard Pile",
                   "exile": "Exile (removed from the game)", "field": "Field (in play)",
-                  "damage_pile": "Damage pile"},
+                  "damage_pile": "Damage pile", "extra_deck": "Extra deck (fusion)"},
         "sides": {"own": "Yours", "opponent": "The opponent's", "each": "Each player's"},
         "picks": {"best": "The best card (the engine picks)", "random": "At random", "first": "In zone order"},
         "conditions": {
@@ -136,11 +139,12 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "cannot_be_targeted": "不能成为效果的对象", "cannot_be_attacked": "不能被攻击", "cannot_be_blocked": "不能被阻挡",
             "cannot_attack": "不能攻击", "double_damage": "造成的伤害加倍", "reduce_damage": "受到的伤害减少",
             "modify_cost": "改变费用", "choose": "选择一项——（模式）", "arrange": "查看卡组顶端的卡，以任意顺序放回",
+            "create_token": "特殊召唤衍生物", "fusion_summon": "从额外卡组融合召唤",
         },
         "durations": {"end_of_turn": "直到回合结束", "permanent": "永久", "until_your_next_turn": "直到己方下个回合",
                       "while_on_field": "此卡在场期间"},
         "zones": {"hand": "手牌", "deck": "卡组（检索后洗切）", "deck_top": "卡组顶端", "deck_bottom": "卡组底部",
-                  "graveyard": "墓地", "exile": "除外区", "field": "场上", "damage_pile": "伤害堆"},
+                  "graveyard": "墓地", "exile": "除外区", "field": "场上", "damage_pile": "伤害堆", "extra_deck": "额外卡组"},
         "sides": {"own": "己方", "opponent": "对方", "each": "双方"},
         "picks": {"best": "最好的卡（由引擎选择）", "random": "随机", "first": "按区域顺序"},
         "conditions": {

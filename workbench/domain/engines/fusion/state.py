@@ -587,7 +587,7 @@ class FusionState(Observe, State):
         tokens = self.token_ids[p]
         return bool(tokens) and len(crea) - leaving - len(tokens.intersection(crea)) < limit
 
-    def _gone(self, i: int, zone: list[int]) -> None:
+    def _left_for(self, i: int, zone: list[int]) -> None:
         """Put a card that left the field into ``zone`` of its owner: a token ceases to exist
         (§3.10.3) and an extra-deck creature bound for the hand or deck goes back to the extra
         deck (§3.10.2)."""
@@ -812,7 +812,7 @@ class FusionState(Observe, State):
             return
         face_up = i not in self.down
         self.crea[p].remove(i)
-        self._gone(i, self.grave[p])
+        self._left_for(i, self.grave[p])
         self._leave_field(i)  # after the creature, so an equip card lands on top of it
         if self.logging:
             self._say(f"{self.cards[i].name} ({self.names[i]}) of P{p + 1} is destroyed{why}")
@@ -826,7 +826,7 @@ class FusionState(Observe, State):
             return
         self.crea[p].remove(i)
         self._leave_field(i)
-        self._gone(i, self.hand[p])
+        self._left_for(i, self.hand[p])
         if self.logging:
             self._say(f"{self.cards[i].name} ({self.names[i]}) returns to P{p + 1}'s hand")
 
