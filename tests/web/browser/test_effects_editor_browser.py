@@ -365,3 +365,39 @@ def test_choose_one_with_a_sequence_unless_and_arrange_built_by_clicks(live_serv
     assert yaml.safe_load(card_file.read_text(encoding="utf-8"))["effects"] == expected
     expect(page.locator("#problem-list")).not_to_contain_text(re.compile(r"effect \d+:"))  # no entry has a problem
     assert not page.console_errors, page.console_errors
+
+
+def test_what_the_rows_cannot_show_stays_yaml_and_is_saved_unchanged(live_server, live_server_data: Path, page):
+    """Two conditions in one `if` and a filter range with a stray key are not controls: each stays
+    YAML text in its row, saved exactly as it was while the rest of the row is edited; a list with an
+    entry that is not a mapping is edited as YAML only, and saved as it is."""
+    odd_if = {"life": {"max": 10}, "turn": {"min": 3}}
+    odd_filter = {"strength": {"min": 500, "step": 100}}
+    card_file = live_server_data / "warzone" / "cards" / "fx-odd-values.yaml"
+    card_file.write_text(yaml.safe_dump({
+        "name": "Odd Values", "kind": "spell", "text": "Deal 300 damage.",
+        "effects": [{"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 300,
+                     "if": odd_if, "filter": odd_filter}]}, sort_keys=False), encoding="utf-8")
+    page.goto(live_server + "/games/warzone/cards/fx-odd-values/edit")
+    expect(page.locator("#field-effects-1-if")).to_have_js_property("tagName", "TEXTAREA")
+    assert yaml.safe_load(page.locator("#field-effects-1-if").input_value()) == odd_if
+    assert yaml.safe_load(page.locator("#field-effects-1-filter").input_value()) == odd_filter
+    page.locator("#field-effects-1-amount").fill("400")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    saved = yaml.safe_load(card_file.read_text(encoding="utf-8"))["effects"]
+    assert saved == [{"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 400,
+                      "filter": odd_filter, "if": odd_if}]
+
+    odd_list = [{"trigger": "on_play", "action": "draw", "target": "self", "amount": 1}, "and then some"]
+    card_file.write_text(yaml.safe_dump({"name": "Odd Values", "kind": "spell", "text": "Draw a card.",
+                                         "effects": odd_list}, sort_keys=False), encoding="utf-8")
+    page.goto(live_server + "/games/warzone/cards/fx-odd-values/edit")
+    expect(page.locator("#field-effects-note")).to_contain_text("effect 2 is not a mapping of keys")
+    assert yaml.safe_load(page.get_by_label("Effects as YAML").input_value()) == odd_list
+    expect(page.get_by_role("button", name="Add effect")).to_be_disabled()
+    page.locator("#field-flavor").fill("Kept as it was.")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    assert yaml.safe_load(card_file.read_text(encoding="utf-8"))["effects"] == odd_list
+    assert not page.console_errors, page.console_errors
