@@ -168,7 +168,9 @@ def test_effects_use_only_the_documented_vocabulary(definition: GameDefinition,
                 assert isinstance(effect.get("amount"), int) and effect["amount"] > 0, where
             if effect["action"] == "modify_stats":
                 assert effect["stats"] and set(effect["stats"]) <= stat_fields, where
-                assert effect["duration"] in ("end_of_turn", "permanent"), where
+                if effect["trigger"] != "continuous":  # a continuous change lasts while its card is in play
+                    assert effect["duration"] in ("end_of_turn", "permanent", "until_your_next_turn",
+                                                  "while_on_field"), where
             if effect["action"] == "add_poison":
                 pytest.fail(f"poison is a seth rule, not fusion: {where}")
             if effect["trigger"] == "activated":

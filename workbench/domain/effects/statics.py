@@ -72,8 +72,9 @@ def compute(sources: Iterable[tuple[Source, EffectSpec]], s: Any, a: Any) -> Sta
         any_rule = True
         if e.action == "modify_cost":
             sel = e.selector.side
-            players = (src.controller, 1 - src.controller) if sel == "each" else (
-                (src.controller,) if sel == "controller" else (1 - src.controller,))
+            others = tuple(a.opponents(s, src.controller))
+            players = (src.controller, *others) if sel == "each" else (
+                (src.controller,) if sel == "controller" else others)
             for p in players:
                 rules.costs.append((p, e.filter, e.amount, src))
             continue

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
+from workbench.domain.effects.statics import StaticRules, compute
 
 if TYPE_CHECKING:
     from workbench.domain.engines.fusion.state import FusionState
@@ -52,9 +53,13 @@ class Effect(EffectSpec):
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:
-    if e.trigger == "continuous" and (e.filter is not None or e.condition is not None or e.per is not None):
-        return ("fusion's standing stat changes reach all own or enemy creatures or the card itself; "
-                "a filter, if or per on a continuous effect is not run")
+    if e.trigger == "continuous" and (e.condition is not None or e.per is not None):
+        return ("fusion's standing changes hold while their card is face up on the field; an if or per "
+                "on a continuous effect is not run")
+    if e.duration == "while_on_field" and kind != "creature":
+        return f"a {kind} card does not stay on the field as a creature (while_on_field is for creatures)"
+    if e.target == "attacker" and e.trigger != "on_damaged":
+        return "in fusion only an on_damaged effect names the attacker (the creature whose damage it took)"
     if e.action == "negate" and e.trigger not in ("on_play", "activated"):
         return "negate answers a chain link, so it is played (on_play) or activated"
     if e.action == "move" and "extra_deck" in (e.from_zone, e.to_zone):
@@ -63,23 +68,28 @@ def _refuse(kind: str, e: EffectSpec) -> str | None:
     return None
 
 
-_ON_CREATURES = ONE_CREATURE | ALL_CREATURES | {"same"}
+_ON_CREATURES = ONE_CREATURE | ALL_CREATURES | {"same", "attacker"}
+_STATICS = frozenset({"cannot_be_targeted", "cannot_be_attacked", "cannot_be_blocked", "cannot_attack",
+                      "double_damage", "reduce_damage", "modify_cost"})
 
 CAPABILITIES = Capabilities(
     game="fusion",
     triggers={"*": frozenset({"on_play", "on_destroyed", "activated", "continuous", "start_of_turn",
                               "end_of_turn", "on_attack", "on_attacked", "on_leave", "on_block",
-                              "on_blocked"})},
+                              "on_blocked", "on_damaged", "on_deal_damage", "on_enter", "on_draw",
+                              "on_opponent_play", "on_phase"})},
     verbs=frozenset({"draw", "damage", "heal", "gain_life", "modify_stats", "destroy", "return_to_hand",
                      "negate", "add_mana", "move", "add_counters", "remove_counters", "choose", "arrange",
-                     "create_token", "fusion_summon"}),
+                     "create_token", "fusion_summon"}) | _STATICS,
     targets={"draw": PLAYER_TARGETS, "gain_life": PLAYER_TARGETS, "add_mana": frozenset({"self"}),
              "damage": PLAYER_TARGETS | _ON_CREATURES | {"this"},
              "heal": _ON_CREATURES | {"self", "this"}, "modify_stats": _ON_CREATURES | {"self", "this"},
              "destroy": _ON_CREATURES | {"this"}, "return_to_hand": _ON_CREATURES | {"this"},
              "move": _ON_CREATURES | {"this"}, "add_counters": _ON_CREATURES | {"self", "this"},
              "remove_counters": _ON_CREATURES | {"self", "this"},
-             "create_token": frozenset({"self", "opponent", "each_player"})},
+             "create_token": frozenset({"self", "opponent", "each_player"})}
+    | {verb: frozenset({"this", "self", "own_creatures", "enemy_creatures"}) for verb in _STATICS}
+    | {"modify_cost": frozenset({"self", "opponent", "each_player"})},
     stats=frozenset({"atk", "def"}),
     costs=frozenset({"mana", "tap", "pay_life", "discard", "sacrifice", "exile_from_graveyard",
                      "remove_counters"}),
@@ -92,7 +102,7 @@ CAPABILITIES = Capabilities(
     conditions=frozenset({"count", "life", "hand", "turn", "summoned_this_turn", "previous", "counters",
                           "phase"}),
     grouped=frozenset({"on_play", "activated"}),
-    durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn"}),
+    durations=frozenset({"end_of_turn", "permanent", "until_your_next_turn", "while_on_field"}),
     phases=frozenset({"ready", "draw", "main1", "battle", "main2", "end"}),
     unless=frozenset({"pay_life", "mana", "discard"}),
     refuse=_refuse,
@@ -139,14 +149,24 @@ class FusionEffects(BaseAdapter):
             s._say(f"{src.name}: P{player + 1} gains {n} life ({s.life[player]})")
 
     def damage_player(self, s: FusionState, player: int, n: int, src: Source) -> None:
+        rules = self.statics(s)
+        if rules is not None:
+            n = rules.dealt(src.unit, None, n)
         s.life[player] -= n
         if s.logging:
             s._say(f"{src.name}: {n} damage to P{player + 1} (life {s.life[player]})")
+        if n > 0 and src.unit is not None and s.dmg_watch:
+            s.hurt.append((None, src.unit))
 
     def damage_unit(self, s: FusionState, u: int, n: int, src: Source) -> None:
+        rules = self.statics(s)
+        if rules is not None:
+            n = rules.dealt(src.unit, u, n)
         s.damage[u] = s.damage.get(u, 0) + n
         if s.logging:
             s._say(f"{src.name}: {n} damage to {s._cname(u)}")
+        if n > 0 and s.dmg_watch:
+            s.hurt.append((u, src.unit))
 
     def heal(self, s: FusionState, u: int, n: int, src: Source) -> None:
         left = s.damage.get(u, 0) - n
@@ -158,12 +178,17 @@ class FusionEffects(BaseAdapter):
     def modify(self, s: FusionState, u: int, e: EffectSpec, src: Source) -> None:
         assert isinstance(e, Effect)
         lasting = e.duration == "until_your_next_turn"
-        table = s.mods if e.permanent or lasting else s.eot
+        bound = e.duration == "while_on_field"
+        if bound and (src.unit is None or not s.on_field(src.unit)):
+            return  # its creature has left: the change would end at once
+        table = s.mods if e.permanent or lasting or bound else s.eot
         s._sc.pop(u, None)
         old = table.get(u, (0, 0))
         table[u] = (old[0] + e.atk, old[1] + e.dfn)
         if lasting:  # undone at the start of the controller's next turn
             s.lasting.append((src.controller, u, e.atk, e.dfn))
+        elif bound:  # undone when its creature leaves the field
+            s.bound.append((src.unit, u, e.atk, e.dfn))
         if s.logging:
             s._say(f"{src.name}: {s._cname(u)} gets {e.atk:+d}/{e.dfn:+d}")
 
@@ -245,6 +270,8 @@ class FusionEffects(BaseAdapter):
         if i in s.cont_set:
             s._cb = None
             s._sc = {}
+        if s.v2:
+            s._entered(i)
         return True
 
     def leave(self, s: FusionState, u: int, to: str, src: Source) -> bool:
@@ -274,6 +301,8 @@ class FusionEffects(BaseAdapter):
                 crea.append(i)
                 s.sick.add(i)  # it enters like a summoned creature (§3.4.4)
                 made += 1
+                if s.cards[i].on_enter:
+                    s._entered(i)
                 if s.logging:
                     s._say(f"{src.name}: P{player + 1} gets the token {s._cname(i)}")
         if made < n and s.logging:
@@ -303,6 +332,8 @@ class FusionEffects(BaseAdapter):
                    f"{frm.replace('_', ' ')}")
         for e in s.cards[card].on_play:  # a summon: its when-summoned effects trigger
             s._trigger(player, card, e)
+        if s.cards[card].on_enter:
+            s._entered(card)
         return True
 
     def counter_map(self, s: FusionState, u: int, create: bool) -> dict[str, int] | None:
@@ -366,6 +397,31 @@ class FusionEffects(BaseAdapter):
         s.mana[player] -= n
         if s.logging:
             s._say(f"{src.name}: P{player + 1} pays {n} mana -> {s.mana[player]}")
+
+    # effects v2 item 8: static rules
+
+    def statics(self, s: FusionState) -> StaticRules | None:
+        """The static rules in play, kept while the cards on the field (and face down) stay the same."""
+        if "static" not in s.v2:
+            return None
+        key = (*map(tuple, s.crea), *map(tuple, s.magic), *map(tuple, s.field), len(s.down))
+        hit = s._rules
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        rules = compute(self.static_sources(s), s, self)
+        s._rules = (key, rules)
+        return rules
+
+    def static_sources(self, s: FusionState) -> list[tuple[Source, EffectSpec]]:
+        found: list[tuple[Source, EffectSpec]] = []
+        for i in s.static_ids:
+            p = s.owner[i]
+            if i in s.down or not (i in s.crea[p] or i in s.magic[p] or i in s.field[p]):
+                continue
+            source = self.source(s, p, i, 0)
+            for e in s.cards[i].statics:
+                found.append((source, e))
+        return found
 
 
 ADAPTER = FusionEffects()

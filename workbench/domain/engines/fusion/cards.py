@@ -35,6 +35,7 @@ class CardDef:
         "id", "name", "kind", "subtype", "cost", "stars", "atk", "dfn", "taunt", "effects",
         "on_play", "activated", "activated_at", "on_destroyed", "continuous", "start", "end", "is_creature",
         "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked",
+        "on_damaged", "on_deal_damage", "on_enter", "on_draw", "on_opponent_play", "on_phase", "statics", "v2",
         "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost", "printed_cost",
         "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
         "token", "extra", "materials", "makes_tokens", "fuses",
@@ -65,15 +66,29 @@ class CardDef:
         self.on_play: tuple[Effect, ...] = parsed.of("on_play")  # type: ignore[assignment]  # (same)
         self.activated: tuple[Effect, ...] = parsed.of("activated")  # type: ignore[assignment]  # (same)
         self.activated_at = {e.index: e for e in self.activated}  # by effect index (activate actions)
-        self.on_destroyed: tuple[Effect, ...] = parsed.of("on_destroyed")  # type: ignore[assignment]  # (same)
-        self.continuous: tuple[Effect, ...] = parsed.of("continuous")  # type: ignore[assignment]  # (same)
-        self.start: tuple[Effect, ...] = parsed.of("start_of_turn")  # type: ignore[assignment]  # (same)
-        self.end: tuple[Effect, ...] = parsed.of("end_of_turn")  # type: ignore[assignment]  # (same)
-        self.on_attack: tuple[Effect, ...] = parsed.of("on_attack")  # type: ignore[assignment]  # (same)
-        self.on_attacked: tuple[Effect, ...] = parsed.of("on_attacked")  # type: ignore[assignment]  # (same)
-        self.on_leave: tuple[Effect, ...] = parsed.of("on_leave")  # type: ignore[assignment]  # (same)
-        self.on_block: tuple[Effect, ...] = parsed.of("on_block")  # type: ignore[assignment]  # (same)
-        self.on_blocked: tuple[Effect, ...] = parsed.of("on_blocked")  # type: ignore[assignment]  # (same)
+        self.on_destroyed: tuple[Effect, ...] = parsed.of("on_destroyed")  # type: ignore[assignment]
+        standing: tuple[Effect, ...] = parsed.of("continuous")  # type: ignore[assignment]
+        self.continuous = tuple(e for e in standing if not e.static)  # stat changes
+        self.statics = tuple(e for e in standing if e.static)  # static rules (effects/statics.py)
+        self.start: tuple[Effect, ...] = parsed.of("start_of_turn")  # type: ignore[assignment]
+        self.end: tuple[Effect, ...] = parsed.of("end_of_turn")  # type: ignore[assignment]
+        self.on_attack: tuple[Effect, ...] = parsed.of("on_attack")  # type: ignore[assignment]
+        self.on_attacked: tuple[Effect, ...] = parsed.of("on_attacked")  # type: ignore[assignment]
+        self.on_leave: tuple[Effect, ...] = parsed.of("on_leave")  # type: ignore[assignment]
+        self.on_block: tuple[Effect, ...] = parsed.of("on_block")  # type: ignore[assignment]
+        self.on_blocked: tuple[Effect, ...] = parsed.of("on_blocked")  # type: ignore[assignment]
+        self.on_damaged: tuple[Effect, ...] = parsed.of("on_damaged")  # type: ignore[assignment]
+        self.on_deal_damage: tuple[Effect, ...] = parsed.of("on_deal_damage")  # type: ignore[assignment]
+        self.on_enter: tuple[Effect, ...] = parsed.of("on_enter")  # type: ignore[assignment]
+        self.on_draw: tuple[Effect, ...] = parsed.of("on_draw")  # type: ignore[assignment]
+        self.on_opponent_play: tuple[Effect, ...] = parsed.of("on_opponent_play")  # type: ignore[assignment]
+        self.on_phase: tuple[Effect, ...] = parsed.of("on_phase")  # type: ignore[assignment]
+        # What of effects v2 item 8 the card uses: the state looks for these only when a card has them.
+        self.v2 = frozenset(t for t in ("on_damaged", "on_deal_damage", "on_enter", "on_draw", "on_opponent_play",
+                                        "on_phase") if parsed.of(t)) | (
+            frozenset({"static"}) if self.statics else frozenset()) | (
+            frozenset({"while_on_field"}) if any(e.duration == "while_on_field" for e in self.effects)
+            else frozenset())
         # Playing it needs a target choice (or a chain link to negate).
         self.aimed = any(e.choice or e.action == "negate" for e in self.on_play)
         self.choosy = any(e.choice for e in self.on_play)  # an on_play effect with a chosen target

@@ -35,8 +35,9 @@ from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
 from workbench.domain.effects.asks import Paused, asking, resume, run
-from workbench.domain.effects.interpreter import can_pay, legal_targets, pay, resolve
+from workbench.domain.effects.interpreter import can_pay, legal_targets, matches, pay, resolve
 from workbench.domain.effects.spec import Source
+from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import CardDef, Effect
 from workbench.domain.engines.fusion.observe import Observe
@@ -128,6 +129,7 @@ _SHARED_FIELDS = (
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
     "token_ids",
+    "v2", "static_ids", "dmg_watch",
 )
 
 
@@ -142,7 +144,7 @@ class Shared:
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
-        "n_slots", "sa_block", "players", "token_ids",
+        "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -178,6 +180,11 @@ class Shared:
         self.has_quick = [bool(ids) for ids in self.quick_ids]
         # token instances (§3.10.3): outside the creature limit, gone once they leave the field
         self.token_ids = [frozenset(i for i, c in enumerate(cards) if c.token and owner[i] == p) for p in range(players)]
+        # effects v2 item 8: what of it the game's cards use (the hot paths test these first), the
+        # cards with static rules, and whether damage has triggers to run
+        self.v2: frozenset[str] = frozenset().union(*(c.v2 for c in cards))
+        self.static_ids = [i for i, c in enumerate(cards) if c.statics]
+        self.dmg_watch = bool(self.v2 & {"on_damaged", "on_deal_damage"})
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
         self.sa_aim: dict[str, list[list[Action | None] | None]] = {
@@ -229,6 +236,9 @@ class FusionState(Observe, State):
     _rng: random.Random  # the generator behind ``rng``, shared with the state cloned from
     _rng_mine: bool      # whether ``_rng`` is this state's own copy
     token_ids: list[frozenset[int]]
+    v2: frozenset[str]
+    static_ids: list[int]
+    dmg_watch: bool
 
     # ------------------------------------------------------------------ construction
 
@@ -277,6 +287,9 @@ class FusionState(Observe, State):
         self.attached: dict[int, int] = {}  # equip/aura card -> creature
         self.counters: dict[int, dict[str, int]] = {}  # named counters of effects, by creature
         self.lasting: list[tuple[int, int, int, int]] = []  # (controller, creature, +atk, +def) until its next turn
+        self.bound: list[tuple[int, int, int, int]] = []  # (source, creature, +atk, +def) while the source is on the field
+        self.hurt: list[tuple[int | None, int | None]] = []  # (creature or None, by) damage not yet answered
+        self._rules: tuple[Any, StaticRules] | None = None  # (field key, the static rules in play)
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
         self.acts = [0] * n
         self.turn = 0
@@ -317,7 +330,7 @@ class FusionState(Observe, State):
         for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile", "extra"):
             zones = d[key]
             d[key] = [list(z) for z in zones]
-        for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts", "lasting"):
+        for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts", "lasting", "bound", "hurt"):
             d[key] = list(d[key])
         # alive, opps and places are replaced, never changed in place (_knock_out): shared
         for key in ("tapped", "down", "sick", "used"):
@@ -565,7 +578,19 @@ class FusionState(Observe, State):
                 continue
             for e in self.cards[j].continuous:
                 t = e.target
-                if t == "own_creatures":
+                if e.filter is not None:  # "your Fire creatures get +1 ATK": the matching creatures
+                    src = ADAPTER.source(self, p, j, 0)
+                    if t in ("this", "self"):
+                        side = [j]
+                    elif t == "own_creatures":
+                        side = self.crea[p]
+                    else:
+                        side = [k for q in self.opps[p] for k in self.crea[q]]
+                    for k in side:
+                        if matches(e.filter, k, src, self, ADAPTER):
+                            old = this.get(k, (0, 0))
+                            this[k] = (old[0] + e.atk, old[1] + e.dfn)
+                elif t == "own_creatures":
                     bonus[p][0] += e.atk
                     bonus[p][1] += e.dfn
                 elif t == "enemy_creatures":
@@ -657,6 +682,8 @@ class FusionState(Observe, State):
             i = deck.pop()
             self.hand[p].append(i)
             self.stats.drawn[p].add(self.cards[i].id)
+            if self.v2 and "on_draw" in self.v2:
+                self._watchers("on_draw", p, None)
 
     def _lose(self, p: int, reason: str) -> None:
         if self.over:
@@ -791,6 +818,8 @@ class FusionState(Observe, State):
             self.counters.pop(i, None)
         if self.lasting:
             self.lasting = [x for x in self.lasting if x[1] != i]
+        if self.bound:
+            self._end_bound(i)
         self.mods.pop(i, None)
         self.eot.pop(i, None)
         self.set_turn.pop(i, None)
@@ -895,20 +924,28 @@ class FusionState(Observe, State):
                             self._trigger(p, i, e)
         self.phase = "ready"
         self.step = "draw"
+        if self.v2:
+            self._phase_begins()
 
     def _do_draw_phase(self) -> None:
         p = self.active
         self.phase = "draw"
+        if self.v2:
+            self._phase_begins()
         if not (self.turn == 1 and self.opts.skip_draw):
             self._draw(p)
             if self.logging and not self.over:
                 self._say(f"P{p + 1} draws a card")
         self.phase = "main1"
         self.step = "main"
+        if self.v2:
+            self._phase_begins()
 
     def _end_phase(self) -> None:
         p = self.active
         self.phase = "end"
+        if self.v2:
+            self._phase_begins()
         if self.end_ids[p] and self._any_on_field(self.end_ids[p], p):
             for zone in (self.crea[p], self.magic[p], self.field[p]):
                 for i in zone:
@@ -1033,9 +1070,11 @@ class FusionState(Observe, State):
         """True while the active player has a creature left that may still declare an attack."""
         tapped, sick, down = self.tapped, self.sick, self.down
         declared = [a[0] for a in self.attacks] if self.attacks else ()
+        rules = ADAPTER.statics(self) if self.static_ids else None
         for i in self.crea[self.active]:
             if i not in tapped and i not in sick and i not in down and i not in declared:
-                return True
+                if rules is None or i not in rules.no_attack:
+                    return True
         return False
 
     def _only_pass(self) -> bool:
@@ -1063,6 +1102,8 @@ class FusionState(Observe, State):
         self.phase = "main2"
         self.step = "main"
         self.actor = self.active
+        if self.v2:
+            self._phase_begins()
 
     def _window_passed(self) -> None:
         """The window player passed: the next player in turn order gets the window; after the
@@ -1137,6 +1178,8 @@ class FusionState(Observe, State):
         return False
 
     def _after_resolution(self) -> None:
+        if self.hurt:
+            self._answer_damage()
         if self.damage or self.mods or self.eot or self.neg_cont:  # else _check_creatures has nothing to do
             self._check_creatures()
         life = self.life
@@ -1270,7 +1313,7 @@ class FusionState(Observe, State):
     def _target_view(self, e: Effect, p: int, src: int = -1) -> Any:
         """The choices of ``_targets`` for reading only: the zone itself where possible, no copy."""
         tgt = e.target
-        if e.filter is not None:
+        if e.filter is not None or (self.static_ids and tgt != "any_player"):
             return self._targets(e, p, src)
         if tgt == "enemy_creature":
             return self.enemies(p)
@@ -1285,7 +1328,8 @@ class FusionState(Observe, State):
     def _targets(self, e: Effect, p: int, src: int) -> list[int]:
         """The legal choices for a single-target effect (creature indices or player tokens)."""
         tgt = e.target
-        if e.filter is not None:  # a filtered choice: the interpreter's matching creatures
+        if e.filter is not None or (self.static_ids and tgt != "any_player"):
+            # a filtered choice, or static rules in the game: the interpreter's matching, targetable creatures
             return legal_targets(e, ADAPTER.source(self, p, src, 0) if src >= 0 else Source(p, ""), self, ADAPTER)
         if tgt == "enemy_creature":
             return list(self.enemies(p))
@@ -1296,6 +1340,100 @@ class FusionState(Observe, State):
         if tgt == "any_player":
             return list(self.player_tokens(p))
         return []
+
+    # ------------------------------------------------------------------ effects v2 item 8
+
+    def _price(self, p: int, i: int) -> int:
+        """What card ``i`` of ``p`` costs now: its cost changed by the modify_cost rules in play."""
+        cost = int(self.cards[i].cost)
+        rules = ADAPTER.statics(self)
+        if rules is None or not rules.costs:
+            return cost
+        return max(0, cost + rules.cost_change(p, i, self, ADAPTER))
+
+    def _entered(self, i: int) -> None:
+        """Creature ``i`` came onto the field face up (summoned, put onto the field)."""
+        for e in self.cards[i].on_enter:
+            self._trigger(self.owner[i], i, e)
+
+    def _played(self, p: int, i: int, summon: bool) -> None:
+        """``p`` played card ``i`` face up (summoned, or a magic card or item): the opponent's watch."""
+        if "on_opponent_play" in self.v2:
+            self._watchers("on_opponent_play", p, i)
+
+    def _phase_begins(self) -> None:
+        if "on_phase" in self.v2:
+            self._watchers("on_phase", self.active, None)
+
+    def _watchers(self, trigger: str, player: int, card: int | None) -> None:
+        """Queue ``trigger`` effects of the face-up cards on the field that watch ``player``
+        (on_draw: whose draw; on_phase: whose turn; on_opponent_play: ``player`` played ``card``, the
+        others watch)."""
+        down = self.down
+        for c in self.alive:
+            if trigger == "on_opponent_play" and c == player:
+                continue
+            for zone in (self.crea[c], self.magic[c], self.field[c]):
+                for j in zone:
+                    if j in down:
+                        continue
+                    for e in getattr(self.cards[j], trigger):
+                        if trigger == "on_phase" and self.phase not in e.phase.split(","):
+                            continue
+                        if trigger != "on_opponent_play":
+                            if (e.side == "own" and c != player) or (e.side == "opponent" and c == player):
+                                continue
+                        elif e.played is not None and card is not None and not matches(
+                                e.played, card, ADAPTER.source(self, c, j, 0), self, ADAPTER):
+                            continue
+                        self._trigger(c, j, e)
+
+    def _answer_damage(self) -> None:
+        """on_damaged / on_deal_damage of the damage dealt since the last look, in order; an effect
+        without a chosen target resolves at once (so it knows whose damage it was: target
+        attacker), one with a chosen target waits for its controller's choice. The damage they
+        deal is answered in turn (at most 20 rounds)."""
+        for _ in range(20):
+            hurt = self.hurt
+            if not hurt:
+                return
+            self.hurt = []
+            for victim, by in hurt:
+                if victim is not None and self.cards[victim].on_damaged and victim not in self.down \
+                        and self.on_field(victim):
+                    for e in self.cards[victim].on_damaged:
+                        self._fire(victim, e, by)
+                if by is not None and self.cards[by].on_deal_damage and by not in self.down and self.on_field(by):
+                    for e in self.cards[by].on_deal_damage:
+                        self._fire(by, e, None)
+        self.hurt = []
+
+    def _fire(self, i: int, e: Effect, attacker: int | None) -> None:
+        p = self.owner[i]
+        if e.choice or e.asks:  # a choice of its controller: it waits like any triggered effect
+            self._trigger(p, i, e)
+            return
+        if e.once:
+            key = (p, self.cards[i].id, e.index)
+            if key in self.used:
+                return
+            self.used.add(key)
+        source = ADAPTER.source(self, p, i, 0)
+        source.attacker = attacker if attacker is not None and self.on_field(attacker) else None
+        resolve(e, source, None, self, ADAPTER)
+
+    def _end_bound(self, i: int) -> None:
+        """``i`` leaves the field: while_on_field changes it made end, those made on it are forgotten."""
+        keep = []
+        for entry in self.bound:
+            source, target, a, d = entry
+            if source == i:
+                old = self.mods.get(target, (0, 0))
+                self.mods[target] = (old[0] - a, old[1] - d)
+                self._sc.pop(target, None)
+            elif target != i:
+                keep.append(entry)
+        self.bound = keep
 
     # ------------------------------------------------------------------ legal actions
 
@@ -1389,9 +1527,10 @@ class FusionState(Observe, State):
         sa_set, sa_summon = self.sa_set, self.sa_summon
         sa_play = self.sa_tables["play"]
         used = self.used
+        priced = bool(self.static_ids)  # a modify_cost rule may be in play
         for i in self.hand[p]:
             card = cards[i]
-            cost = mana if card.x_cost else card.cost
+            cost = mana if card.x_cost else (self._price(p, i) if priced else card.cost)
             if card.is_creature:
                 if room:
                     if cost <= mana:
@@ -1423,14 +1562,15 @@ class FusionState(Observe, State):
             for i in self.crea[p]:
                 if i in down and self.set_turn.get(i, 0) < turn:
                     card = cards[i]
-                    if card.x_cost or card.cost <= mana:
+                    if card.x_cost or (self._price(p, i) if priced else card.cost) <= mana:
                         self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
             for i in self.magic[p]:
                 if i in down:
                     card = cards[i]
                     if card.subtype == "quick" and self.set_turn.get(i, 0) >= turn:
                         continue  # set quick magic waits a turn (§3.4.2)
-                    if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+                    if (card.x_cost or (self._price(p, i) if priced else card.cost) <= mana) and (
+                            not used or self._once_free(p, card, card.on_play)):
                         self._add_plays(acts, "play", i, card, p, card.on_play)
         if opts.extra_in_main and self.extra[p]:
             seen = set()
@@ -1445,8 +1585,9 @@ class FusionState(Observe, State):
                 self._add_abilities(acts, p, 1)
         if self.phase == "main1":
             tapped, sick = self.tapped, self.sick
+            rules = ADAPTER.statics(self) if self.static_ids else None
             for i in self.crea[p]:
-                if i not in tapped and i not in sick and i not in down:
+                if i not in tapped and i not in sick and i not in down and (rules is None or i not in rules.no_attack):
                     acts.append(FIXED["battle"])
                     break
         acts.append(FIXED["end"])
@@ -1469,7 +1610,7 @@ class FusionState(Observe, State):
                 cache = tables[i] = [None] * self.n_slots
             tgt = e.target  # the choices of _targets, read in place
             options: Any  # a zone, a view of one, or the filtered choices
-            if e.filter is not None:
+            if e.filter is not None or self.static_ids:
                 options = self._target_view(e, p, i)
             elif tgt == "enemy_creature":
                 options = self.enemies(p)
@@ -1566,6 +1707,7 @@ class FusionState(Observe, State):
         mana = self.mana[p]
         cards = self.cards
         used = self.used
+        priced = bool(self.static_ids)  # a modify_cost rule may be in play
         hand = self.hand[p] if not quick.isdisjoint(self.hand[p]) else ()  # quick cards are the only candidates
         for i in hand:
             card = cards[i]
@@ -1573,7 +1715,8 @@ class FusionState(Observe, State):
                 continue
             if card.kind == "magic" and not own_turn:
                 continue  # quick magic from the hand only in the own turn; set it to use it later
-            if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+            if (card.x_cost or (self._price(p, i) if priced else card.cost) <= mana) and (
+                    not used or self._once_free(p, card, card.on_play)):
                 self._add_plays(acts, "play", i, card, p, card.on_play)
         down, set_turn, turn = self.down, self.set_turn, self.turn
         for i in self.magic[p]:
@@ -1583,7 +1726,8 @@ class FusionState(Observe, State):
                     continue
                 if set_turn.get(i, 0) >= turn:
                     continue
-                if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+                if (card.x_cost or (self._price(p, i) if priced else card.cost) <= mana) and (
+                        not used or self._once_free(p, card, card.on_play)):
                     self._add_plays(acts, "play", i, card, p, card.on_play)
         self._add_abilities(acts, p, min_speed)
         return acts
@@ -1598,9 +1742,12 @@ class FusionState(Observe, State):
         two = self.np == 2
         tapped, sick, down = self.tapped, self.sick, self.down
         sa_attack = self.sa_attack
+        rules = ADAPTER.statics(self) if self.static_ids else None
         for i in self.crea[p]:
             if i in tapped or i in sick or i in down or i in declared:
                 continue
+            if rules is not None and i in rules.no_attack:
+                continue  # cannot_attack
             table = sa_attack[i]
             if table is None:
                 table = sa_attack[i] = [None] * self.n_slots
@@ -1611,6 +1758,8 @@ class FusionState(Observe, State):
                         action = table[-1 - q] = self._act("attack", (self.names[i], PLAYER if two else _PTOK[q]))
                     acts.append(action)
                 for j in enemy:
+                    if rules is not None and j in rules.unattackable:
+                        continue  # cannot_be_attacked
                     action = table[j]
                     if action is None:
                         action = table[j] = self._act("attack", (self.names[i], self.names[j]))
@@ -1623,10 +1772,11 @@ class FusionState(Observe, State):
 
     def _attack_targets(self, p: int) -> list[str]:
         out: list[str] = []
+        rules = ADAPTER.statics(self) if self.static_ids else None
         for q in self.opps[p]:
             if not self.taunting(q):
                 out.append(PLAYER if self.np == 2 else _PTOK[q])
-            out.extend(self.names[j] for j in self.crea[q])
+            out.extend(self.names[j] for j in self.crea[q] if rules is None or j not in rules.unattackable)
         return out
 
     def _gone(self, t: int) -> bool:
@@ -1664,6 +1814,11 @@ class FusionState(Observe, State):
             return False
         tapped, down = self.tapped, self.down
         blocking = [b for a in self.attacks for b in a[2]]
+        if self.static_ids:
+            rules = ADAPTER.statics(self)
+            if rules is not None and all(a[0] in rules.unblockable for a in (
+                    self.attacks if self.np == 2 else self.attacks_on(q))):
+                return False  # cannot_be_blocked
         for i in self.crea[q]:
             if i not in tapped and i not in down and i not in blocking:
                 return True
@@ -1674,6 +1829,9 @@ class FusionState(Observe, State):
         attacks = self.attacks_on(q)
         blocking = {b for a in self.attacks for b in a[2]}
         tapped, down, sa_block = self.tapped, self.down, self.sa_block
+        rules = ADAPTER.statics(self) if self.static_ids else None
+        if rules is not None and rules.unblockable:
+            attacks = [a for a in attacks if a[0] not in rules.unblockable]  # cannot_be_blocked
         acts = []
         for i in self.crea[q]:
             if i in blocking or i in tapped or i in down:  # can_block
@@ -1735,6 +1893,8 @@ class FusionState(Observe, State):
             self._do_answer(str(args[0]))
         elif kind == "battle":
             self.phase = "battle"
+            if self.v2:
+                self._phase_begins()
             self.step = "declare"
             self.attacks = []
         elif kind == "end":
@@ -1893,15 +2053,19 @@ class FusionState(Observe, State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        x = self.mana[p] if card.x_cost else card.cost
+        x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids else card.cost)
         self.mana[p] -= x
         self.stats.played[p].add(card.id)
         effects = card.on_play
+        if self.v2 and kind != "flip":
+            self._played(p, i, kind == "summon")
         if kind == "summon" or kind == "flip":
             if kind == "summon":
                 self.hand[p].remove(i)
                 self.crea[p].append(i)
                 self.sick.add(i)  # summoning sickness (§3.4.4)
+                if card.on_enter:
+                    self._entered(i)
             else:
                 self.down.discard(i)
                 self.tapped.discard(i)  # flipped: untaps and may attack this turn (§3.4.2)
@@ -1994,10 +2158,14 @@ class FusionState(Observe, State):
         blocking = {b for a in self.attacks for b in a[2]}
         log = self.logging
         crea, owner = self.crea, self.owner
+        rules = ADAPTER.statics(self) if self.static_ids else None
+        hurt = self.hurt if self.dmg_watch else None  # (creature or None, by): on_damaged, on_deal_damage
         for a, t, blockers, _n in self.attacks:
             if a not in crea[owner[a]]:
                 continue  # the attacker left the field
             power = self.atk(a)
+            if rules is not None:
+                power = rules.dealt(a, None, power)  # double_damage; reduce_damage below, per target
             if blockers:
                 live = [b for b in blockers if b in crea[owner[b]]]
                 rest = power
@@ -2007,25 +2175,42 @@ class FusionState(Observe, State):
                     else:
                         share = min(rest, max(0, self.dfn(b) - self.damage.get(b, 0) - dmg.get(b, 0)))
                     if share > 0:
-                        dmg[b] = dmg.get(b, 0) + share
                         rest -= share
+                        if rules is not None:
+                            share = rules.dealt(None, b, share)
+                        dmg[b] = dmg.get(b, 0) + share
+                        if hurt is not None and share > 0:
+                            hurt.append((b, a))
                     back = self.atk(b)
+                    if rules is not None:
+                        back = rules.dealt(b, a, back)
                     if back > 0:
                         dmg[a] = dmg.get(a, 0) + back
+                        if hurt is not None:
+                            hurt.append((a, b))
                 if log:
                     self._say(f"{self._cname(a)} is blocked by " + ", ".join(self._cname(b) for b in live))
             elif t < 0:
                 if power > 0:
                     life_loss[-1 - t] += power
+                    if hurt is not None:
+                        hurt.append((None, a))
                 if log:
                     self._say(f"{self._cname(a)} hits P{-t} for {max(power, 0)}")
             elif t in crea[owner[t]]:
-                if power > 0:
-                    dmg[t] = dmg.get(t, 0) + power
+                hit = power if rules is None else rules.dealt(None, t, power)
+                if hit > 0:
+                    dmg[t] = dmg.get(t, 0) + hit
+                    if hurt is not None:
+                        hurt.append((t, a))
                 if strike_back and t not in self.down and t not in blocking:
                     back = self.atk(t)
+                    if rules is not None:
+                        back = rules.dealt(t, a, back)
                     if back > 0:
                         dmg[a] = dmg.get(a, 0) + back
+                        if hurt is not None:
+                            hurt.append((a, t))
                 if log:
                     self._say(f"{self._cname(a)} fights {self._cname(t)}")
         for i, amount in dmg.items():
@@ -2040,6 +2225,8 @@ class FusionState(Observe, State):
                 if log:
                     self._say(f"P{q + 1} loses {life_loss[q]} life ({self.life[q]})")
         self.attacks = []
+        if self.hurt:
+            self._answer_damage()
         self._check_creatures()
         self._check_life()
         self.step = "declare"
