@@ -401,3 +401,37 @@ def test_what_the_rows_cannot_show_stays_yaml_and_is_saved_unchanged(live_server
     expect(page.locator("#save-status")).to_contain_text("Saved")
     assert yaml.safe_load(card_file.read_text(encoding="utf-8"))["effects"] == odd_list
     assert not page.console_errors, page.console_errors
+
+
+def test_tokens_and_a_fusion_summon_built_by_clicks_in_chinese(live_server, live_server_data: Path, page):
+    card_file = live_server_data / "fusion" / "cards" / "fx-tokens-by-clicks.yaml"
+    card_file.write_text(yaml.safe_dump({"name": "点击衍生", "kind": "magic", "cost": 1, "subtype": "normal",
+                                         "text": "特殊召唤2只1/1的衍生物。"}, sort_keys=False, allow_unicode=True),
+                         encoding="utf-8")
+    page.goto(live_server + "/games/fusion/cards/fx-tokens-by-clicks/edit")
+    page.get_by_role("button", name="添加效果").click()
+    _pick(page, "field-effects-1-trigger", "on_play")
+    _pick(page, "field-effects-1-action", "create_token")
+    expect(page.locator("#field-effects-1-action option:checked")).to_have_text("特殊召唤衍生物")
+    _pick(page, "field-effects-1-target", "self")
+    page.locator("#field-effects-1-count").fill("2")
+    for n, value in ((1, "衍生物"), (2, "1"), (3, "1")):  # name, then the game's stats ATK and DEF
+        page.locator("#field-effects-1-token-add").click()
+        page.locator(f"#field-effects-1-token-{n}-value-v").fill(value)
+    expect(page.locator("#field-effects-1-token-2-key")).to_have_value("atk")
+    page.get_by_role("button", name="添加效果").click()
+    _pick(page, "field-effects-2-trigger", "on_play")
+    _pick(page, "field-effects-2-action", "fusion_summon")
+    page.locator("#field-effects-2-filter-add").click()
+    _pick(page, "field-effects-2-filter-1-key", "subtype")
+    page.locator("#field-effects-2-filter-1-value-v").fill("龙")
+    expect(page.locator("#field-effects-1-reads")).to_contain_text("衍生物")
+    page.keyboard.press("Control+s")
+    expect(page.locator("#save-status")).to_have_class(re.compile("status-ok"))
+    assert yaml.safe_load(card_file.read_text(encoding="utf-8"))["effects"] == [
+        {"trigger": "on_play", "action": "create_token", "target": "self", "count": 2,
+         "token": {"name": "衍生物", "atk": 1, "def": 1}},
+        {"trigger": "on_play", "action": "fusion_summon", "filter": {"subtype": "龙"}},
+    ]
+    expect(page.locator("#problem-list")).not_to_contain_text(re.compile(r"effect \d+:"))
+    assert not page.console_errors, page.console_errors
