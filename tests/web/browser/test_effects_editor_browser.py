@@ -59,6 +59,9 @@ def test_change_an_action_add_a_row_and_save(live_server, live_server_data: Path
     second.get_by_label("Value", exact=True).fill("-100")
     second.get_by_label("How long").select_option("end_of_turn")
     expect(page.locator("#problems-effects-2")).to_be_empty()
+    # each row reads as its rules text, live from the check
+    expect(page.locator("#field-effects-2-reads")).to_have_text(
+        "Reads: At the end of your turn, each of your creatures gets -100 Strength until end of turn.")
     screenshot(page.locator(".field-effects"), "editor-effects")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#save-status")).to_contain_text("Saved")
