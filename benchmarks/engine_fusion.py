@@ -5,10 +5,13 @@ not distort the per-core figure. Batch playtests run with the game log off (opti
 false); ``--log`` measures with the readable log on as well.
 
 Usage: python3 benchmarks/engine_fusion.py [--games N] [--log] [--winrate N] [--decks card_data|builtin]
-       [--fingerprint N]
+       [--fingerprint N] [--players 3|4]
 Decks: the first two decks of card_data/fusion when they exist, else the engine's built-in samples.
 ``--fingerprint N`` prints, instead of timings, a hash of N seeded games per pairing (winner,
 turns, reason and every action): a speed change that keeps the games keeps the hash.
+``--players 3`` (or 4) measures games of that many players (RULES.md §3.9): the two decks
+alternate around the table, seats rotate, and the "win share" is the first agent kind's share of
+the wins against the fair share 1/N; the two-player figures and fingerprints are unchanged.
 """
 
 from __future__ import annotations
@@ -73,6 +76,29 @@ def run(kinds: tuple[str, str], games: int, deck_a, deck_b, options) -> tuple[fl
     return games / spent, decisions / spent, wins / games, turns / games
 
 
+def run_multi(kinds: tuple[str, str], games: int, deck_a, deck_b, options, players: int) -> tuple[float, float, float, float]:
+    """``games`` games of ``players`` seats, decks alternating around the table (A, B, A, B),
+    the first agent kind in one seat that rotates; (games/s, decisions/s, that seat's share of
+    the wins, turns)."""
+    decisions = 0
+    share = turns = 0.0
+    start = time.process_time()
+    for g in range(games):
+        decks = [(deck_a, deck_b)[(k + g // players) % 2] for k in range(players)]
+        seat = g % players
+        agents = [ENGINE.agents[kinds[0] if k == seat else kinds[1]](players * g + k) for k in range(players)]
+        state = ENGINE.new_seated(decks, options, g)
+        while not state.is_terminal():
+            (p,) = state.to_act()
+            state.apply(agents[p].choose(state, p))
+            decisions += 1
+        result = state.result()
+        turns += result.turns
+        share += result.score(seat)
+    spent = max(time.process_time() - start, 1e-9)
+    return games / spent, decisions / spent, share / games, turns / games
+
+
 def fingerprint(kinds: tuple[str, str], games: int, deck_a, deck_b, options) -> str:
     """A hash of ``games`` seeded games (seats and decks as in ``run``): every action and result."""
     digest = hashlib.sha256()
@@ -101,8 +127,24 @@ def main() -> None:
     parser.add_argument("--decks", choices=["card_data", "builtin"], default="card_data")
     parser.add_argument("--fingerprint", type=int, metavar="N",
                         help="print a hash of N seeded games per pairing instead of timings")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="seats per game (3 or 4: the multiplayer rules, RULES.md §3.9)")
     args = parser.parse_args()
     deck_a, deck_b, options, names = load_decks(args.decks)
+    if args.players > 2:
+        print(f"fusion engine, {args.players} players, decks {names[0]} and {names[1]} alternating, "
+              f"{args.games} games per line, one core (CPU time)")
+        opts = {**options, "_log": False}
+        for kinds in (("heuristic", "heuristic"), ("random", "random")):
+            gps, dps, _, turns = run_multi(kinds, args.games, deck_a, deck_b, opts, args.players)
+            print(f"  {kinds[0]:>9} vs {kinds[1]:<9}: {gps:8.1f} games/s  {dps:9.0f} decisions/s  {turns:5.1f} turns/game")
+        if args.winrate:
+            for kinds in (("heuristic", "random"), ("search", "heuristic")):
+                games = args.winrate if kinds[0] != "search" else max(args.players, args.winrate // 25)
+                _, _, share, _ = run_multi(kinds, games, deck_a, deck_b, opts, args.players)
+                print(f"  one {kinds[0]} among {kinds[1]} players takes {share:.1%} of the wins in {games} games "
+                      f"(fair share {1 / args.players:.1%})")
+        return
     if args.fingerprint:
         opts = {**options, "_log": args.log}
         for kinds in (("heuristic", "heuristic"), ("random", "random"), ("heuristic", "random")):
