@@ -1,8 +1,8 @@
 """The game table: a person plays a game against an AI player or a second person on the same screen,
 and playtest games are replayed on the same board.
 
-A table is plain data (:mod:`workbench.storage.table_games` keeps it as a file): the cards of both
-decks as they were when it started, the rule options, the seed, who sits in each seat (``human``
+A table is plain data (:mod:`workbench.storage.table_games` keeps it as a file): the cards of every
+deck (two; fusion seats up to four, RULES.md §3.9) as they were when it started, the rule options, the seed, who sits in each seat (``human``
 or an agent name of the engine) and the list of decisions taken. A decision is one entry per
 player who chose, ``{"by": {"0": [kind, args]}, "text": {...}}``; simultaneous choices (seth) are
 one decision with two entries. The position is never stored: :func:`replay` rebuilds it from the
@@ -69,37 +69,54 @@ def new_table(
     overrides: Mapping[str, Any] | None = None,
     owner: str | None = None,
     table_id: str,
+    more_opponents: Sequence[str] = (),
 ) -> dict[str, Any]:
     """A new table: you (a person) against ``opponent`` (an agent name or ``human``).
 
-    Raises NotFound (deck), DefinitionError (option/format), PlaytestError (no engine), TableError.
+    ``more_opponents`` (deck ids) seat further AI opponents, played by ``opponent``, for engines
+    that seat three or four (fusion, RULES.md §3.9); a second person (hot-seat) is for two
+    players. Seats go round: you, then the opponents in order (you second: the first opponent,
+    you, the others). Raises NotFound (deck), DefinitionError (option/format), PlaytestError (no
+    engine), TableError.
     """
     seed = int(seed) if seed is not None else derive_seed("table", time.time_ns()) % 1_000_000_000
-    matchup, facts = playtest_service.prepare(repo, game, deck_you, deck_opponent, format_id=format_id,
-                                              overrides=overrides, seed=seed, agents=("random", "random"))
-    engine = resolve_engine(matchup.engine)
+    if more_opponents:
+        if opponent == HUMAN:
+            raise TableError("a second person on this screen plays two-player games; with three or four "
+                             "players the opponents are AI players")
+        pod, facts = playtest_service.prepare_pod(repo, game, deck_you, [deck_opponent, *more_opponents],
+                                                  format_id=format_id, overrides=overrides, seed=seed,
+                                                  agents=("random", "random"))
+        engine_name, options = pod.engine, dict(pod.options)
+        sides = "abcd"[:pod.players]
+    else:
+        matchup, facts = playtest_service.prepare(repo, game, deck_you, deck_opponent, format_id=format_id,
+                                                  overrides=overrides, seed=seed, agents=("random", "random"))
+        engine_name, options = matchup.engine, dict(matchup.options)
+        sides = "ab"
+    engine = resolve_engine(engine_name)
     if opponent != HUMAN and opponent not in engine.agents:
         raise TableError(f"no AI player {opponent!r}; choose one of {', '.join(sorted(engine.agents))} or {HUMAN}")
-    decks = [facts["decks"]["a"], facts["decks"]["b"]]
-    lists = [facts["deck_lists"]["a"], facts["deck_lists"]["b"]]
-    players = [HUMAN, opponent]
-    if not you_first:
-        decks.reverse()
-        lists.reverse()
-        players.reverse()
+    decks = [facts["decks"][side] for side in sides]
+    lists = [facts["deck_lists"][side] for side in sides]
+    players = [HUMAN] + [opponent] * (len(sides) - 1)
+    if not you_first:  # the first opponent moves first, you second
+        decks[0], decks[1] = decks[1], decks[0]
+        lists[0], lists[1] = lists[1], lists[0]
+        players[0], players[1] = players[1], players[0]
     table = {
         "id": table_id,
         "kind": "game",
         "game": game,
-        "engine": matchup.engine,
+        "engine": engine_name,
         "created": _now(),
         "updated": _now(),
         "owner": owner,
         "seed": seed,
         "format": facts["format"],
         "overrides": facts["overrides"],
-        "options": dict(matchup.options),
-        "seats": [{"player": players[s], "deck": decks[s]} for s in (0, 1)],
+        "options": options,
+        "seats": [{"player": players[s], "deck": decks[s]} for s in range(len(decks))],
         "deck_lists": lists,
         "card_data": facts["card_data"],
         "actions": [],
@@ -132,6 +149,8 @@ def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table
     games = int((run.get("report") or {}).get("games", 0))
     if not 0 <= index < games:
         raise TableError(f"run {run.get('id')} has games 0–{games - 1}, not {index}")
+    if run.get("kind") == "pod":
+        return _pod_replay_table(run, index, owner=owner, table_id=table_id)
     matchup = playtest_service.matchup_from_run(run)
     seed = game_seed(matchup.seed, index)
     state, agents = new_state(matchup, index, log=False, seed=seed)
@@ -175,6 +194,49 @@ def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table
     return table
 
 
+def _pod_replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table_id: str) -> dict[str, Any]:
+    """:func:`replay_table` for a game of a pod run (three or four players, RULES.md §3.9.6)."""
+    from workbench.services.playtest.pod import SIDES, new_pod_state, pod_from_data, rotation_seed, seating
+
+    pod = pod_from_data(run["pod"])
+    state, agents, seats = new_pod_state(pod, index)
+    seed = rotation_seed(pod.seed, index, pod.players)
+    actions: list[dict[str, Any]] = []
+    while not state.is_terminal():
+        if len(actions) >= MAX_DECISIONS:
+            raise TableError(f"the game did not end within {MAX_DECISIONS} decisions")
+        (p,) = state.to_act()
+        chosen = {p: agents[p].choose(state, p)}
+        state.apply(chosen[p])
+        actions.append(_decision(chosen))
+    options = dict(pod.options)
+    options.update(players=pod.players, _first_player=0,
+                   _deck_seeds=[derive_seed(seed, "deck", SIDES[d]) for d in seating(index, pod.players)])
+    lists, card_data = [], {}
+    for d in seats:
+        zones: dict[str, dict[str, int]] = {}
+        for zone, cards in pod.decks[d].items():
+            counts = zones.setdefault(str(zone), {})
+            for card in cards:
+                cid = str(card["id"])
+                counts[cid] = counts.get(cid, 0) + 1
+                card_data.setdefault(cid, {k: v for k, v in card.items() if k != "id"})
+        lists.append(zones)
+    decks = run.get("decks") or {}
+    table = {
+        "id": table_id, "kind": "replay", "game": str(run["game"]), "engine": pod.engine,
+        "created": _now(), "updated": _now(), "owner": owner, "seed": seed,
+        "format": run.get("format"), "overrides": dict(run.get("overrides") or {}), "options": options,
+        "seats": [{"player": pod.agents[0 if d == 0 else 1], "side": SIDES[d],
+                   "deck": decks.get(SIDES[d]) or {"id": pod.labels[d], "name": pod.labels[d], "version": None}}
+                  for d in seats],
+        "deck_lists": lists, "card_data": card_data, "actions": actions, "pending": {},
+        "source": {"run": run.get("id"), "index": index},
+    }
+    table["result"] = _result_data(table, replay(table).state)
+    return table
+
+
 def _playtest_options(options: Mapping[str, Any], seed: int, index: int) -> dict[str, Any]:
     """The options a playtest game is built with (runner.new_state): each deck shuffles from its
     own stream and seat 0 moves first. Checked by replaying the game in :func:`replay_table`."""
@@ -191,15 +253,18 @@ def take_over(table: Mapping[str, Any], step: int, seat: int, opponent: str, *, 
     ``opponent`` (an agent or ``human``) the other one. Raises TableError."""
     if not 0 <= step <= len(table["actions"]):
         raise TableError(f"step {step} is not between 0 and {len(table['actions'])}")
-    if seat not in (0, 1):
-        raise TableError("seat must be 0 or 1")
+    if not 0 <= seat < len(table["seats"]):
+        raise TableError(f"seat must be 0 … {len(table['seats']) - 1}")
     engine = resolve_engine(str(table["engine"]))
     if opponent != HUMAN and opponent not in engine.agents:
         raise TableError(f"no AI player {opponent!r}")
+    if opponent == HUMAN and len(table["seats"]) > 2:
+        raise TableError("a second person on this screen plays two-player games")
     new = {k: v for k, v in table.items() if k not in ("source", "result")}
     seats = [dict(s) for s in table["seats"]]
+    for other in seats:
+        other["player"] = opponent
     seats[seat]["player"] = HUMAN
-    seats[1 - seat]["player"] = opponent
     new.update(id=table_id, kind="game", created=_now(), updated=_now(), owner=owner, seats=seats,
                actions=list(table["actions"][:step]), pending={}, result=None,
                taken_over={"table": table["id"], "step": step, **({"source": table["source"]} if "source" in table else {})})
@@ -258,8 +323,8 @@ class Position:
     """``turns[i]``: the turn (or round) at which decision ``i`` was taken (one more at the end)."""
 
 
-def decks_of(table: Mapping[str, Any]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
-    """The two seats' decks resolved from the table's kept card data (zone -> one mapping per copy)."""
+def decks_of(table: Mapping[str, Any]) -> list[dict[str, list[dict[str, Any]]]]:
+    """The seats' decks resolved from the table's kept card data (zone -> one mapping per copy)."""
     cards = table["card_data"]
 
     def resolve(zones: Mapping[str, Mapping[str, int]]) -> dict[str, list[dict[str, Any]]]:
@@ -267,7 +332,7 @@ def decks_of(table: Mapping[str, Any]) -> tuple[dict[str, list[dict[str, Any]]],
         return {zone: [dict(cards[cid], id=cid) for cid, n in content.items() for _ in range(int(n))]
                 for zone, content in zones.items()}
 
-    return resolve(table["deck_lists"][0]), resolve(table["deck_lists"][1])
+    return [resolve(zones) for zones in table["deck_lists"]]
 
 
 def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = False) -> Position:
@@ -281,8 +346,7 @@ def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = F
     options["_log"] = True
     if isinstance(options.get("_deck_seeds"), list):
         options["_deck_seeds"] = tuple(options["_deck_seeds"])
-    deck0, deck1 = decks_of(table)
-    state = engine.new_game(deck0, deck1, options, int(table["seed"]))
+    state = engine.new_seated(decks_of(table), options, int(table["seed"]))
     actions = table["actions"] if upto is None else table["actions"][:upto]
     position = Position(engine, state, 0)
     for i, decision in enumerate(actions):
@@ -325,7 +389,7 @@ def agent_choice(table: Mapping[str, Any], position: Position, seat: int) -> Act
 
 
 def _humans(table: Mapping[str, Any]) -> set[int]:
-    return {s for s in (0, 1) if table["seats"][s]["player"] == HUMAN}
+    return {s for s, seat in enumerate(table["seats"]) if seat["player"] == HUMAN}
 
 
 def _check_step(table: Mapping[str, Any], expect: int | None) -> None:
@@ -452,11 +516,11 @@ def _result_data(table: Mapping[str, Any], state: State) -> dict[str, Any]:
 
 
 def seat_labels(table: Mapping[str, Any]) -> list[str]:
-    """The deck names of seats 0 and 1 (with the seat when both decks have the same name)."""
+    """The deck names of the seats (with the seat when two decks have the same name)."""
     names = [str((s.get("deck") or {}).get("name") or (s.get("deck") or {}).get("id") or f"Player {i + 1}")
              for i, s in enumerate(table["seats"])]
-    if names[0] == names[1]:
-        names = [f"{names[0]} (seat 1)", f"{names[1]} (seat 2)"]
+    if len(set(names)) < len(names):
+        names = [f"{name} (seat {i + 1})" if names.count(name) > 1 else name for i, name in enumerate(names)]
     return names
 
 
@@ -584,7 +648,7 @@ def view(
     ]
     attacks = [
         {"attacker": cards.labels.get(str(a.get("attacker")), str(a.get("attacker"))),
-         "target": (labels[1 - (cards.owner.get(str(a.get("attacker")), 0))]
+         "target": (_player_label(a.get("target"), cards.owner.get(str(a.get("attacker")), 0), labels)
                     if a.get("target") not in cards.ids else cards.labels.get(str(a.get("target")))),
          "blockers": [cards.labels.get(str(b), str(b)) for b in a.get("blockers") or []]}
         for a in (snap.get("attacks") or []) if isinstance(a, Mapping)
@@ -617,6 +681,15 @@ def view(
         "status": _status(table, acting, pending, seat, over, result, labels, reveal),
         "undo": _undo_points(table, position, seat, cards, labels) if position.turns and not reveal else [],
     }
+
+
+def _player_label(target: Any, attacker_seat: int, labels: Sequence[str]) -> str:
+    """An attack on a player: ``p2`` (three or more players) names the seat, anything else (two
+    players' ``player``) the attacker's opponent."""
+    text = str(target)
+    if len(text) == 2 and text[0] == "p" and text[1].isdigit() and int(text[1]) < len(labels):
+        return labels[int(text[1])]
+    return labels[1 - attacker_seat] if len(labels) == 2 else text
 
 
 def observed_names(state: State, seat: int) -> set[str] | None:
@@ -739,7 +812,7 @@ def _natural(text: str) -> list[Any]:
 
 _TAG = re.compile(r" ?\((?P<inst>[A-Za-z0-9][A-Za-z0-9_-]*)(?P<extra>, [^)]*)?\)")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-_PLAYER = re.compile(r"\bP([12])\b")
+_PLAYER = re.compile(r"\bP([1-4])\b")
 _EFFECT = re.compile(r"\b[Ee]ffect (\d+)")
 _HASH_EFFECT = re.compile(r"#(\d+)\b")
 
@@ -772,7 +845,7 @@ def plain(text: str, cards: _Cards, labels: Sequence[str], *, effects: bool = Tr
     out.append(text[pos:])
     text = "".join(out)
     text = _WORD.sub(lambda m: label(m.group(0)) if m.group(0) in cards.owner else m.group(0), text)
-    text = _PLAYER.sub(lambda m: labels[int(m.group(1)) - 1], text)
+    text = _PLAYER.sub(lambda m: labels[int(m.group(1)) - 1] if int(m.group(1)) <= len(labels) else m.group(0), text)
     if effects:
         text = _EFFECT.sub(lambda m: f"Effect {int(m.group(1)) + 1}", text)
         text = _HASH_EFFECT.sub(lambda m: f"Effect {int(m.group(1)) + 1}", text)

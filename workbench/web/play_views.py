@@ -69,7 +69,7 @@ def _viewer(table: dict[str, Any], position: tables.Position, asked: Any) -> tup
     one person at the table, theirs; hot-seat, the asked seat or whoever is to move."""
     if table.get("kind") == "replay":
         return None, True
-    humans = [s for s in (0, 1) if table["seats"][s]["player"] == tables.HUMAN]
+    humans = [s for s, seat in enumerate(table["seats"]) if seat["player"] == tables.HUMAN]
     if not humans:
         return None, True
     if len(humans) == 1:
@@ -122,6 +122,7 @@ def index(game: str) -> str:
         formats=list(definition.formats.items()),
         options=list(definition.options.values()),
         saved=_store().list(game, current_user_name()),
+        max_players=engine.max_players if engine else 2,
         error=None, form={},
     )
 
@@ -153,10 +154,17 @@ def create(game: str) -> Any:
         seat = str(form.get("seat") or "first")
         you_first = seat == "first" if seat in ("first", "second") else random.SystemRandom().random() < 0.5
         store = _store()
+        count = str(form.get("players") or "2")
+        if not count.isdigit() or not 2 <= int(count) <= engine.max_players:
+            raise WorkbenchError(f"{definition.name} seats 2 to {engine.max_players} players, not {count[:10]!r}")
+        deck_opponent = str(form.get("deck_opponent") or "")
+        # with three or four players: the other opponents' decks (empty: the opponent's deck)
+        more = [str(form.get(f"deck_opponent_{k}") or "") or deck_opponent for k in range(2, int(count))]
         table = tables.new_table(
-            get_repo(), game, str(form.get("deck_you") or ""), str(form.get("deck_opponent") or ""),
+            get_repo(), game, str(form.get("deck_you") or ""), deck_opponent,
             opponent=str(form.get("opponent") or "random"), you_first=you_first, seed=seed,
             format_id=fmt, overrides=overrides, owner=current_user_name(), table_id=store.new_id(),
+            more_opponents=more,
         )
         store.save(game, table)
     except WorkbenchError as exc:
@@ -166,7 +174,7 @@ def create(game: str) -> Any:
             decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
             players=tables.player_choices(engine), formats=list(definition.formats.items()),
             options=list(definition.options.values()), saved=_store().list(game, current_user_name()),
-            error=str(exc), form=form,
+            max_players=engine.max_players, error=str(exc), form=form,
         ), 400
     return redirect(url_for("play.table", game=game, table_id=table["id"]), code=303)
 

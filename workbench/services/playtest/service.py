@@ -387,6 +387,9 @@ def prepare_pod(
         "decks": {side: d.describe() for side, d in sides.items()},
         "unplayed_zones": unplayed_zones(zones, {side: d.cards for side, d in sides.items()}),
         "unsimulated_reasons": unsimulated_reasons(definition, decks),
+        "deck_lists": {side: d.data.get("zones", {}) for side, d in sides.items()},
+        "card_data": {c["id"]: {k: v for k, v in c.items() if k != "id"}
+                      for d in decks for cards in d.cards.values() for c in cards},
         "format": fmt,
         "overrides": dict(overrides or {}),
     }
