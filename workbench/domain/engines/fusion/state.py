@@ -862,7 +862,8 @@ class FusionState(Observe, State):
     def _check_creatures(self) -> None:
         """Destroy every creature whose damage this turn reaches its DEF (§3.5.6)."""
         if self.mods or self.eot or self.neg_cont:
-            candidates = [i for zone in self.crea for i in zone]  # a DEF may have dropped to 0
+            crea = self.crea  # a DEF may have dropped to 0
+            candidates = crea[0] + crea[1] if self.np == 2 else [i for zone in crea for i in zone]
         elif self.damage:
             candidates = list(self.damage)
         else:
@@ -1002,7 +1003,10 @@ class FusionState(Observe, State):
             if step == "respond":
                 self.actor = self.prio
                 if self._only_pass():
-                    self._chain_passed()
+                    if self.np == 2:  # _chain_passed, inline: the other player passed
+                        self.resolving = True
+                    else:
+                        self._chain_passed()
                     continue
                 return
             if step == "turn":
@@ -1025,7 +1029,14 @@ class FusionState(Observe, State):
             elif step == "window":
                 self.actor = self.wplayer
                 if self._only_pass():
-                    self._window_passed()
+                    if self.np != 2:
+                        self._window_passed()
+                    elif self.wstage == "declared":  # _window_passed for two players, inline
+                        self.step = "retarget"
+                    elif self.wplayer == self.active:
+                        self.wplayer = 1 - self.active
+                    else:
+                        self.step = "damage"
                     continue
                 return
             elif step == "block":
@@ -1785,8 +1796,10 @@ class FusionState(Observe, State):
 
     def _needs_retarget(self) -> bool:
         self.attacks = [a for a in self.attacks if self.on_field(a[0])]
+        crea, owner, alive = self.crea, self.owner, self.alive
         for a in self.attacks:
-            if self._gone(a[1]):
+            t = a[1]
+            if (t not in crea[owner[t]]) if t >= 0 else (-1 - t not in alive):  # _gone, inline
                 return True
         return False
 
