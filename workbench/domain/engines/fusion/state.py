@@ -747,7 +747,7 @@ class FusionState(Observe, State):
         """Player ``q`` is out: its cards leave the game (no triggers), with everything that
         refers to them; the cards of others attached to its creatures go to their graveyards."""
         gone: set[int] = set()
-        for zones in (self.deck, self.hand, self.crea, self.magic, self.field, self.grave, self.exile):
+        for zones in (self.deck, self.hand, self.crea, self.magic, self.field, self.grave, self.exile, self.extra):
             gone.update(zones[q])
             zones[q] = []
         self.tapped -= gone
