@@ -29,8 +29,8 @@ from workbench.domain.validation import validate_card
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "effects.md"
 GAMES = ("warzone", "fusion", "seth")
-SAMPLES = {"warzone": ("battle-edict", "bridge-toll", "scouts-foresight", "war-council"),
-           "fusion": ("jue-ze", "qiang-zheng", "zhan-bu"), "seth": ("grove-druid", "storm-caller")}
+SAMPLES = {"warzone": ("battle-edict", "bridge-toll", "scouts-foresight", "war-council", "muster-roll"),
+           "fusion": ("jue-ze", "qiang-zheng", "zhan-bu", "ze-jiang"), "seth": ("grove-druid", "storm-caller")}
 
 EDICT = {"trigger": "on_play", "action": "choose",
          "options": [{"action": "damage", "target": "enemy_creature", "amount": 300},
@@ -58,6 +58,12 @@ def _codes(problems: list[Any]) -> dict[str, Any]:
     ({"trigger": "on_play", "action": "destroy", "target": "enemy_creature", "unless": {"pay_life": 0}},
      "effect.bad_unless", "1 or more"),
     ({"trigger": "on_play", "action": "arrange", "amount": 9}, "effect.bad_amount", "1 to 5"),
+    ({"trigger": "on_play", "action": "move", "from": "hand", "to": "graveyard", "side": "opponent", "pick": "choose"},
+     "effect.bad_pick", "side: own"),
+    ({"trigger": "on_play", "action": "move", "from": "deck_top", "to": "hand", "pick": "choose"},
+     "effect.bad_pick", "look: N"),
+    ({"trigger": "on_play", "action": "move", "from": "deck", "to": "hand", "pick": "mine"},
+     "effect.unknown_pick", "best, random, first, choose"),
 ])
 def test_each_broken_choice_is_an_error_naming_what_is_allowed(definitions, entry, code, named):
     problems = _codes(validate_card(definitions["warzone"], _spell([entry]), "t"))
@@ -295,6 +301,37 @@ def test_the_search_player_answers_an_arrange_from_its_own_view():
         other = state.determinize(0, random.Random(k))
         assert other.observe(0).key() == state.observe(0).key()
         assert place(other, 0, engine.agents["search"](1, budget=4).choose(other, 0)) == mine
+
+
+def test_the_heuristic_takes_the_card_worth_most_and_discards_the_one_worth_least():
+    engine = load_engine("warzone")
+    state = _start("warzone", "choices.yaml", 6, Action("spell", ("a-muster",)))
+    assert engine.agents["heuristic"](0).choose(state, 0).args == ("c3",)
+    fusion = _start("fusion", "24-choices.yaml", 4, Action("play", ("a-pick",)))
+    assert [a.args for a in fusion.legal_actions(0)] == [("1",), ("2",)]  # the two creatures among the three
+    assert load_engine("fusion").agents["heuristic"](0).choose(fusion, 0).args == ("2",)  # the 2/2 imp
+    setup = _scenario("warzone", "choices.yaml", 6)["setup"]
+    setup["cards"]["toss"] = {"name": "Toss", "kind": "spell", "text": "Discard a card of your choice.",
+                              "effects": [{"trigger": "on_play", "action": "move", "from": "hand", "to": "graveyard",
+                                           "pick": "choose"}]}
+    setup["players"][0]["hand"] = [{"name": "a-toss", "card": "toss"}, {"name": "a-s", "card": "c1"},
+                                   {"name": "a-b", "card": "c3"}]
+    toss = engine.from_setup(setup, {}, 0)
+    toss.apply(Action("spell", ("a-toss",)))
+    assert engine.agents["heuristic"](0).choose(toss, 0).args == ("c1",)
+
+
+def test_a_pick_among_hidden_cards_shows_the_other_player_nothing_of_them():
+    engine = load_engine("warzone")
+    state = _start("warzone", "choices.yaml", 6, Action("spell", ("a-muster",)))
+    assert state.observe(0).public["pending"]["options"] == ["c1", "c3"]
+    assert state.observe(1).public["pending"]["options"] == "hidden"
+    for k in range(5):  # the other player's worlds ask again from their own cards
+        world = state.determinize(1, random.Random(k))
+        assert world.observe(1).key() == state.observe(1).key()
+        assert {a.args[0] for a in world.legal_actions(0)} <= {c.id for c in world.p[0].deck}
+    fusion = _start("fusion", "24-choices.yaml", 4, Action("play", ("a-pick",)))
+    assert fusion.observe(1).public["ask"][3] == "hidden" and len(fusion.observe(0).private["seen"]) == 3
 
 
 def test_only_the_asker_sees_the_cards_it_arranges():

@@ -88,6 +88,8 @@ class EffectAdapter(Protocol):
     """Who controls the unit (the player "unless its controller pays" asks)."""
     def saying(self, s: State) -> bool: ...
     """Whether the game log is on (lines are not built otherwise)."""
+    def card_id(self, s: State, card: Any) -> str: ...
+    """A zone card's card id (copies share it): what a ``pick`` choice names."""
     def mana(self, s: State, player: int) -> int: ...
     def pay_mana(self, s: State, player: int, n: int, src: Source) -> None: ...
     # creating and summoning (RULES.md §3.10)
@@ -224,6 +226,9 @@ class BaseAdapter:
 
     def saying(self, s: State) -> bool:
         return True
+
+    def card_id(self, s: State, card: Any) -> str:
+        return str(getattr(card, "id", card))
 
     def mana(self, s: State, player: int) -> int:
         raise NotImplementedError(f"{self.capabilities.game} has no mana")

@@ -13,6 +13,8 @@ The asks (docs/effects.md, "Choices while an effect resolves"):
   resolve in order (a step that needs a target asks for it: ``target``).
 - ``unless``: an entry with ``unless: {pay_life: N}`` asks the player it affects whether to pay.
 - ``arrange``: the controller orders the top cards of its deck (only it sees them: ``Ask.seen``).
+- ``pick``: a ``move`` with ``pick: choose``: the controller chooses the card it takes (from its
+  hand, deck or the looked-at top cards only it sees them: ``Ask.hidden``).
 
 A ``Paused`` holds no engine object that a clone would copy: units are kept as the adapter's
 ``ref`` (warzone: the instance name) and looked up again on ``resume``.
@@ -26,7 +28,7 @@ from itertools import combinations, permutations
 from typing import Any
 
 from workbench.domain.effects.adapter import EffectAdapter, State
-from workbench.domain.effects.interpreter import VERBS, describe, holds, legal_targets, resolve
+from workbench.domain.effects.interpreter import VERBS, describe, holds, legal_targets, move_pool, resolve
 from workbench.domain.effects.spec import EffectSpec, PlayerRef, Source
 
 PAY, DECLINE = "pay", "decline"
@@ -51,6 +53,9 @@ class Ask:
     """``arrange``: how many top cards of the asker's deck it looks at (hidden from the other)."""
     entry: EffectSpec | None = None
     """The entry that asks (for AI players: what a mode's steps or an unless entry would do)."""
+    hidden: bool = False
+    """The options name cards only the asker may see (its hand, its deck): the others' view
+    shows how many there are, and their re-dealt worlds ask again (``reask``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +146,11 @@ def resume(p: Paused, answer: Any, s: State, a: EffectAdapter) -> Paused | None:
             src.did, src.reached = 0, ()
         elif _step(e, src, target, s, a, checked=True):
             return None
+    elif kind == "pick":
+        card = picked_card(e, answer, src, s, a)
+        src.did = VERBS["move"](a, s, e, src, card)  # the condition was checked before asking
+        if a.settle(s):
+            return None
     elif kind == "arrange":
         deck = a.zone(s, src.controller, "deck")
         n = p.ask.seen
@@ -153,6 +163,25 @@ def resume(p: Paused, answer: Any, s: State, a: EffectAdapter) -> Paused | None:
         if a.settle(s):
             return None
     return _go(todo, src, s, a)
+
+
+def reask(p: Paused, s: State, a: EffectAdapter) -> Paused:
+    """``p`` with its ask built again on ``s``: a re-dealt world (``determinize``) for a player who
+    does not see a hidden ask's options, so that they come from that world's cards."""
+    if not p.ask.hidden:
+        return p
+    src = _thaw(p, s, a)
+    ask = _ask(p.todo[0][0], src, p.target(s, a), s, a)
+    return p if ask is None else replace(p, ask=ask)
+
+
+def picked_card(e: EffectSpec, answer: str, src: Source, s: State, a: EffectAdapter) -> Any:
+    """The card a ``pick`` answer names (None: not there, the engine picks)."""
+    _, _, pool = move_pool(e, src, s, a, src.controller)
+    if e.from_zone == "deck_top":
+        k = int(answer) - 1
+        return pool[k] if 0 <= k < len(pool) else None
+    return next((x for x in pool if a.card_id(s, x) == answer), None)
 
 
 def _step(e: EffectSpec, src: Source, target: Any, s: State, a: EffectAdapter, checked: bool = False) -> bool:
@@ -215,6 +244,21 @@ def _ask(e: EffectSpec, src: Source, target: Any, s: State, a: EffectAdapter) ->
         return Ask(src.controller, "arrange", tuple(",".join(map(str, o)) for o in orders),
                    tuple("top to bottom: " + ", ".join(f"card {k}" for k in o) for o in orders),
                    src.name, seen=n, entry=e)
+    if e.action == "move":  # pick: choose
+        _, _, pool = move_pool(e, src, s, a, src.controller)
+        if len(pool) < 2:
+            return None
+        if e.from_zone == "deck_top":  # by place among the looked-at cards: only the asker sees them
+            return Ask(src.controller, "pick", tuple(str(k) for k in range(1, len(pool) + 1)),
+                       tuple(a.label(s, x) for x in pool), src.name, seen=e.look, entry=e, hidden=True)
+        by_id: dict[str, Any] = {}
+        for x in pool:
+            by_id.setdefault(a.card_id(s, x), x)
+        if len(by_id) < 2:
+            return None
+        ids = sorted(by_id)
+        return Ask(src.controller, "pick", tuple(ids), tuple(a.label(s, by_id[i]) for i in ids), src.name,
+                   entry=e, hidden=e.from_zone in ("hand", "deck"))
     payer = affected_player(e, src, target, s, a)
     kind, n = e.unless
     if payer is None or not can_pay_unless(kind, n, payer, s, a):

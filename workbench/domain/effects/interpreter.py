@@ -300,6 +300,20 @@ def _picked(e: EffectSpec, pool: list[Any], s: State, a: EffectAdapter) -> list[
     return [pool[i] for i in ranked[:n]]
 
 
+def move_pool(e: EffectSpec, src: Source, s: State, a: EffectAdapter,
+              p: int) -> tuple[list[Any], list[Any], list[Any]]:
+    """A move from a zone: player ``p``'s zone, the cards seen (top / latest first; ``look``: the
+    top N) and the pool it takes from (those passing the filter)."""
+    zone = a.zone(s, p, "deck" if e.from_zone == "deck_top" else e.from_zone)
+    seen = zone[::-1]  # top of the deck / the latest card first
+    if e.look:
+        seen = seen[:e.look]
+    pool = [x for x in seen if matches(e.filter, x, src, s, a)] if e.filter is not None else seen
+    if e.from_zone == "deck_top" and not e.look:
+        pool = seen[:e.count or 1] if e.filter is None else pool[:e.count or 1]
+    return zone, seen, pool
+
+
 def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -> int:
     """Zone moves: the target creatures leave the field, or cards of a zone go to another."""
     to = e.to_zone
@@ -307,14 +321,10 @@ def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -
         return _each_unit(e, src, chosen, s, a, lambda u: a.leave(s, u, to, src))
     moved = 0
     for p in _sides(e.selector.side, src.controller, s, a):
-        zone = a.zone(s, p, "deck" if e.from_zone == "deck_top" else e.from_zone)
-        seen = zone[::-1]  # top of the deck / the latest card first
-        if e.look:
-            seen = seen[:e.look]
-        pool = [x for x in seen if matches(e.filter, x, src, s, a)] if e.filter is not None else seen
-        if e.from_zone == "deck_top" and not e.look:
-            pool = seen[:e.count or 1] if e.filter is None else pool[:e.count or 1]
-        for card in _picked(e, pool, s, a):
+        zone, seen, pool = move_pool(e, src, s, a, p)
+        # pick: choose — the card the controller chose (effects.asks); else the engine picks
+        picked = [chosen] if chosen is not None and chosen in pool else _picked(e, pool, s, a)
+        for card in picked:
             if a.move_card(s, p, card, e.from_zone, to, src):
                 moved += 1
         if e.look:

@@ -200,7 +200,11 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
     pick = entry.get("pick", "random" if rand else "best")
     look = entry.get("look", 0)
     if pick not in PICKS or not _whole(look) or look < 0 or (look and from_zone != "deck_top"):
-        return invalid("pick must be best, random or first, and look a whole number with from: deck_top")
+        return invalid(f"pick must be {', '.join(PICKS)}, and look a whole number with from: deck_top")
+    if pick == "choose" and (from_zone in ("", "field") or side != "own" or int(count) > 1
+                             or (from_zone == "deck_top" and not look)):
+        return invalid("pick: choose takes one card (count 1) of your own zone (side: own); from deck_top "
+                       "it needs look: N")
     # when: if, and how much: per
     condition = per = None
     if "if" in entry:
@@ -395,7 +399,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
         filter=flt, random=rand, count=int(count), condition=condition, per=per, from_zone=str(from_zone),
         to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter,
         phase=phase, played=played,
-        unless=unless, asks=bool(unless[0]) or action in ("arrange", "choose"), options=options,
+        unless=unless, asks=bool(unless[0]) or action in ("arrange", "choose") or pick == "choose", options=options,
         token=token)
     refusal = caps.refuse(kind, spec)
     if refusal:

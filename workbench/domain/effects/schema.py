@@ -90,7 +90,8 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
                   "exile": "Exile (removed from the game)", "field": "Field (in play)",
                   "damage_pile": "Damage pile", "extra_deck": "Extra deck (fusion)"},
         "sides": {"own": "Yours", "opponent": "The opponent's", "each": "Each player's"},
-        "picks": {"best": "The best card (the engine picks)", "random": "At random", "first": "In zone order"},
+        "picks": {"best": "The best card (the engine picks)", "random": "At random", "first": "In zone order",
+                  "choose": "You choose the card"},
         "conditions": {
             "count": "If there are N matching cards", "life": "If a player's life is",
             "damage_pile": "If a damage pile holds", "hand": "If a hand holds", "turn": "If the turn number is",
@@ -146,7 +147,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "zones": {"hand": "手牌", "deck": "卡组（检索后洗切）", "deck_top": "卡组顶端", "deck_bottom": "卡组底部",
                   "graveyard": "墓地", "exile": "除外区", "field": "场上", "damage_pile": "伤害堆", "extra_deck": "额外卡组"},
         "sides": {"own": "己方", "opponent": "对方", "each": "双方"},
-        "picks": {"best": "最好的卡（由引擎选择）", "random": "随机", "first": "按区域顺序"},
+        "picks": {"best": "最好的卡（由引擎选择）", "random": "随机", "first": "按区域顺序", "choose": "由你选择"},
         "conditions": {
             "count": "若有N张符合的卡", "life": "若玩家的生命值", "damage_pile": "若伤害堆的卡数", "hand": "若手牌数",
             "turn": "若回合数", "summoned_this_turn": "若此卡本回合登场", "previous": "若如此做（上一步有效果）",

@@ -272,25 +272,28 @@ def _move(entry: Mapping[str, Any], lang: str) -> str:
         if src == "deck_top":
             place = _SIDE_ZH.get(side, "") + (f"卡组顶端{entry['look']}张卡中" if entry.get("look") else "卡组顶端")
         rnd = "随机" if how == "random" else ""
-        text = f"从{place}{rnd}将{count}张卡{what}{'加入手牌' if dst == 'hand' else '特殊召唤' if dst == 'field' else '送入' + _ZONE['zh'].get(str(dst), str(dst))}"
+        dest_zh = '加入手牌' if dst == 'hand' else '特殊召唤' if dst == 'field' else '送入' + _ZONE['zh'].get(str(dst), str(dst))
+        text = (f"从{place}选择{count}张卡{what}{dest_zh}" if how == "choose"
+                else f"从{place}{rnd}将{count}张卡{what}{dest_zh}")
         if src == "deck":
             text += "，之后洗切卡组"
         if entry.get("look"):
             text += "，其余放到卡组底部"
         return text
     cards = f"{count} card{'s' if count != 1 else ''}{what}"
+    choice = " of your choice" if how == "choose" else ""
     whose = _SIDE_EN.get(side, "your")
     if src == "deck_top" and entry.get("look"):
-        text = f"look at the top {entry['look']} cards of {whose} deck, put {cards} of them"
+        text = f"look at the top {entry['look']} cards of {whose} deck, put {cards} of them{choice}"
     elif src == "deck_top":
         text = f"put the top {cards} of {whose} deck"
     elif src == "deck":
-        text = f"search {whose} deck for {cards} and put {'it' if count == 1 else 'them'}"
+        text = f"search {whose} deck for {cards}{choice} and put {'it' if count == 1 else 'them'}"
     elif src == "hand" and dst == "graveyard":
-        text = f"{'the opponent discards' if side == 'opponent' else 'discard'} {cards}" + (" at random" if how == "random" else "")
+        text = f"{'the opponent discards' if side == 'opponent' else 'discard'} {cards}{choice}" + (" at random" if how == "random" else "")
         return text
     else:
-        text = f"put {cards}{' at random' if how == 'random' else ''} from {whose} {_ZONE['en'].get(str(src), src)}"
+        text = f"put {cards}{choice}{' at random' if how == 'random' else ''} from {whose} {_ZONE['en'].get(str(src), src)}"
     dest = {"hand": "into the hand", "field": "onto the field", "graveyard": "into the graveyard",
             "exile": "into exile", "deck": "into the deck", "deck_top": "on top of the deck",
             "deck_bottom": "under the deck", "damage_pile": "into the damage pile"}.get(str(dst), str(dst))

@@ -190,6 +190,7 @@ PICKS: dict[str, str] = {
     "best": "the engine picks for the controller: the card worth most (cost and stats; docs/effects.md)",
     "random": "at random",
     "first": "in zone order: the top of the deck first, else the latest card first",
+    "choose": "the controller chooses the card, seeing the ones it picks among (one card, its own zone)",
 }
 
 FILTER_STATES: dict[str, str] = {
@@ -597,6 +598,11 @@ def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., No
     pick = entry.get("pick")
     if pick is not None and pick not in PICKS:
         bad("effect.unknown_pick", f"pick is {pick!r}; allowed: {_one_of(PICKS)}", pick, list(PICKS))
+    look = entry.get("look")
+    if pick == "choose" and (side not in (None, "own") or (isinstance(count, int) and count > 1)
+                             or (src == "deck_top" and look is None) or src == "field"):
+        bad("effect.bad_pick", "pick: choose takes one card (count 1) of your own zone (side: own); from "
+            "deck_top it needs look: N", pick, ["side: own", "count: 1"])
     look = entry.get("look")
     if look is not None and (not (_is_int(look) and look >= 1) or src != "deck_top"):
         bad("effect.bad_look", f"look is {look!r}; a whole number 1 or more, with from: deck_top", look)

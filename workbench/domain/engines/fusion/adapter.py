@@ -384,6 +384,9 @@ class FusionEffects(BaseAdapter):
     def label(self, s: FusionState, t: Any) -> str:
         return f"P{t.index + 1}" if isinstance(t, PlayerRef) else s._cname(t)
 
+    def card_id(self, s: FusionState, card: Any) -> str:
+        return str(s.cards[card].id)
+
     def owner(self, s: FusionState, u: int) -> int:
         return int(s.owner[u])
 

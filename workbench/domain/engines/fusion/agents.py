@@ -161,6 +161,12 @@ def choice_value(s: FusionState, p: int, answer: str) -> float:
             return val if p == c else -val
         kind, n = e.unless
         return -(0.5 * n if kind == "pay_life" else 0.7 * n if kind == "mana" else 2.0 * n) - 0.1
+    if ask.kind == "pick":  # the card worth most to take; to give up (discard), the one worth least
+        from workbench.domain.effects.asks import picked_card
+
+        card = picked_card(e, answer, paused.source(s, ADAPTER), s, ADAPTER)
+        worth = ADAPTER.worth(s, card) if card is not None else 0.0
+        return worth if e.to_zone in ("hand", "field") else -worth
     deck = s.deck[c]  # arrange: the cards worth most on top
     n = ask.seen
     top = deck[len(deck) - n:][::-1]

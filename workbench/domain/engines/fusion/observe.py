@@ -105,7 +105,8 @@ class Observe:
         if asking is not None:  # a resolving effect asks (effects.asks); targets under their labels
             ask = asking[0].ask
             options = [label(s.index[o]) if ask.kind == "target" and o in s.index else o for o in ask.options]
-            public["ask"] = [ask.kind, ask.player, ask.card, options]
+            public["ask"] = [ask.kind, ask.player, ask.card,
+                             "hidden" if ask.hidden and ask.player != player else options]
             if ask.seen and ask.player == player:  # the top cards it looks at, top first
                 private["seen"] = [names[i] for i in s.deck[player][::-1][:ask.seen]]
         return Observation(player, public, private)
@@ -143,6 +144,12 @@ class Observe:
                 perm[old] = new
         if any(old != new for old, new in perm.items()):
             _relabel(s, perm)
+        asking = s.asking
+        if asking is not None and asking[0].ask.hidden and asking[0].ask.player != player:
+            from workbench.domain.effects.asks import reask
+            from workbench.domain.engines.fusion.adapter import ADAPTER
+
+            s.asking = (reask(asking[0], s, ADAPTER), *asking[1:])  # from this world's cards
         s.rng = random.Random(rng.getrandbits(64))
         if getattr(s, "deck_seeds", None) is not None:  # future mulligan shuffles are hidden too
             s.deck_seeds = tuple(rng.getrandbits(32) for _ in range(s.np))

@@ -136,7 +136,7 @@ class WarzoneEffects(BaseAdapter):
         return PLAYER_NAMES[t.index] if isinstance(t, PlayerRef) else str(t.iid)
 
     def label(self, s: WarzoneState, t: Any) -> str:
-        return PLAYER_NAMES[t.index] if isinstance(t, PlayerRef) else str(t.card.name)
+        return PLAYER_NAMES[t.index] if isinstance(t, PlayerRef) else str(getattr(t, "card", t).name)
 
     def saying(self, s: WarzoneState) -> bool:
         return bool(s.cfg.log)

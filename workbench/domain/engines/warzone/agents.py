@@ -13,7 +13,7 @@ from typing import cast
 from itertools import accumulate
 from typing import Any
 
-from workbench.domain.effects.asks import DECLINE, mode_steps
+from workbench.domain.effects.asks import DECLINE, mode_steps, picked_card
 from workbench.domain.effects.spec import PlayerRef
 from workbench.domain.engines.base import Action, Agent
 from workbench.domain.engines.warzone.cards import (
@@ -501,6 +501,10 @@ def choice_value(state: WarzoneState, p: int, answer: str) -> float:
             return val if p == c else -val
         kind, n = e.unless
         return -(0.8 * n if kind == "pay_life" else 150.0 * n) - 1.0
+    if ask.kind == "pick":  # the card worth most to take; to give up (discard), the one worth least
+        card = picked_card(e, answer, paused.source(state, ADAPTER), state, ADAPTER)
+        worth = ADAPTER.worth(state, card) if card is not None else 0.0
+        return worth if e.to_zone in ("hand", "field") else -worth
     deck = state.p[c].deck  # arrange: the cards worth most on top
     n = ask.seen
     top = deck[len(deck) - n:][::-1]

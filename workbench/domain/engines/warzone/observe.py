@@ -32,6 +32,9 @@ class Observe:
 
         snap = snapshot(self)
         private: dict[str, Any] = {}
+        pend = self.pending
+        if pend is not None and pend[0] == "ask" and pend[2].ask.hidden and pend[1] != player:
+            snap["pending"]["options"] = "hidden"  # cards only the asker sees (not even how many)
         for side, view in enumerate(snap["players"]):
             deck = view.pop("deck")
             hand = view.pop("hand")
@@ -111,6 +114,12 @@ class Observe:
         foe.hand = pool[:n]
         foe.deck = pool[n:]
         foe.hand_acts = None
+        pend = s.pending
+        if pend is not None and pend[0] == "ask" and pend[1] != player and pend[2].ask.hidden:
+            from workbench.domain.effects.asks import reask
+            from workbench.domain.engines.warzone.adapter import ADAPTER
+
+            s.pending = (pend[0], pend[1], reask(pend[2], s, ADAPTER), pend[3])  # from this world's cards
         s.rng = random.Random(rng.getrandbits(64))
         s._legal = None
         return s
