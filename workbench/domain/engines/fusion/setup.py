@@ -322,10 +322,12 @@ def snapshot(state: State) -> dict[str, Any]:
             "field": [names[i] for i in s.field[p]],
             "graveyard": [names[i] for i in s.grave[p]],
             "exile": [names[i] for i in s.exile[p]],
-            "out": p not in s.alive and not (s.over and s.np == 2),
-            "place": s.places[p] or None,
             "extra_deck": [names[i] for i in s.extra[p]],
         })
+    if s.np != 2:  # three or four players (§3.9.5): who is out, and the places given so far
+        for p, view in enumerate(players):
+            view["out"] = p not in s.alive
+            view["place"] = s.places[p] or None
     result: dict[str, Any] | None = None
     if s.over:
         result = {"winner": s.winner, "reason": s.reason, "draw": s.winner is None}
