@@ -135,3 +135,47 @@ def test_every_new_construct_runs_or_is_skipped_with_a_reason_never_silently(cap
     parsed = parse_effects(kind, entries, caps)
     assert len(parsed.runnable) + len(parsed.skipped) == len(entries)
     assert all(s.code == "effect.unsimulated" and s.reason for s in parsed.skipped)
+
+
+def test_an_entry_an_engine_cannot_run_is_a_save_time_warning_and_the_playtest_lists_the_card(definitions):
+    from tests.domain.engines.seth_teams import DEFAULTS, decks
+    from workbench.domain.engines.base import play_game
+    from workbench.domain.engines.seth import ENGINE as SETH_ENGINE
+    from workbench.services.checks import card_problems
+
+    herald = {"id": "herald", "name": "Herald", "kind": "monster", "power": 4, "damage": 2, "health": 8,
+              "speed": ["fast"], "race": "human", "element": "physical", "text": "When this enters the field, heal 1.",
+              "effects": [{"trigger": "on_enter", "action": "heal", "target": "this", "amount": 1}]}
+    warnings = [p for p in card_problems(definitions["seth"], herald, "herald") if p.code == "effect.unsimulated"]
+    assert len(warnings) == 1 and "do not run on_enter" in warnings[0].message
+    a, b = decks()
+    a["team"][0] = herald
+    state = SETH_ENGINE.new_game(a, b, DEFAULTS, 1)
+    agents = [SETH_ENGINE.agents["heuristic"](1), SETH_ENGINE.agents["heuristic"](2)]
+    play_game(state, agents)
+    assert "herald" in state.stats.unsimulated
+    cost = {"name": "Quartermaster", "kind": "creature", "class": 1, "degree": 1, "strength": 100, "resilience": 100,
+            "effects": [{"trigger": "continuous", "action": "modify_cost", "target": "self", "amount": -1}]}
+    warnings = [p for p in card_problems(definitions["warzone"], cost, "q") if p.code == "effect.unsimulated"]
+    assert len(warnings) == 1 and "no cost to change" in warnings[0].message
+
+
+def test_static_rules_are_computed_once_per_position_and_dropped_when_the_field_changes():
+    """The layer the engines query is cached: the same table while nothing enters or leaves."""
+    from workbench.domain.engines.fusion import ENGINE as FUSION_ENGINE
+    from workbench.domain.engines.fusion.adapter import ADAPTER as FUSION_ADAPTER
+
+    setup = {"turn": 6, "active": 0, "phase": "main1", "cards": {
+        "mage": {"name": "隐身术士", "kind": "creature", "cost": 3, "stars": 3, "atk": 2, "def": 3,
+                 "attribute": "dark", "subtype": "魔法师",
+                 "effects": [{"trigger": "continuous", "action": "cannot_be_targeted", "target": "this"}]},
+        "fish": {"name": "水鱼", "kind": "creature", "cost": 1, "stars": 1, "atk": 1, "def": 1,
+                 "attribute": "water", "subtype": "鱼"}},
+        "players": [{"creatures": [{"a-mage": "mage"}], "hand": [{"a-fish": "fish"}], "deck": [{"a-d1": "fish"}]},
+                    {"deck": [{"b-d1": "fish"}]}]}
+    state = FUSION_ENGINE.from_setup(setup, {}, 0)
+    first = FUSION_ADAPTER.statics(state)
+    assert first is not None and first.untargetable == {state.index["a-mage"]}
+    assert FUSION_ADAPTER.statics(state) is first  # cached
+    state.apply(next(a for a in state.legal_actions(0) if a.kind == "summon"))
+    assert FUSION_ADAPTER.statics(state) is not first  # a creature entered: computed again

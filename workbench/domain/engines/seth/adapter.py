@@ -87,6 +87,7 @@ CAPABILITIES = Capabilities(
                        "vulnerable", "other"}),
     zones=frozenset({"field"}),
     conditions=frozenset({"count", "turn", "counters", "phase"}),
+    durations=frozenset({"end_of_turn", "permanent", "while_on_field"}),
     phases=frozenset({"fast", "medium", "slow"}),
     refuse=_refuse,
     spec_type=Effect,
@@ -159,7 +160,12 @@ class SethEffects(BaseAdapter):
         assert isinstance(e, Effect)
         if e.trigger == "continuous":
             return  # standing effects are applied by refresh_continuous
-        if e.permanent:
+        if e.permanent or e.duration == "while_on_field":
+            if e.duration == "while_on_field":  # undone when its monster is removed (_remove_dead)
+                m = src.card
+                if m is None or not m.alive:
+                    return
+                s.bound.append((m, u, e.damage_mod, e.health_mod))
             u.perm_damage += e.damage_mod
             u.perm_health += e.health_mod
         else:

@@ -150,6 +150,8 @@ class SethState(Observe, State):
         # Damage taken since the last check, for on_damaged/on_deal_damage: (monster, the monsters
         # whose damage it was). Only filled when a card of the game has such a trigger.
         self.hurt: list[tuple[Monster, tuple[Monster, ...]]] = []
+        # while_on_field stat changes: (source monster, changed monster, +damage, +health)
+        self.bound: list[tuple[Monster, Monster, int, int]] = []
         self._index()
         self.round = round_no
         self.phase = phase
@@ -315,6 +317,7 @@ class SethState(Observe, State):
         other._index()
         other.static_rules = None
         other.hurt = [(to[m], tuple(to[x] for x in by)) for m, by in self.hurt]
+        other.bound = [(to[m], to[t], d, h) for m, t, d, h in self.bound]
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -902,6 +905,20 @@ class SethState(Observe, State):
         if ran:
             self._settle_damage()
 
+    def _end_bound(self, dead: list[Monster]) -> None:
+        """The while_on_field changes of removed monsters end (which can remove more: the loop of
+        _remove_dead looks again)."""
+        keep = []
+        for entry in self.bound:
+            source, target, d, h = entry
+            if source in dead:
+                target.perm_damage -= d
+                target.perm_health -= h
+                target.recalc()
+            elif target not in dead:
+                keep.append(entry)
+        self.bound = keep
+
     def _settle_damage(self) -> None:
         """Damage triggers, then the removal of the monsters at 0 Health."""
         if self.hurt:
@@ -942,6 +959,8 @@ class SethState(Observe, State):
                     if first:
                         facts["removed_first"] = first
             self.static_rules = None  # a removed monster's static rules end
+            if self.bound:
+                self._end_bound(dead)
             for m in dead:
                 m.alive = False
                 self.left[m.owner] -= 1
