@@ -765,7 +765,9 @@
         const match = /^effect (\d+):/.exec(problem.message || "");
         const built = match ? rowNodes[parseInt(match[1], 10) - 1] : null;
         if (!built) return null;
-        const key = CODE_KEY[problem.code];
+        /* The table above, else the code's own word (effect.bad_token: token), when it is a key. */
+        const word = /^effect\.(?:bad|unknown|missing)_(\w+)$/.exec(problem.code || "");
+        const key = CODE_KEY[problem.code] || (word && keyInfo[word[1]] ? word[1] : null);
         const input = key && built.inputs[key] && !built.inputs[key].closest("[hidden]") ? built.inputs[key] : built.inputs.trigger;
         return { list: built.node.querySelector("#problems-" + meta.name + "-" + match[1]), input: input };
       },

@@ -417,6 +417,9 @@ def test_tokens_and_a_fusion_summon_built_by_clicks_in_chinese(live_server, live
     _pick(page, "field-effects-1-action", "create_token")
     expect(page.locator("#field-effects-1-action option:checked")).to_have_text("特殊召唤衍生物")
     _pick(page, "field-effects-1-target", "self")
+    # no token yet: the problem (effect.bad_token) is next to row 1, on the token's control
+    expect(page.locator("#problems-effects-1")).to_contain_text("token")
+    expect(page.locator("#field-effects-1-token-add")).to_have_attribute("aria-invalid", "true")
     page.locator("#field-effects-1-count").fill("2")
     for n, value in ((1, "衍生物"), (2, "1"), (3, "1")):  # name, then the game's stats ATK and DEF
         page.locator("#field-effects-1-token-add").click()
