@@ -441,3 +441,64 @@ def test_tokens_and_a_fusion_summon_built_by_clicks_in_chinese(live_server, live
     ]
     expect(page.locator("#problem-list")).not_to_contain_text(re.compile(r"effect \d+:"))
     assert not page.console_errors, page.console_errors
+
+
+def test_triggers_with_keys_static_rules_durations_and_counters_built_by_clicks(live_server, live_server_data: Path, page):
+    card_file = live_server_data / "warzone" / "cards" / "fx-statics-by-clicks.yaml"
+    card_file.write_text(yaml.safe_dump({
+        "name": "Statics By Clicks", "kind": "creature", "class": 2, "degree": 3, "strength": 500,
+        "resilience": 500, "text": "Built in the editor."}, sort_keys=False), encoding="utf-8")
+    page.goto(live_server + "/games/warzone/cards/fx-statics-by-clicks/edit")
+    add_effect = page.get_by_role("button", name="Add effect")
+    add_effect.click()  # 1. when the War phase begins, your creatures get +100 Strength
+    _pick(page, "field-effects-1-trigger", "on_phase")
+    expect(page.get_by_label("Which phase as")).to_be_visible()  # the trigger's own key shows at once
+    page.locator("#field-effects-1-phase-v").fill("war")
+    _pick(page, "field-effects-1-action", "modify_stats")
+    _pick(page, "field-effects-1-target", "own_creatures")
+    page.locator("#field-effects-1-stats-add").click()
+    _pick(page, "field-effects-1-stats-1-key", "strength")
+    page.locator("#field-effects-1-stats-1-value").fill("100")
+    add_effect.click()  # 2. your Class 2 creatures cannot be targeted
+    _pick(page, "field-effects-2-trigger", "continuous")
+    _pick(page, "field-effects-2-action", "cannot_be_targeted")
+    expect(page.locator("#field-effects-2-action-doc").get_by_role("link")).to_have_attribute(
+        "href", "/docs/effects#static-rules")
+    _pick(page, "field-effects-2-target", "own_creatures")
+    _add(page, "field-effects-2-add", "filter")
+    page.locator("#field-effects-2-filter-add").click()
+    _pick(page, "field-effects-2-filter-1-key", "class")
+    page.locator("#field-effects-2-filter-1-value-v").fill("2")
+    add_effect.click()  # 3. when the opponent draws, 100 damage to them
+    _pick(page, "field-effects-3-trigger", "on_draw")
+    _pick(page, "field-effects-3-side", "opponent")
+    _pick(page, "field-effects-3-action", "damage")
+    _pick(page, "field-effects-3-target", "opponent")
+    page.locator("#field-effects-3-amount").fill("100")
+    add_effect.click()  # 4. a charge counter at the start of each turn
+    _pick(page, "field-effects-4-trigger", "start_of_turn")
+    _pick(page, "field-effects-4-action", "add_counters")
+    _pick(page, "field-effects-4-target", "this")
+    page.locator("#field-effects-4-counter").fill("charge")
+    page.locator("#field-effects-4-amount").fill("1")
+    add_effect.click()  # 5. your creatures get +100 Strength while this is on the field
+    _pick(page, "field-effects-5-trigger", "on_play")
+    _pick(page, "field-effects-5-action", "modify_stats")
+    _pick(page, "field-effects-5-target", "own_creatures")
+    page.locator("#field-effects-5-stats-add").click()
+    _pick(page, "field-effects-5-stats-1-key", "strength")
+    page.locator("#field-effects-5-stats-1-value").fill("100")
+    _pick(page, "field-effects-5-duration", "while_on_field")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    assert yaml.safe_load(card_file.read_text(encoding="utf-8"))["effects"] == [
+        {"trigger": "on_phase", "phase": "war", "action": "modify_stats", "target": "own_creatures",
+         "stats": {"strength": 100}},
+        {"trigger": "continuous", "action": "cannot_be_targeted", "target": "own_creatures", "filter": {"class": 2}},
+        {"trigger": "on_draw", "side": "opponent", "action": "damage", "target": "opponent", "amount": 100},
+        {"trigger": "start_of_turn", "action": "add_counters", "target": "this", "counter": "charge", "amount": 1},
+        {"trigger": "on_play", "action": "modify_stats", "target": "own_creatures", "stats": {"strength": 100},
+         "duration": "while_on_field"},
+    ]
+    expect(page.locator("#problem-list")).not_to_contain_text(re.compile(r"effect \d+:"))
+    assert not page.console_errors, page.console_errors
