@@ -127,13 +127,18 @@ def _open_nested_effect_rows(page) -> None:  # type: ignore[no-untyped-def]
     add("field-effects-1-cost-add", "remove_counters")
     page.locator("#field-effects-1-cost-remove_counters-add").click()
     add("field-effects-1-add", "per")
+    if page.locator("#field-effects-1-options-add").count():  # choose one: an option of several steps
+        page.locator("#field-effects-1-options-add").click()
+        page.locator("#field-effects-1-options-3-form").select_option("1")
+        page.locator("#field-effects-1-options-3-v-add").click()
+        page.locator("#field-effects-1-options-3-v-1-action").select_option("damage")
     page.locator("#field-effects-toggle").click()
     page.locator("#field-effects-reads").wait_for()
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
-@pytest.mark.parametrize("path", ["/games/warzone/cards/archmage-torvin/edit", "/games/fusion/cards/bao-lie-huo-yao-tong/edit"],
-                         ids=["warzone", "fusion-chinese"])
+@pytest.mark.parametrize("path", ["/games/warzone/cards/archmage-torvin/edit", "/games/fusion/cards/bao-lie-huo-yao-tong/edit",
+                                  "/games/fusion/cards/jue-ze/edit"], ids=["warzone", "fusion-chinese", "fusion-choose-one"])
 def test_the_effect_editor_with_nested_rows_open(live_server, tester, size, path):
     page = tester(*size)
     page.goto(live_server + path)
