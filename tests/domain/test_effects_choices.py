@@ -360,3 +360,26 @@ def test_games_with_choices_replay_from_their_seed_and_actions(game):
     for joint in moves:
         apply(again, joint)
     assert engine.snapshot(again) == engine.snapshot(first) and again.log == first.log
+
+
+def test_each_opponent_of_a_pod_decides_for_itself():
+    """Fusion with four players: "3 damage to each opponent unless that player pays 2 mana" asks
+    every opponent who can pay, in turn order; each one's answer settles only its own share."""
+    engine = load_engine("fusion")
+    levy = _sample("fusion", "qiang-zheng")
+    imp = {"name": "火花小鬼", "kind": "creature", "cost": 1, "stars": 1, "atk": 2, "def": 2, "attribute": "fire",
+           "subtype": "恶魔"}
+    setup = {"turn": 6, "active": 0, "phase": "main1", "cards": {"tax": levy, "imp": imp},
+             "players": [{"mana": 4, "hand": [{"a-tax": "tax"}], "deck": [{"a-d1": "imp"}]},
+                         {"mana": 3, "deck": [{"b-d1": "imp"}]}, {"mana": 3, "deck": [{"c-d1": "imp"}]},
+                         {"mana": 1, "deck": [{"d-d1": "imp"}]}]}
+    state = engine.from_setup(setup, {"players": 4}, 0)
+    state.apply(Action("play", ("a-tax",)))
+    asked = []
+    while state.step == "ask":
+        p = state.to_act()[0]
+        asked.append(p)
+        assert state.observe((p + 1) % 4).public["ask"][:2] == ["unless", p]
+        state.apply(Action("choose", ("pay" if p == 1 else "decline",)))
+    assert asked == [1, 2]  # the fourth player has 1 mana: it cannot pay, so it is not asked
+    assert state.life == [20, 20, 17, 17] and state.mana[1] == 1

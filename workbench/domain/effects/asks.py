@@ -28,8 +28,8 @@ from itertools import combinations, permutations
 from typing import Any
 
 from workbench.domain.effects.adapter import EffectAdapter, State
-from workbench.domain.effects.interpreter import VERBS, describe, holds, legal_targets, move_pool, resolve
-from workbench.domain.effects.spec import EffectSpec, PlayerRef, Source
+from workbench.domain.effects.interpreter import VERBS, affected, describe, holds, legal_targets, move_pool, resolve
+from workbench.domain.effects.spec import SELECTORS, EffectSpec, PlayerRef, Source
 
 PAY, DECLINE = "pay", "decline"
 
@@ -140,7 +140,7 @@ def resume(p: Paused, answer: Any, s: State, a: EffectAdapter) -> Paused | None:
         if _step(e, src, target, s, a):
             return None
     elif kind == "unless":
-        target = None if ref is None else a.deref(s, ref)
+        target = None if ref is None or isinstance(ref, tuple) else a.deref(s, ref)
         if answer == PAY:
             _pay(e, p.ask.player, src, s, a)
             src.did, src.reached = 0, ()
@@ -196,7 +196,11 @@ def _step(e: EffectSpec, src: Source, target: Any, s: State, a: EffectAdapter, c
 def _go(todo: list[tuple[EffectSpec, Any, bool]], src: Source, s: State, a: EffectAdapter) -> Paused | None:
     while todo:
         e, ref, choose_target = todo[0]
-        target = None if ref is None else a.deref(s, ref)
+        if isinstance(ref, tuple) and ref and ref[0] == _GROUP:  # one player's share of an unless entry
+            src.reached = tuple(t for t in (a.deref(s, r) for r in ref[1]) if t is not None)
+            target = None
+        else:
+            target = None if ref is None else a.deref(s, ref)
         if choose_target:
             options = legal_targets(e, src, s, a)
             if len(options) > 1:
@@ -213,6 +217,9 @@ def _go(todo: list[tuple[EffectSpec, Any, bool]], src: Source, s: State, a: Effe
             ask = _ask(e, src, target, s, a)
             if ask is not None:
                 return _pause(ask, todo, src, s, a)
+            if e.unless[0] and _several_pay(e, src, target, s, a):
+                todo[0:1] = _shares(e, src, target, s, a)  # each affected player decides for its share
+                continue
             if e.action in ("choose", "arrange"):  # nothing to decide (one card, no deck)
                 n = min(e.amount, len(a.zone(s, src.controller, "deck"))) if e.action == "arrange" else 0
                 src.did, src.reached = n, ()
@@ -290,7 +297,30 @@ def affected_player(e: EffectSpec, src: Source, target: Any, s: State, a: Effect
     if sel.side == "controller":
         return c
     foes = a.opponents(s, c)
-    return foes[0] if len(foes) == 1 else None  # several opponents (a fusion pod): see docs
+    return foes[0] if len(foes) == 1 and sel.side == "opponent" else None  # several: see _shares
+
+
+_GROUP = "share"
+"""The ref of a todo item that is one player's share of an unless entry reaching several players."""
+
+
+def _several_pay(e: EffectSpec, src: Source, target: Any, s: State, a: EffectAdapter) -> bool:
+    """Whether an unless entry reaches several players' things (a fusion game of 3-4 players)."""
+    sel = e.selector
+    return (not sel.choose and sel.what in ("unit", "player") and sel.side != "controller"
+            and (len(a.opponents(s, src.controller)) > 1 or sel.side in ("each", "either")))
+
+
+def _shares(e: EffectSpec, src: Source, target: Any, s: State, a: EffectAdapter) -> list[tuple[EffectSpec, Any, bool]]:
+    """An unless entry reaching several players, split into one step per player (in turn order,
+    the controller first): each player decides for what it would lose (``target: same``)."""
+    reached = affected(e, src, target, s, a)  # random picks are made once, here
+    order = [src.controller, *a.opponents(s, src.controller)]
+    shares: dict[int, list[Any]] = {}
+    for t in reached:
+        shares.setdefault(t.index if isinstance(t, PlayerRef) else a.owner(s, t), []).append(a.ref(s, t))
+    step = replace(e, selector=SELECTORS["same"], condition=None)  # the condition held for all of it
+    return [(step, (_GROUP, tuple(shares[p])), False) for p in order if p in shares]
 
 
 def can_pay_unless(kind: str, n: int, player: int, s: State, a: EffectAdapter) -> bool:

@@ -142,7 +142,7 @@ def choice_value(s: FusionState, p: int, answer: str) -> float:
     e, c, src, x = ask.entry, paused.controller, paused.card, paused.x
 
     def tok(t: Any) -> Any:
-        return -1 - t.index if isinstance(t, PlayerRef) else t
+        return -1 - t.index if isinstance(t, PlayerRef) else None if isinstance(t, tuple) else t
 
     if ask.kind == "mode":
         val = 0.0

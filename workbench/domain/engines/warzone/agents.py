@@ -495,7 +495,7 @@ def choice_value(state: WarzoneState, p: int, answer: str) -> float:
         return effect_value(state, c, cast(Effect, e), answer, src)
     if ask.kind == "unless":
         ref = paused.todo[0][1]
-        chosen = PLAYER_NAMES[ref.index] if isinstance(ref, PlayerRef) else ref
+        chosen = PLAYER_NAMES[ref.index] if isinstance(ref, PlayerRef) else None if isinstance(ref, tuple) else ref
         if answer == DECLINE:
             val = effect_value(state, c, cast(Effect, e), chosen, src)
             return val if p == c else -val
