@@ -87,6 +87,9 @@ def test_every_label_reads_in_chinese() -> None:
         assert CJK.search(info["label"]), (name, info["label"])
     labels = {i["name"]: i["label"] for i in schema["parts"]["triggers"]}
     assert labels["on_destroyed"] == "此卡被破坏时"
+    for part in ("triggers", "actions", "conditions"):  # the doc lines a row shows, in Chinese too
+        for item in schema["parts"][part]:
+            assert CJK.search(item["doc"]), (part, item["name"], item["doc"])
     targets = {i["name"]: i["label"] for i in schema["parts"]["targets"]}
     assert targets["enemy_creatures"] == "所有敌方生物"
 

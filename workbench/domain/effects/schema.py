@@ -172,6 +172,43 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
 }
 """What the editor shows for each name, per language; a name without a label shows its doc line."""
 
+DOCS_ZH: dict[str, dict[str, str]] = {
+    "triggers": {
+        "on_play": "此卡使用时（生物召唤、卡牌发动、怪兽首次派出）", "on_destroyed": "此生物或怪兽被破坏或移除时",
+        "activated": "由控制者选择发动，并支付代价", "continuous": "此卡在场期间一直有效",
+        "start_of_turn": "控制者的回合开始时", "end_of_turn": "控制者的结束阶段开始时",
+        "on_attack": "此生物宣言攻击时", "on_attacked": "此生物被选为攻击对象时",
+        "on_leave": "此生物因任何原因离场时（被破坏、返回、除外……）", "on_block": "此生物阻挡（warzone：拦截）攻击时",
+        "on_blocked": "此攻击中的生物被阻挡（warzone：拦截）时", "on_damaged": "此生物受到伤害时（战斗或效果）",
+        "on_deal_damage": "此生物造成伤害时（战斗或效果）", "on_enter": "此生物从任何区域进入场上时（使用、放置、召唤）",
+        "on_draw": "此卡在场期间，有玩家抽卡时（side：己方、对方或双方）",
+        "on_opponent_play": "此卡在场期间，对手使用卡牌时（played：符合的卡）",
+        "on_phase": "此卡在场期间，某阶段开始时（phase：阶段名称；side：谁的回合）",
+    },
+    "actions": {
+        "draw": "对象玩家抽卡", "damage": "对生物、怪兽或玩家造成伤害", "heal": "移除生物或怪兽身上的伤害",
+        "gain_life": "对象玩家回复生命", "modify_stats": "暂时或永久改变能力值", "destroy": "破坏对象生物或怪兽",
+        "return_to_hand": "将对象生物返回持有者手牌", "negate": "使其回应的发动或攻击无效",
+        "add_poison": "在对象怪兽上放置毒素指示物", "add_mana": "控制者本回合获得魔力，不受上限限制",
+        "add_counters": "在对象上放置某种名称的指示物（counter：charge）", "remove_counters": "从对象上移除某种名称的指示物",
+        "move": "在区域之间移动卡牌：检索卡组、从墓地回收、除外、堆墓、丢弃、洗入卡组、放置到场上",
+        "cannot_be_targeted": "永续：对象生物不能成为效果的对象（也不会被随机选中）",
+        "cannot_be_attacked": "永续：对象生物不能成为攻击的对象", "cannot_be_blocked": "永续：对象生物的攻击不能被阻挡（warzone：拦截）",
+        "cannot_attack": "永续：对象生物不能攻击", "double_damage": "永续：对象生物造成的伤害加倍",
+        "reduce_damage": "永续：对象生物受到的伤害减少数值", "modify_cost": "永续：对象玩家的卡（filter）费用改变数值（-1：少1；最低为0）",
+        "choose": "从选项中选择一项（count: 2：选择两项），每项是一串步骤；结算时由控制者决定",
+        "arrange": "查看卡组顶端的卡（数值张），以任意顺序放回", "create_token": "特殊召唤 count 只衍生物（由效果产生的生物），能力值由 token 给出",
+        "fusion_summon": "将素材从手牌或场上送入墓地，从额外卡组特殊召唤一只生物",
+    },
+    "conditions": {
+        "count": "符合条件的卡有多少张", "life": "玩家的生命值", "damage_pile": "warzone：伤害堆中的卡数", "hand": "手牌数",
+        "turn": "游戏的回合数（seth：轮数）", "summoned_this_turn": "此卡本回合登场", "previous": "上一步有效果（“若如此做”）",
+        "phase": "游戏当前的阶段（warzone recruit、war、return；fusion main1、battle、main2；seth fast、medium、slow）",
+        "counters": "此卡上某种名称的指示物数量",
+    },
+}
+"""The doc lines in Chinese (a name without one shows its English line)."""
+
 _INT1: Shape = {"type": "int", "min": 1}
 _INT: Shape = {"type": "int"}
 _TEXT: Shape = {"type": "text"}
@@ -274,7 +311,9 @@ def _label(lang: str, part: str, name: str, doc: str) -> str:
     return english.get(name) or (doc[:1].upper() + doc[1:] if doc else name)
 
 
-def _doc(part: str, name: str) -> str:
+def _doc(part: str, name: str, lang: str = "en") -> str:
+    if lang == "zh" and name in DOCS_ZH.get(part, {}):
+        return DOCS_ZH[part][name]
     raw = PARTS[part][name]
     return raw.description if isinstance(raw, ActionSpec) else str(raw)
 
@@ -300,7 +339,7 @@ def _shape(name: str, table: Mapping[str, Shape]) -> Shape:
 def _fields(names: Iterable[str], part: str | None, shapes: Mapping[str, Shape], lang: str) -> list[dict[str, Any]]:
     out = []
     for name in names:
-        doc = _doc(part, name) if part and name in PARTS[part] else ""
+        doc = _doc(part, name, lang) if part and name in PARTS[part] else ""
         label = _label(lang, part, name, doc) if part and name in PARTS[part] else _label(lang, "keys", name, "")
         out.append({"name": name, "label": label, "doc": doc, "shape": _resolve(_shape(name, shapes), lang)})
     return out
@@ -332,7 +371,7 @@ def effects_schema(stats: Iterable[tuple[str, str]] = (), filter_keys: Iterable[
     states of ``FILTER_STATES``; ``lang``: ``en`` or ``zh`` (labels in that language)."""
     parts: dict[str, list[dict[str, Any]]] = {}
     for part, table in PARTS.items():
-        parts[part] = [{"name": name, "label": _label(lang, part, name, _doc(part, name)), "doc": _doc(part, name)}
+        parts[part] = [{"name": name, "label": _label(lang, part, name, _doc(part, name)), "doc": _doc(part, name, lang)}
                        for name in table]
     for entry in parts["triggers"]:
         entry["keys"] = list(TRIGGER_KEYS.get(entry["name"], ()))
