@@ -893,6 +893,11 @@ def _pending_text(pending: Any, cards: _Cards, labels: Sequence[str]) -> str | N
         return f"Chain: {', '.join(links) or 'empty'} — {who} may answer or let it resolve"
     if kind == "target":
         return f"{name(pending.get('card'))}: choose a target"
+    if kind == "ask" and isinstance(pending.get("player"), int):  # a resolving effect asks (effects.asks)
+        what = {"mode": "chooses a mode", "target": "chooses a target", "unless": "decides whether to pay",
+                "arrange": "orders the top cards of its deck", "pick": "chooses a card"}.get(
+            str(pending.get("ask")), "decides")
+        return f"{pending.get('card')}: {labels[int(pending['player'])]} {what}"
     if isinstance(pending.get("player"), int):
         return f"{labels[int(pending['player'])]}: {kind}"
     return kind or None
