@@ -181,3 +181,5 @@ def _relabel(s: FusionState, perm: dict[int, int]) -> None:
     s.attacks = [[m(a[0]), m(a[1]), [m(b) for b in a[2]], a[3]] for a in s.attacks]
     s.pending = [(p, m(src), e) for p, src, e in s.pending]
     s.tgt_opts = [m(t) for t in s.tgt_opts]
+    s.bound = [(m(a), m(b), x, y) for a, b, x, y in s.bound]  # while_on_field (a face-down creature's too)
+    s.lasting = [(c, m(i), x, y) for c, i, x, y in s.lasting]

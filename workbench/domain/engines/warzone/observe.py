@@ -110,6 +110,9 @@ class Observe:
                 s.pending = _renamed(s.pending, rename)
                 s.chain = [_renamed(link, rename) for link in s.chain]
                 s.queue = [_renamed(q, rename) for q in s.queue]
+                s.bound = [_renamed(b, rename) for b in s.bound]  # while_on_field changes
+                s.lasting = [_renamed(x, rename) for x in s.lasting]
+                s._statics = None
         n = len(foe.hand)
         foe.hand = pool[:n]
         foe.deck = pool[n:]
