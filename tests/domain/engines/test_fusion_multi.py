@@ -50,6 +50,8 @@ def test_the_first_player_is_chosen_at_random_and_only_it_skips_its_first_draw(s
         # play the turn round: every other player draws its first card
         for k in range(1, seats):
             state.apply(next(a for a in state.legal_actions(state.actor) if a.kind == "end"))
+            while state.step == "window":  # another player may use a normal item first (§3.10.6)
+                state.apply(next(a for a in state.legal_actions(state.actor) if a.kind == "pass"))
             seat = (state.first + k) % seats
             assert state.active == seat and len(state.hand[seat]) == 6
     assert firsts == set(range(seats))

@@ -8,7 +8,7 @@ a game whose capabilities never name a verb never has it called.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, cast
 
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import EffectSpec, PlayerRef, Source
@@ -97,6 +97,9 @@ class EffectAdapter(Protocol):
     """Put ``n`` tokens of ``e.token`` onto ``player``'s field; how many were made."""
     def materials(self, s: State, card: Any) -> Sequence[tuple[Any, int]]: ...
     """An extra-deck creature's materials: (filter, count) needs (empty: it has none)."""
+    def material_fits(self, s: State, f: Any, pool: Sequence[Any], src: Source) -> list[int]: ...
+    """The positions in ``pool`` of the cards that may be a material of need ``f`` (a filter;
+    None: any card)."""
     def has_room(self, s: State, player: int, leaving: Sequence[Any]) -> bool: ...
     """Whether a creature may enter ``player``'s field once ``leaving`` (materials) are gone."""
     def special_summon(self, s: State, player: int, card: Any, frm: str, src: Source) -> bool: ...
@@ -241,6 +244,11 @@ class BaseAdapter:
 
     def materials(self, s: State, card: Any) -> Sequence[tuple[Any, int]]:
         return ()
+
+    def material_fits(self, s: State, f: Any, pool: Sequence[Any], src: Source) -> list[int]:
+        from workbench.domain.effects.interpreter import matches
+
+        return [k for k, x in enumerate(pool) if matches(f, x, src, s, cast(EffectAdapter, self))]
 
     def has_room(self, s: State, player: int, leaving: Sequence[Any]) -> bool:
         return True

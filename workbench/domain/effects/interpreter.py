@@ -354,7 +354,10 @@ def find_materials(needs: Sequence[tuple[Filter | None, int]], pool: Sequence[An
     """Distinct cards of ``pool`` (in order of preference) that meet every ``(filter, count)``
     need, or None when they cannot all be met. A small search: the most demanding need first."""
     slots: list[Filter | None] = [f for f, n in needs for _ in range(n)]
-    fits = [[k for k, x in enumerate(pool) if matches(f, x, src, s, a)] for f in slots]
+    if len(slots) > len(pool):
+        return None
+    fitting = a.material_fits
+    fits = [fitting(s, f, pool, src) for f in slots]
     order = sorted(range(len(slots)), key=lambda k: len(fits[k]))
     taken: list[int] = []
 

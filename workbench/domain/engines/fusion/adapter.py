@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from workbench.domain.effects.adapter import BaseAdapter
+from workbench.domain.effects.interpreter import matches
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 from workbench.domain.effects.statics import StaticRules, compute
@@ -108,6 +109,12 @@ CAPABILITIES = Capabilities(
     refuse=_refuse,
     spec_type=Effect,
 )
+
+
+_PRINTED = frozenset({"kind", "subtype", "attribute", "stars", "cost", "name", "keywords"})
+"""Filter keys a card's definition decides (not its state in play)."""
+_STATIC: dict[int, tuple[bool, Any]] = {}
+"""id(filter) -> (whether it tests printed fields only, the filter kept alive)."""
 
 
 class FusionEffects(BaseAdapter):
@@ -311,6 +318,36 @@ class FusionEffects(BaseAdapter):
 
     def materials(self, s: FusionState, card: int) -> Any:
         return s.cards[card].materials
+
+    @staticmethod
+    def _printed_only(f: Any) -> bool:
+        if f is None:
+            return True
+        static = _STATIC.get(id(f))
+        if static is None:
+            static = _STATIC[id(f)] = (f.keys() <= _PRINTED, f)
+        return static[0]
+
+    def static_fusion(self, s: FusionState, e: EffectSpec, extra: list[int]) -> bool:
+        """Whether ``fusion_options`` of ``e`` depends on printed fields only (its filter and
+        the materials of every creature in ``extra``)."""
+        return self._printed_only(e.filter) and all(
+            self._printed_only(f) for i in extra for f, _ in s.cards[i].materials)
+
+    def material_fits(self, s: FusionState, f: Any, pool: Any, src: Source) -> list[int]:
+        """As the interpreter's ``matches``; a filter on printed fields only is decided once per
+        game for every instance (``Shared.mcache``): fusion summons test every card of a hand
+        and field."""
+        if f is None:
+            return list(range(len(pool)))
+        if not self._printed_only(f):
+            return [k for k, x in enumerate(pool) if matches(f, x, src, s, self)]
+        hit = s.mcache.get(id(f))
+        if hit is None:
+            fit = frozenset(i for i in range(len(s.cards)) if matches(f, i, src, s, self))
+            hit = s.mcache[id(f)] = (fit, f)
+        fit = hit[0]
+        return [k for k, x in enumerate(pool) if x in fit]
 
     def has_room(self, s: FusionState, player: int, leaving: Any) -> bool:
         crea, cards = s.crea[player], s.cards

@@ -20,7 +20,6 @@ import random
 from typing import Any, cast
 
 from workbench.domain.engines.base import Action, Agent, State
-from workbench.domain.effects.interpreter import fusion_options
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
@@ -190,7 +189,7 @@ def _summon_gain(s: FusionState, p: int, i: int, materials: list[int]) -> float:
 
 def _fusion_value(s: FusionState, p: int, src: int, e: Effect) -> float:
     """A fusion_summon effect: the creature the engine would bring out (the one worth most)."""
-    options = fusion_options(e, ADAPTER.source(s, p, src, 0), s, ADAPTER)
+    options = s.fusion_choices(p, src, e)
     if not options:
         return 0.0
     card, mats = max(options, key=lambda o: ADAPTER.worth(s, o[0]))

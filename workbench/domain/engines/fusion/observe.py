@@ -136,7 +136,7 @@ class Observe:
             pool = sorted(loose + crea_slots + magic_slots)
             rng.shuffle(pool)
             for slots, fits in ((crea_slots, lambda c: c.kind == "creature" and c.stars <= max_stars),
-                                (magic_slots, lambda c: c.kind == "magic")):
+                                (magic_slots, lambda c: c.kind == "magic" or (c.kind == "item" and c.is_creature))):
                 for old in slots:
                     k = next(k for k, j in enumerate(pool) if fits(cards[j]))
                     perm[old] = pool.pop(k)

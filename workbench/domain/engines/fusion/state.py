@@ -128,7 +128,7 @@ _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
-    "token_ids",
+    "token_ids", "item_ids", "has_items", "mcache", "fcache",
     "v2", "static_ids", "dmg_watch",
 )
 
@@ -145,6 +145,7 @@ class Shared:
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch",
+        "item_ids", "has_items", "mcache", "fcache",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -185,6 +186,13 @@ class Shared:
         self.v2: frozenset[str] = frozenset().union(*(c.v2 for c in cards))
         self.static_ids = [i for i, c in enumerate(cards) if c.statics]
         self.dmg_watch = bool(self.v2 & {"on_damaged", "on_deal_damage"})
+        # normal items, usable in the main phases of every player's turn (§3.10.6)
+        self.item_ids = [frozenset(i for i, c in enumerate(cards) if c.kind == "item" and c.subtype == "normal"
+                                   and c.play_speed < 2 and owner[i] == p) for p in range(players)]
+        self.has_items = any(self.item_ids)
+        # which card definitions fit which material filters (adapter.material_fits): static facts
+        self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
+        self.fcache: dict[tuple[Any, ...], Any] = {}  # FusionState.fusion_choices across positions
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
         self.sa_aim: dict[str, list[list[Action | None] | None]] = {
@@ -239,6 +247,10 @@ class FusionState(Observe, State):
     v2: frozenset[str]
     static_ids: list[int]
     dmg_watch: bool
+    item_ids: list[frozenset[int]]
+    has_items: bool
+    mcache: dict[int, tuple[frozenset[int], Any]]
+    fcache: dict[tuple[Any, ...], Any]
 
     # ------------------------------------------------------------------ construction
 
@@ -315,6 +327,7 @@ class FusionState(Observe, State):
         self.reason = ""
         self.over = False
         self._legal: list[Action] | None = None
+        self._fuse: dict[tuple[int, int], Any] | None = None  # fusion_choices of this position
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
@@ -342,6 +355,7 @@ class FusionState(Observe, State):
         d["chain"] = [list(link) for link in self.chain]
         d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
         d["_legal"] = None
+        d["_fuse"] = None
         d["_sc"] = {}
         return new
 
@@ -406,6 +420,7 @@ class FusionState(Observe, State):
         if chosen is None:
             raise IllegalAction(f"{action} is not legal for P{self.actor + 1} now ({self._step_name()})")
         self._legal = None
+        self._fuse = None
         self._do(chosen)
         self._advance()
 
@@ -643,13 +658,34 @@ class FusionState(Observe, State):
     def can_fuse(self, p: int, i: int) -> bool:
         """True when a ``fusion_summon`` effect of card ``i`` would bring a creature out now: a
         card that would do nothing is not offered (§3.10.2)."""
-        from workbench.domain.effects.interpreter import fusion_options
-
         if not self.extra[p]:
             return False
-        src = ADAPTER.source(self, p, i, 0)
-        return any(fusion_options(e, src, self, ADAPTER) for e in self.cards[i].on_play
-                   if e.action == "fusion_summon")
+        return any(self.fusion_choices(p, i, e) for e in self.cards[i].on_play if e.action == "fusion_summon")
+
+    def fusion_choices(self, p: int, i: int, e: Effect) -> Any:
+        """``interpreter.fusion_options`` of effect ``e`` of card ``i`` for ``p`` now, kept until
+        the next action (the legal actions and the players' scores ask for it alike)."""
+        from workbench.domain.effects.interpreter import fusion_options
+
+        memo = self._fuse
+        if memo is None:
+            memo = self._fuse = {}
+        key = (i, e.index)
+        hit = memo.get(key)
+        if hit is None:
+            # with filters on printed fields only, the answer depends on the hand, the field and
+            # the extra deck alone: kept across positions and games of these decks (Shared)
+            static = ADAPTER.static_fusion(self, e, self.extra[p])
+            wide = (i, e.index, tuple(self.hand[p]), tuple(self.crea[p]), tuple(self.extra[p])) if static else None
+            hit = self.fcache.get(wide) if wide is not None else None
+            if hit is None:
+                hit = fusion_options(e, ADAPTER.source(self, p, i, 0), self, ADAPTER)
+                if wide is not None:
+                    if len(self.fcache) > 50_000:
+                        self.fcache.clear()
+                    self.fcache[wide] = hit
+            memo[key] = hit
+        return hit
 
     def on_field(self, i: int) -> bool:
         """True while creature ``i`` is in its owner's creature zone."""
@@ -986,15 +1022,15 @@ class FusionState(Observe, State):
                     return
                 if self.asking is not None:  # a resolving effect waits for a player's answer
                     return
-                if self.pending:
-                    if self._run_pending():
-                        return
+                if self.resolving:
+                    if self.chain:  # triggers met while a chain resolves wait for its end (§3.10.5)
+                        self._resolve_top()
+                        continue
+                    self.resolving = False
+                    self.step, self.wplayer = self.resume
                     continue
-                if self.chain:
-                    self._resolve_top()
-                    continue
-                self.resolving = False
-                self.step, self.wplayer = self.resume
+                if self._run_pending():  # triggered effects go on the chain (§3.10.5)
+                    return
                 continue
             step = self.step
             if step == "main":
@@ -1094,6 +1130,12 @@ class FusionState(Observe, State):
         min_speed = self.chain[-1][6] if self.step == "respond" else 1
         if self.acts[p] >= ACTIVATION_LIMIT:
             return True
+        if self.step == "window" and self.wstage[:5] == "main:":  # another player's main phase
+            items = self._item_plays(p) + self._instant_actions(p, 1)
+            if not items:
+                return True
+            self._legal = [PASS] + items
+            return False
         quick = self.quick_ids[p]
         if quick.isdisjoint(self.hand[p]) and quick.isdisjoint(self.magic[p]):
             # no quick card to play: only an ability could answer (the checks of _add_abilities)
@@ -1116,12 +1158,45 @@ class FusionState(Observe, State):
         if self.v2:
             self._phase_begins()
 
+    def _leave_main(self, kind: str) -> None:
+        """``battle`` or ``end`` from a main phase."""
+        self.attacks = []
+        if kind == "battle":
+            self.phase = "battle"
+            if self.v2:
+                self._phase_begins()
+            self.step = "declare"
+        else:
+            self.step = "end"
+
+    def _items_waiting(self) -> bool:
+        """True when a player other than the active one holds a normal item (§3.10.6)."""
+        hand, ids = self.hand, self.item_ids
+        return any(not ids[q].isdisjoint(hand[q]) for q in self.alive if q != self.active)
+
+    def _item_plays(self, p: int) -> list[Action]:
+        """The normal items ``p`` may use in another player's main phase (§3.10.6)."""
+        acts: list[Action] = []
+        ids = self.item_ids[p]
+        if ids.isdisjoint(self.hand[p]) or self.acts[p] >= ACTIVATION_LIMIT:
+            return acts
+        mana, used = self.mana[p], self.used
+        for i in self.hand[p]:
+            if i in ids:
+                card = self.cards[i]
+                if (card.x_cost or card.cost <= mana) and (not used or self._once_free(p, card, card.on_play)):
+                    self._add_plays(acts, "play", i, card, p, card.on_play)
+        return acts
+
     def _window_passed(self) -> None:
         """The window player passed: the next player in turn order gets the window; after the
-        last one (the player before the active player), the battle goes on (§3.9.4)."""
+        last one (the player before the active player), the battle goes on (§3.9.4) — or, after
+        a main phase (§3.10.6), the active player's battle or end."""
         w = self._next(self.wplayer)
         if w != self.active:
             self.wplayer = w
+        elif self.wstage[:5] == "main:":
+            self._leave_main(self.wstage[5:])
         elif self.wstage == "declared":  # the other players had the window after the declaration
             self.step = "retarget"
         else:  # after the blocks: the active player first, then the others
@@ -1160,7 +1235,8 @@ class FusionState(Observe, State):
         self.pending.append((p, src, e))
 
     def _run_pending(self) -> bool:
-        """Resolve queued triggered effects; True when one needs a target decision."""
+        """Put the first queued triggered effect on the chain as a link the other players may
+        answer (§3.10.5); True when its controller must first choose its target."""
         p, src, e = self.pending[0]
         if e.choice:
             options = self._targets(e, p, src)
@@ -1178,14 +1254,7 @@ class FusionState(Observe, State):
         else:
             target = None
         self.pending.pop(0)
-        if e.asks:
-            paused = run((e,), (ADAPTER.decode(self, e, target),), ADAPTER.source(self, p, src, 0), self, ADAPTER)
-            if paused is not None:
-                self._wait(paused, ("trigger",))
-                return True
-        else:
-            self._resolve_effect(p, src, e, target, 0)
-        self._after_resolution()
+        self._push(p, src, "trigger", (e,), (target,), 0, e.speed, own=False)
         return False
 
     def _after_resolution(self) -> None:
@@ -1456,6 +1525,8 @@ class FusionState(Observe, State):
         if step == "respond":
             return [PASS] + self._instant_actions(p, self.chain[-1][6])
         if step == "window":
+            if self.wstage[:5] == "main:":
+                return [PASS] + self._item_plays(p) + self._instant_actions(p, 1)
             return [PASS] + self._instant_actions(p, 1)
         if step == "declare":
             return self._declare_actions(p)
@@ -1551,6 +1622,11 @@ class FusionState(Observe, State):
                             acts.append(sa_summon[i] or self._simple(sa_summon, "summon", i))
                     if card.kind == "creature" and card.stars <= opts.set_max_stars:
                         acts.append(sa_set[i] or self._simple(sa_set, "set", i))
+                if card.kind == "item":  # an artifact creature is set in the magic zone (§3.10.7)
+                    if set_room is None:
+                        set_room = opts.max_set_magic > sum(1 for j in self.magic[p] if j in down)
+                    if set_room:
+                        acts.append(sa_set[i] or self._simple(sa_set, "set", i))
             else:
                 if cost <= mana and (not used or self._once_free(p, card, card.on_play)) and (
                         not card.fuses or self.can_fuse(p, i)):
@@ -1578,6 +1654,10 @@ class FusionState(Observe, State):
             for i in self.magic[p]:
                 if i in down:
                     card = cards[i]
+                    if card.is_creature:  # a set artifact creature: flipped into the creature zone (§3.10.7)
+                        if self.set_turn.get(i, 0) < turn and room and (card.x_cost or card.cost <= mana):
+                            self._add_plays(acts, "flip", i, card, p, card.on_play, allow_no_target=True)
+                        continue
                     if card.subtype == "quick" and self.set_turn.get(i, 0) >= turn:
                         continue  # set quick magic waits a turn (§3.4.2)
                     if (card.x_cost or (self._price(p, i) if priced else card.cost) <= mana) and (
@@ -1733,7 +1813,7 @@ class FusionState(Observe, State):
         for i in self.magic[p]:
             if i in down:
                 card = cards[i]
-                if card.play_speed < 2 or card.play_speed < min_speed:
+                if card.play_speed < 2 or card.play_speed < min_speed or card.is_creature:
                     continue
                 if set_turn.get(i, 0) >= turn:
                     continue
@@ -1904,15 +1984,14 @@ class FusionState(Observe, State):
             self._do_set(p, self.index[args[0]])
         elif kind == "choose":
             self._do_answer(str(args[0]))
-        elif kind == "battle":
-            self.phase = "battle"
-            if self.v2:
-                self._phase_begins()
-            self.step = "declare"
-            self.attacks = []
-        elif kind == "end":
-            self.attacks = []
-            self.step = "end"
+        elif kind == "battle" or kind == "end":
+            if self.has_items and self._items_waiting():
+                # the other players may use normal items in this main phase first (§3.10.6)
+                self.step = "window"
+                self.wstage = "main:" + kind
+                self.wplayer = self._next(self.active)
+            else:
+                self._leave_main(kind)
         elif kind == "go":
             if self.logging:
                 self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
@@ -2011,14 +2090,7 @@ class FusionState(Observe, State):
         t = _ptok(_PTOK.index(arg)) if arg in _PTOK else self.index[arg]
         _, src, e = self.pending.pop(0)
         self.step = self._saved_step
-        if e.asks:
-            paused = run((e,), (ADAPTER.decode(self, e, t),), ADAPTER.source(self, p, src, 0), self, ADAPTER)
-            if paused is not None:
-                self._wait(paused, ("trigger",))
-                return
-        else:
-            self._resolve_effect(p, src, e, t, 0)
-        self._after_resolution()
+        self._push(p, src, "trigger", (e,), (t,), 0, e.speed, own=False)  # on the chain (§3.10.5)
 
     def _do_set(self, p: int, i: int) -> None:
         if i in self.cont_set:
@@ -2029,11 +2101,11 @@ class FusionState(Observe, State):
         self.hand[p].remove(i)
         self.down.add(i)
         self.set_turn[i] = self.turn
-        if card.is_creature:
+        if card.kind == "creature":
             self.crea[p].append(i)
             self.tapped.add(i)  # a set creature lies sideways (§3.4.2)
         else:
-            self.magic[p].append(i)
+            self.magic[p].append(i)  # magic, or an artifact creature (§3.10.7)
 
     def _pay(self, p: int, cost: int | str) -> int:
         amount = self._cost_of(cost, p)
@@ -2080,6 +2152,9 @@ class FusionState(Observe, State):
                 if card.on_enter:
                     self._entered(i)
             else:
+                if i in self.magic[p]:  # a set artifact creature enters the creature zone (§3.10.7)
+                    self.magic[p].remove(i)
+                    self.crea[p].append(i)
                 self.down.discard(i)
                 self.tapped.discard(i)  # flipped: untaps and may attack this turn (§3.4.2)
                 self.set_turn.pop(i, None)
@@ -2149,11 +2224,14 @@ class FusionState(Observe, State):
         targets = self._decode_targets((e,), args[2:])
         self._push(p, i, "ability", (e,), targets, x, e.speed)
 
-    def _push(self, p: int, src: int, kind: str, effects: tuple[Effect, ...], targets: tuple[Any, ...], x: int, speed: int) -> None:
-        """Put an activation on the chain; the other player may answer it (§3.6.1)."""
+    def _push(self, p: int, src: int, kind: str, effects: tuple[Effect, ...], targets: tuple[Any, ...], x: int,
+              speed: int, own: bool = True) -> None:
+        """Put an activation (or, ``own`` false, a triggered effect, §3.10.5) on the chain; the
+        other players may answer it (§3.6.1). Only activations count towards ACTIVATION_LIMIT."""
         if not self.chain:
             self.resume = (self.step, self.wplayer)
-        self.acts[p] += 1
+        if own:
+            self.acts[p] += 1
         self.chain.append([p, src, kind, effects, targets, x, speed, False])
         if self.logging and len(self.chain) > 1:
             self._say(f"chain link C{len(self.chain) - 1}: {self.cards[src].name} (speed {speed})")
