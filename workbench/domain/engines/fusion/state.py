@@ -1065,7 +1065,7 @@ class FusionState(Observe, State):
             elif step == "window":
                 self.actor = self.wplayer
                 if self._only_pass():
-                    if self.np != 2:
+                    if self.np != 2 or self.wstage[:5] == "main:":
                         self._window_passed()
                     elif self.wstage == "declared":  # _window_passed for two players, inline
                         self.step = "retarget"
