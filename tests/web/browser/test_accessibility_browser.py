@@ -150,9 +150,13 @@ def test_the_effect_editor_with_nested_rows_open(live_server, tester, size, path
     assert found == []
 
 
-def test_the_effect_rows_are_reached_and_used_with_the_keyboard_only(live_server, tester):
+def test_the_effect_rows_are_reached_and_used_with_the_keyboard_only(live_server, live_server_data, tester):
+    # a card of its own: other browser tests of the session edit the bundled ones
+    (live_server_data / "warzone" / "cards" / "fx-keyboard-rows.yaml").write_text(
+        "name: Keyboard Rows\nkind: spell\ntext: Destroy an enemy creature.\neffects:\n"
+        "  - {trigger: on_play, action: destroy, target: enemy_creature}\n", encoding="utf-8")
     page = tester(1280, 720)
-    page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
+    page.goto(live_server + "/games/warzone/cards/fx-keyboard-rows/edit")
     page.locator("#field-effects-1-action").focus()
     seen = []
     for _ in range(12):  # Tab walks the row: the action's docs link, whom, the detail list, its Add button
