@@ -444,12 +444,12 @@ class FusionEffects(BaseAdapter):
         """The static rules in play, kept while the cards on the field (and face down) stay the same."""
         if "static" not in s.v2:
             return None
-        key = (*map(tuple, s.crea), *map(tuple, s.magic), *map(tuple, s.field), len(s.down))
-        hit = s._rules
-        if hit is not None and hit[0] == key:
-            return hit[1]
+        hit = s._rules  # (the zones as they were, face-down count, the rules): compared in place, no copy
+        if hit is not None and hit[1] == len(s.down) and hit[0] == (s.crea, s.magic, s.field):
+            return hit[2]
         rules = compute(self.static_sources(s), s, self)
-        s._rules = (key, rules)
+        s._rules = (([list(z) for z in s.crea], [list(z) for z in s.magic], [list(z) for z in s.field]),
+                    len(s.down), rules)
         return rules
 
     def static_sources(self, s: FusionState) -> list[tuple[Source, EffectSpec]]:

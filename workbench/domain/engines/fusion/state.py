@@ -301,7 +301,7 @@ class FusionState(Observe, State):
         self.lasting: list[tuple[int, int, int, int]] = []  # (controller, creature, +atk, +def) until its next turn
         self.bound: list[tuple[int, int, int, int]] = []  # (source, creature, +atk, +def) while the source is on the field
         self.hurt: list[tuple[int | None, int | None]] = []  # (creature or None, by) damage not yet answered
-        self._rules: tuple[Any, StaticRules] | None = None  # (field key, the static rules in play)
+        self._rules: tuple[Any, int, StaticRules] | None = None  # (field zones, face-down count, the static rules in play)
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
         self.acts = [0] * n
         self.turn = 0
@@ -1393,7 +1393,7 @@ class FusionState(Observe, State):
     def _target_view(self, e: Effect, p: int, src: int = -1) -> Any:
         """The choices of ``_targets`` for reading only: the zone itself where possible, no copy."""
         tgt = e.target
-        if e.filter is not None or (self.static_ids and tgt != "any_player"):
+        if e.filter is not None or (self.static_ids and tgt != "any_player" and self._shielded()):
             return self._targets(e, p, src)
         if tgt == "enemy_creature":
             return self.enemies(p)
@@ -1408,7 +1408,7 @@ class FusionState(Observe, State):
     def _targets(self, e: Effect, p: int, src: int) -> list[int]:
         """The legal choices for a single-target effect (creature indices or player tokens)."""
         tgt = e.target
-        if e.filter is not None or (self.static_ids and tgt != "any_player"):
+        if e.filter is not None or (self.static_ids and tgt != "any_player" and self._shielded()):
             # a filtered choice, or static rules in the game: the interpreter's matching, targetable creatures
             return legal_targets(e, ADAPTER.source(self, p, src, 0) if src >= 0 else Source(p, ""), self, ADAPTER)
         if tgt == "enemy_creature":
@@ -1422,6 +1422,16 @@ class FusionState(Observe, State):
         return []
 
     # ------------------------------------------------------------------ effects v2 item 8
+
+    def _shielded(self) -> bool:
+        """A cannot_be_targeted rule is in play (targets then go through the interpreter)."""
+        rules = ADAPTER.statics(self)
+        return rules is not None and bool(rules.untargetable)
+
+    def _priced(self) -> bool:
+        """A modify_cost rule is in play."""
+        rules = ADAPTER.statics(self)
+        return rules is not None and bool(rules.costs)
 
     def _price(self, p: int, i: int) -> int:
         """What card ``i`` of ``p`` costs now: its cost changed by the modify_cost rules in play."""
@@ -1609,7 +1619,7 @@ class FusionState(Observe, State):
         sa_set, sa_summon = self.sa_set, self.sa_summon
         sa_play = self.sa_tables["play"]
         used = self.used
-        priced = bool(self.static_ids)  # a modify_cost rule may be in play
+        priced = bool(self.static_ids) and self._priced()  # a modify_cost rule is in play
         for i in self.hand[p]:
             card = cards[i]
             cost = mana if card.x_cost else (self._price(p, i) if priced else card.cost)
@@ -1701,7 +1711,7 @@ class FusionState(Observe, State):
                 cache = tables[i] = [None] * self.n_slots
             tgt = e.target  # the choices of _targets, read in place
             options: Any  # a zone, a view of one, or the filtered choices
-            if e.filter is not None or self.static_ids:
+            if e.filter is not None or (self.static_ids and self._shielded()):
                 options = self._target_view(e, p, i)
             elif tgt == "enemy_creature":
                 options = self.enemies(p)
@@ -1798,7 +1808,7 @@ class FusionState(Observe, State):
         mana = self.mana[p]
         cards = self.cards
         used = self.used
-        priced = bool(self.static_ids)  # a modify_cost rule may be in play
+        priced = bool(self.static_ids) and self._priced()  # a modify_cost rule is in play
         hand = self.hand[p] if not quick.isdisjoint(self.hand[p]) else ()  # quick cards are the only candidates
         for i in hand:
             card = cards[i]
@@ -2138,7 +2148,7 @@ class FusionState(Observe, State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids else card.cost)
+        x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids and self._priced() else card.cost)
         self.mana[p] -= x
         self.stats.played[p].add(card.id)
         effects = card.on_play
