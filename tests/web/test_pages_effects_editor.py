@@ -7,7 +7,8 @@ import re
 import pytest
 
 from tests.web.pages_helpers import json_block, make_readonly_client
-from workbench.domain.effects import ACTIONS, TARGETS, TRIGGERS, vocabulary
+from workbench.domain.effects import ACTIONS, TARGETS, TRIGGERS
+from workbench.domain.effects.schema import effects_schema
 
 
 @pytest.fixture(scope="module")
@@ -17,14 +18,18 @@ def ro(tmp_path_factory):
 
 def test_editor_data_carries_the_effect_vocabulary(ro):
     data = json_block(ro.get("/games/warzone/cards/archmage-torvin/edit").get_data(as_text=True), "editor-data")
-    vocab = data["effects"]["vocabulary"]
-    assert vocab == vocabulary()  # the one table, not a copy that could drift
-    order = data["effects"]["order"]  # the selects follow the table's order, not the JSON's sorted keys
-    assert order["triggers"] == list(TRIGGERS) and order["targets"] == list(TARGETS)
-    assert order["actions"] == list(ACTIONS) and order["triggers"][0] == "on_play"
-    assert vocab["actions"]["modify_stats"]["needs_stats"] and vocab["actions"]["draw"]["needs_amount"]
-    assert vocab["actions"]["negate"]["takes_target"] is False
-    assert vocab["speed"] == [1, 3]
+    schema = data["effects"]["schema"]
+    parts = schema["parts"]
+    # the one table, in its order (on_play first), not a copy that could drift
+    assert [i["name"] for i in parts["triggers"]] == list(TRIGGERS) and parts["triggers"][0]["name"] == "on_play"
+    assert [i["name"] for i in parts["targets"]] == list(TARGETS)
+    assert [i["name"] for i in parts["actions"]] == list(ACTIONS)
+    actions = {i["name"]: i for i in parts["actions"]}
+    assert "stats" in actions["modify_stats"]["keys"] and "amount" in actions["draw"]["keys"]
+    assert "target" not in actions["negate"]["keys"]
+    assert [v for v in schema["keys"]["speed"]["shape"]["values"]] == [1, 2, 3]
+    assert schema == effects_schema([(s["name"], s["label"]) for s in data["effects"]["stats"]],
+                                    [(i["name"], i["label"]) for i in parts["filter_keys"]], "en")
     assert data["card"]["effects"][0]["action"] == "destroy"  # the rows start from the card's own list
 
 

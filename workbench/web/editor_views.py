@@ -14,7 +14,6 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, ngettext
 from werkzeug.wrappers import Response
 
-from workbench.domain.effects import vocabulary
 from workbench.domain.effects.schema import DOCS_PAGE, effects_schema
 from workbench.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
 from workbench.domain.validation import filter_keys, stat_names
@@ -77,14 +76,11 @@ def _effects_data(definition: Any) -> dict[str, Any]:
     labels: dict[str, str] = {}
     for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
         labels.setdefault(fdef.name, fdef.label or fdef.name)
-    vocab = vocabulary()
     stats = [(name, labels.get(name, name)) for name in sorted(stat_names(definition))]
     keys = [(name, labels.get(name, name)) for name in sorted(filter_keys(definition))]
     language = str(get_locale() or "en")
-    return {"vocabulary": vocab,
-            # The page's JSON has sorted keys; the selects list names in the table's order (on_play first).
-            "order": {part: list(vocab[part]) for part in ("triggers", "actions", "targets", "durations")},
-            "stats": [{"name": name, "label": label} for name, label in stats],
+    # The schema's parts are lists, in the vocabulary's order (the page's JSON sorts mapping keys).
+    return {"stats": [{"name": name, "label": label} for name, label in stats],
             "schema": effects_schema(stats, keys, "zh" if language.startswith("zh") else "en"),
             "docs": url_for("help.page", name=DOCS_PAGE),
             # The rules text is offered in the game's own language (fusion: Chinese) and English.
