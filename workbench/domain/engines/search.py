@@ -212,10 +212,18 @@ class SearchAgent(Generic[S]):
         used = 0
         rng = self.rng
         margin, z, race_from = self.margin, self.z, self.race_from
-        worlds = 0
+        worlds = skipped = 0
         while alive and worlds < max_worlds and (used < budget or worlds < base):
             world = state.determinize(player, rng)
             seed = rng.getrandbits(32)
+            world_legal = world.legal_actions(player)
+            if len(world_legal) != len(acts):
+                # a re-dealt world that lists other choices (it should not: the list depends on
+                # the view only): leave it out rather than play a choice that is not there
+                skipped += 1
+                if skipped > max_worlds:
+                    break
+                continue
             values = {}
             for k in [0] + alive:
                 sim = world.clone()
@@ -238,6 +246,8 @@ class SearchAgent(Generic[S]):
                 alive = keep
         self.playouts += used
         best, best_adv = 0, margin
+        if not worlds:
+            return cands[0]
         for k in alive:
             adv = diff[k] / worlds
             if adv > best_adv:
@@ -268,16 +278,18 @@ class SearchAgent(Generic[S]):
         cols = m + 1 if model > 0 else m  # column m: the opponent plays the policy (its model)
         totals = [[0.0] * cols for _ in range(n)]
         visits = [[0] * cols for _ in range(n)]
-        for it in range(max(self.budget, n * cols)):
-            if model > 0 and it % 2:  # half the playouts against the model
-                i, j = (it // 2) % n, m
+        # Each iteration plays one opponent column against every row in the same re-dealt
+        # world with the same playout seed (common random numbers: rows are compared on the
+        # same luck); half the iterations go to the model column when there is one.
+        for it in range(max(1, self.budget // n, cols)):
+            if model > 0 and it % 2:
+                j = m
             else:
-                cell = (it // 2 if model > 0 else it) % (n * m)
-                i, j = divmod(cell, m)
+                j = (it // 2 if model > 0 else it) % m
             world = state.determinize(player, rng)
-            policy = self.policy(rng.getrandbits(32))
+            seed = rng.getrandbits(32)
             if j == m:
-                reply = policy.choose(world, other)
+                reply = self.policy(seed).choose(world, other)
             else:
                 their_legal = world.legal_actions(other)
                 reply = theirs[j]
@@ -285,11 +297,14 @@ class SearchAgent(Generic[S]):
                 if place is not None:
                     reply = their_legal[place]
                 elif reply.kind not in ("split", "focus"):  # not open to it in this world
-                    reply = policy.choose(world, other)
-            world.apply_joint({player: _in_world(world, player, my_places[i], mine[i]),
-                               other: reply})
-            totals[i][j] += rollout(world, player, policy, self.horizon, self.evaluate)
-            visits[i][j] += 1
+                    reply = self.policy(seed).choose(world, other)
+            for i in range(n):
+                sim = world.clone()
+                sim.apply_joint({player: _in_world(sim, player, my_places[i], mine[i]),
+                                 other: reply})
+                totals[i][j] += rollout(sim, player, self.policy(seed), self.horizon,
+                                        self.evaluate)
+                visits[i][j] += 1
         payoff = [[totals[i][j] / visits[i][j] if visits[i][j] else 0.5 for j in range(cols)]
                   for i in range(n)]
         if model > 0:

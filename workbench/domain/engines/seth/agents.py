@@ -381,12 +381,37 @@ def position_value(state: SethState, player: int) -> float:
 
 
 def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Action]:
-    """The heuristic's choice first, then the listed actions, assignments of more monsters
-    first (the list starts with the empty one)."""
+    """The heuristic's plain choice (no jitter) first, then the choices a person would weigh
+    against it: at an assignment the same set with one monster more or fewer (whether to keep a
+    monster back is the decision of the step), elsewhere the choices of jittered heuristics
+    (other kill orders and dump targets); then the listed actions."""
     assert isinstance(state, SethState)
     first = HeuristicAgent(0, jitter=0.0).choose(state, player)
-    ordered = acts[::-1] if state.step == ASSIGN else acts
-    return [first] + [a for a in ordered if a.kind != first.kind or a.args != first.args]
+    out = [first]
+    seen = {(first.kind, first.args)}
+
+    def add(action: Action) -> None:
+        key = (action.kind, action.args)
+        if key not in seen:
+            seen.add(key)
+            out.append(action)
+
+    if state.step == ASSIGN:
+        chosen = set(first.args)
+        by_args = {a.args: a for a in acts}
+        for m in state.eligible[player]:
+            names = tuple(x.name for x in state.eligible[player]
+                          if (x.name in chosen) != (x is m))
+            if names in by_args:
+                add(by_args[names])
+        for action in acts[::-1]:  # assignments of more monsters first
+            add(action)
+    else:
+        for k in range(1, 7):
+            add(HeuristicAgent(k).choose(state, player))
+        for action in acts:
+            add(action)
+    return out
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
