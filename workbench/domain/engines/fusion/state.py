@@ -971,7 +971,7 @@ class FusionState(Observe, State):
             self._phase_begins()
         if not (self.turn == 1 and self.opts.skip_draw):
             self._draw(p)
-            if self.logging and not self.over:
+            if self.logging and not self.over and (self.np == 2 or p in self.alive):
                 self._say(f"P{p + 1} draws a card")
         self.phase = "main1"
         self.step = "main"
