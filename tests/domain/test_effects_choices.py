@@ -23,7 +23,7 @@ from workbench.domain.effects import parse_effects
 from workbench.domain.effects.text import rules_text
 from workbench.domain.effects.vocabulary import UNLESS, vocabulary
 from workbench.domain.engines import load_engine
-from workbench.domain.engines.base import Action
+from workbench.domain.engines.base import Action, play_game
 from workbench.domain.validation import validate_card
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -383,3 +383,19 @@ def test_each_opponent_of_a_pod_decides_for_itself():
         state.apply(Action("choose", ("pay" if p == 1 else "decline",)))
     assert asked == [1, 2]  # the fourth player has 1 mana: it cannot pay, so it is not asked
     assert state.life == [20, 20, 17, 17] and state.mana[1] == 1
+
+
+@pytest.mark.parametrize("game", ("warzone", "fusion"))
+def test_the_heuristic_plays_the_choice_cards(game):
+    """A choose card is worth its best mode, an unless card about half its effect, arrange a
+    little: the heuristic plays them (a card worth 0 would never leave the hand)."""
+    engine = load_engine(game)
+    a, b, options = _choice_decks(game)
+    played: set[str] = set()
+    for seed in range(8):
+        state = engine.new_game(a, b, options, seed)
+        play_game(state, [engine.agents["heuristic"](seed), engine.agents["heuristic"](seed + 1)])
+        played |= state.stats.played[0] | state.stats.played[1]
+    wanted = {"warzone": {"battle-edict", "bridge-toll", "scouts-foresight", "war-council"},
+              "fusion": {"jue-ze", "qiang-zheng", "zhan-bu", "ze-jiang"}}[game]
+    assert wanted <= played, wanted - played

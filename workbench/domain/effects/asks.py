@@ -97,6 +97,11 @@ def mode_selections(e: EffectSpec) -> list[tuple[int, ...]]:
     return list(combinations(range(len(e.options)), e.count or 1))
 
 
+def mode_args(e: EffectSpec) -> list[str]:
+    """The answers a choose entry's mode ask offers (``"1"``, ``"2"`` … or ``"1+2"`` …)."""
+    return [mode_arg(sel) for sel in mode_selections(e)]
+
+
 def mode_arg(selection: tuple[int, ...]) -> str:
     return "+".join(str(i + 1) for i in selection)
 

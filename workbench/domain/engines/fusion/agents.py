@@ -42,6 +42,8 @@ def _left(s: FusionState, i: int) -> int:
 def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
     """A rough worth of one effect for player ``p`` (positive is good for ``p``)."""
     act = e.action
+    if e.asks:  # choose, arrange, unless, pick: choose (rare: kept off the usual path)
+        return _asking_value(s, p, src, e, t, x)
     amount = x if e.x_amount else e.amount  # an int already (cards.Effect)
     if act == "damage" and e.choice and t is not None and t >= 0:
         # the most frequent estimate (damage to a chosen creature), as the loop below computes it
@@ -126,6 +128,31 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
                 else:
                     total -= _WASTED  # wears off before it matters: after combat, off-fight
     return total
+
+
+def _asking_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
+    """:func:`_effect_value` of an entry that asks while it resolves: a choose entry is worth its
+    best mode (each step at its best target), arrange a little, an unless entry about half."""
+    from dataclasses import replace
+
+    from workbench.domain.effects.asks import mode_args, mode_steps
+
+    if e.action == "choose":
+        best = None
+        for arg in mode_args(e):
+            val = 0.0
+            for spec in mode_steps(e, arg):
+                step = cast(Effect, spec)
+                if step.choice:
+                    val += max((_effect_value(s, p, src, step, u, x) for u in s._targets(step, p, src)), default=0.0)
+                else:
+                    val += _effect_value(s, p, src, step, None, x)
+            best = val if best is None else max(best, val)
+        return best or 0.0
+    if e.action == "arrange":
+        return 0.5
+    plain = replace(e, unless=("", 0), asks=False, pick="best" if e.pick == "choose" else e.pick)
+    return (0.5 if e.unless[0] else 1.0) * _effect_value(s, p, src, plain, t, x)
 
 
 def choice_value(s: FusionState, p: int, answer: str) -> float:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import cast
 from itertools import accumulate
 from typing import Any
 
-from workbench.domain.effects.asks import DECLINE, mode_steps, picked_card
+from workbench.domain.effects.asks import DECLINE, mode_args, mode_steps, picked_card
 from workbench.domain.effects.spec import PlayerRef
 from workbench.domain.engines.base import Action, Agent
 from workbench.domain.engines.warzone.cards import (
@@ -393,6 +394,16 @@ def effect_value(state: WarzoneState, c: int, e: Effect, chosen: str | None,
     a, t = e.action, e.target
     if a == "negate":
         return 0.0
+    if e.asks:  # choose, arrange, unless (rare: one test on the usual path)
+        if a == "choose":  # worth its best mode, each step at its best target
+            return max((sum(max((effect_value(state, c, step, x, src, attacker) for x in state._choices(c, step, src)),
+                                default=0.0) if step.chooses else effect_value(state, c, step, None, src, attacker)
+                            for step in cast("list[Effect]", mode_steps(e, arg)))
+                        for arg in mode_args(e)), default=0.0)
+        if a == "arrange":
+            return 20.0  # a better next draw
+        if e.unless[0]:  # the affected player may pay to stop it: about half its worth
+            return 0.5 * effect_value(state, c, replace(e, unless=("", 0), asks=False), chosen, src, attacker)
     if a in ("draw", "gain_life") or (a == "damage" and t in PLAYER_TARGETS):
         if t == "self":
             players = [c]
