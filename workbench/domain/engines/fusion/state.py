@@ -129,7 +129,7 @@ _SHARED_FIELDS = (
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
     "token_ids", "item_ids", "has_items", "mcache", "fcache",
-    "v2", "static_ids", "dmg_watch",
+    "v2", "static_ids", "dmg_watch", "cont_filtered",
 )
 
 
@@ -144,7 +144,7 @@ class Shared:
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
-        "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch",
+        "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
         "item_ids", "has_items", "mcache", "fcache",
     )
 
@@ -186,6 +186,8 @@ class Shared:
         self.v2: frozenset[str] = frozenset().union(*(c.v2 for c in cards))
         self.static_ids = [i for i, c in enumerate(cards) if c.statics]
         self.dmg_watch = bool(self.v2 & {"on_damaged", "on_deal_damage"})
+        # a standing change with a filter reaches creatures by name: a newcomer needs a new look
+        self.cont_filtered = any(e.filter is not None for c in cards for e in c.continuous)
         # normal items, usable in the main phases of every player's turn (§3.10.6)
         self.item_ids = [frozenset(i for i, c in enumerate(cards) if c.kind == "item" and c.subtype == "normal"
                                    and c.play_speed < 2 and owner[i] == p) for p in range(players)]
@@ -247,6 +249,7 @@ class FusionState(Observe, State):
     v2: frozenset[str]
     static_ids: list[int]
     dmg_watch: bool
+    cont_filtered: bool
     item_ids: list[frozenset[int]]
     has_items: bool
     mcache: dict[int, tuple[frozenset[int], Any]]
@@ -301,6 +304,7 @@ class FusionState(Observe, State):
         self.lasting: list[tuple[int, int, int, int]] = []  # (controller, creature, +atk, +def) until its next turn
         self.bound: list[tuple[int, int, int, int]] = []  # (source, creature, +atk, +def) while the source is on the field
         self.hurt: list[tuple[int | None, int | None]] = []  # (creature or None, by) damage not yet answered
+        self._cb_seen: set[int] = set()  # with cont_filtered: the creatures _cb was computed with
         self._rules: tuple[Any, int, StaticRules] | None = None  # (field zones, face-down count, the static rules in play)
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
         self.acts = [0] * n
@@ -561,8 +565,8 @@ class FusionState(Observe, State):
                 d += m[1]
         if self.has_cont:
             cb = self._cb
-            if cb is None:
-                cb = self._cb = self._cont_bonuses()
+            if cb is None or (self.cont_filtered and i not in self._cb_seen):
+                cb = self._cb = self._cont_bonuses()  # (a newcomer: a filtered change may reach it)
             m = cb[self.owner[i]]
             a += m[0]
             d += m[1]
@@ -581,6 +585,8 @@ class FusionState(Observe, State):
         """
         bonus = [[0, 0] for _ in range(self.np)]
         this: dict[int, tuple[int, int]] = {}
+        if self.cont_filtered:
+            self._cb_seen = {k for zone in self.crea for k in zone}  # the creatures this table looked at
         down = self.down
         for j in self.cont_ids:
             if j in down:

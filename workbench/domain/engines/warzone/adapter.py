@@ -274,6 +274,8 @@ class WarzoneEffects(BaseAdapter):
         me.field.append(unit)  # put onto the field: no cost, no recruit limit, no on_play
         me.field_changed()
         s._statics = None
+        if s._flags and "filtered" in s._flags:
+            s._aura = None  # a standing change with a filter may reach the newcomer
         if card.continuous:
             s._aura = None
             s._sweep()

@@ -170,7 +170,7 @@ class _Proto:
         # What of effects v2 item 8 the card uses: the state checks these only when a card has them.
         self.v2 = frozenset(t for t in ("on_damaged", "on_deal_damage", "on_enter", "on_draw",
                                         "on_opponent_play", "on_phase") if parsed.of(t)) | (
-            {"static"} if self.statics else set()) | (
+            {"static"} if self.statics else set()) | ({"filtered"} if self.filtered else set()) | (
             {"while_on_field"} if any(e.duration == "while_on_field" for e in self.effects) else set())
         self.pays = any(e.costs for e in self.activated)  # costs beyond tapping (life, cards)
         # Text the engine cannot run stays text: the card plays without it and is reported.

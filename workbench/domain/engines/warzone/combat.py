@@ -147,6 +147,8 @@ class Combat(WarzoneCore):
         """``u`` left the field: the static rules change; while_on_field changes it made end
         (``_after_leaving`` sweeps), and those made on it are forgotten."""
         self._statics = None
+        if self._flags and "filtered" in self._flags:
+            self._aura = None  # standing changes with a filter are kept per creature
         if not self.bound:
             return
         keep = []

@@ -993,6 +993,8 @@ class WarzoneState(Combat, Effects, Observe, State):
         me.field.append(u)
         me.rows_cache = me.units_cache = None  # Player.field_changed(), inlined
         self._statics = None
+        if self._flags and "filtered" in self._flags:
+            self._aura = None  # a standing change with a filter may reach the newcomer
         self.count += 1
         if card.degree > self.highest:
             self.highest = card.degree
