@@ -1,6 +1,7 @@
 """Benchmark: a 10,000-game matchup per game with heuristic players, on 1 and on 2 workers.
 
     python benchmarks/playtest.py [--games 10000] [--games-per-game seth=10000 ...] [--json]
+    python benchmarks/playtest.py --game fusion --players 3 [--games 3000]   # a pod (RULES.md §3.9.6)
 
 Prints, per game, the time on 1 worker and on 2 workers, the speed-up, and whether the two
 reports are identical (they must be: results do not depend on the number of workers). It also
@@ -24,19 +25,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from workbench.services.playtest.pod import run_pod  # noqa: E402
 from workbench.services.playtest.runner import run_matchup  # noqa: E402
-from workbench.services.playtest.service import prepare  # noqa: E402
+from workbench.services.playtest.service import prepare, prepare_pod  # noqa: E402
 from workbench.storage.repository import Repository  # noqa: E402
 
 TIMING = {"elapsed_s", "games_per_s", "workers"}
 
 
-def bench(repo: Repository, game: str, games: int, seed: int, repeat: int = 1) -> dict:
+def bench(repo: Repository, game: str, games: int, seed: int, repeat: int = 1, players: int = 2) -> dict:
     """Time ``games`` games on 1 and on 2 workers, ``repeat`` rounds alternating 1, 2, 1, 2 …;
     the fastest run of each is reported (as timeit does: slower runs measure the machine's other
-    work, not the runner), with every run's time kept in the JSON."""
+    work, not the runner), with every run's time kept in the JSON. ``players`` above 2: a pod of
+    the game's first deck with the others in turn (fusion, docs/playtests.md#pods-three-or-four-players)."""
     decks = [d.id for d in repo.list_decks(game)][:2]
-    matchup, _ = prepare(repo, game, decks[0], decks[1], seed=seed)
+    if players > 2:
+        pod, _ = prepare_pod(repo, game, decks[0], [decks[(k + 1) % len(decks)] for k in range(players - 1)], seed=seed)
+        decks = list(pod.labels)
+
+        def play(n: int, workers: int) -> dict:
+            report = run_pod(pod, n, workers)
+            report["win_rate_a"] = report["score_a"]  # deck A's share, for the row below
+            return report
+    else:
+        matchup, _ = prepare(repo, game, decks[0], decks[1], seed=seed)
+
+        def play(n: int, workers: int) -> dict:
+            return run_matchup(matchup, n, workers)
     results: dict[int, tuple[float, dict]] = {}
     cpu = {}
     parent = {}
@@ -46,7 +61,7 @@ def bench(repo: Repository, game: str, games: int, seed: int, repeat: int = 1) -
             cpu_before = _cpu()
             own_before = _cpu(children=False)
             started = time.perf_counter()
-            report = run_matchup(matchup, games, workers)
+            report = play(games, workers)
             elapsed = time.perf_counter() - started
             runs[workers].append(round(elapsed, 2))
             if workers not in results or elapsed < results[workers][0]:
@@ -87,6 +102,8 @@ def main() -> int:
     parser.add_argument("--data", default=str(ROOT / "card_data"))
     parser.add_argument("--repeat", type=int, default=1,
                         help="rounds of 1 and 2 workers; the fastest of each is reported (default 1)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
+                        help="3 or 4: time a pod of that many players (engines that seat them: fusion)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     repo = Repository(Path(args.data))
@@ -94,7 +111,7 @@ def main() -> int:
     rows = []
     for game in games:
         try:
-            rows.append(bench(repo, game, args.games, args.seed, args.repeat))
+            rows.append(bench(repo, game, args.games, args.seed, args.repeat, args.players))
         except Exception as exc:  # noqa: BLE001 - report the game and go on with the others
             rows.append({"game": game, "error": f"{type(exc).__name__}: {exc}"})
     if args.json:
