@@ -182,4 +182,5 @@ def _relabel(s: FusionState, perm: dict[int, int]) -> None:
     s.pending = [(p, m(src), e) for p, src, e in s.pending]
     s.tgt_opts = [m(t) for t in s.tgt_opts]
     s.bound = [(m(a), m(b), x, y) for a, b, x, y in s.bound]  # while_on_field (a face-down creature's too)
+    s.dealer = {(m(a), k): m(v) for (a, k), v in s.dealer.items()}
     s.lasting = [(c, m(i), x, y) for c, i, x, y in s.lasting]

@@ -304,6 +304,7 @@ class FusionState(Observe, State):
         self.lasting: list[tuple[int, int, int, int]] = []  # (controller, creature, +atk, +def) until its next turn
         self.bound: list[tuple[int, int, int, int]] = []  # (source, creature, +atk, +def) while the source is on the field
         self.hurt: list[tuple[int | None, int | None]] = []  # (creature or None, by) damage not yet answered
+        self.dealer: dict[tuple[int, int], int] = {}  # (creature, effect index) -> whose damage it took
         self._cb_seen: set[int] = set()  # with cont_filtered: the creatures _cb was computed with
         self._rules: tuple[Any, int, StaticRules] | None = None  # (field zones, face-down count, the static rules in play)
         self.used: set[tuple[int, str, int]] = set()  # once-per-turn keys
@@ -352,7 +353,7 @@ class FusionState(Observe, State):
         # alive, opps and places are replaced, never changed in place (_knock_out): shared
         for key in ("tapped", "down", "sick", "used"):
             d[key] = set(d[key])
-        for key in ("set_turn", "damage", "mods", "eot", "attached"):
+        for key in ("set_turn", "damage", "mods", "eot", "attached", "dealer"):
             d[key] = dict(d[key])
         if self.counters:
             d["counters"] = {i: dict(table) for i, table in self.counters.items()}
@@ -1293,6 +1294,8 @@ class FusionState(Observe, State):
                 return
             self.attached[src] = host
         source = ADAPTER.source(self, p, src, x)
+        if kind == "trigger" and self.dealer:  # on_damaged: the creature whose damage it was
+            source.attacker = self.dealer.pop((src, effects[0].index), None)
         if asking(effects):
             decoded = [t if e.action == "negate" else ADAPTER.decode(self, e, t) for e, t in zip(effects, targets)]
             paused = run(effects, decoded, source, self, ADAPTER)
@@ -1485,10 +1488,8 @@ class FusionState(Observe, State):
                         self._trigger(c, j, e)
 
     def _answer_damage(self) -> None:
-        """on_damaged / on_deal_damage of the damage dealt since the last look, in order; an effect
-        without a chosen target resolves at once (so it knows whose damage it was: target
-        attacker), one with a chosen target waits for its controller's choice. The damage they
-        deal is answered in turn (at most 20 rounds)."""
+        """on_damaged / on_deal_damage of the damage dealt since the last look, in order: each is
+        triggered (a chain link of its own, §3.10.5); the damage they deal is answered in turn."""
         for _ in range(20):
             hurt = self.hurt
             if not hurt:
@@ -1505,18 +1506,11 @@ class FusionState(Observe, State):
         self.hurt = []
 
     def _fire(self, i: int, e: Effect, attacker: int | None) -> None:
-        p = self.owner[i]
-        if e.choice or e.asks:  # a choice of its controller: it waits like any triggered effect
-            self._trigger(p, i, e)
-            return
-        if e.once:
-            key = (p, self.cards[i].id, e.index)
-            if key in self.used:
-                return
-            self.used.add(key)
-        source = ADAPTER.source(self, p, i, 0)
-        source.attacker = attacker if attacker is not None and self.on_field(attacker) else None
-        resolve(e, source, None, self, ADAPTER)
+        """Trigger ``e`` of ``i`` like any triggered effect (a chain link, §3.10.5); ``attacker``
+        (whose damage it was) is kept for its ``target: attacker`` until the link resolves."""
+        if attacker is not None and e.target == "attacker":
+            self.dealer[(i, e.index)] = attacker
+        self._trigger(self.owner[i], i, e)
 
     def _end_bound(self, i: int) -> None:
         """``i`` leaves the field: while_on_field changes it made end, those made on it are forgotten."""
