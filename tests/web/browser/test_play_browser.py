@@ -26,7 +26,7 @@ def open_table(page, base: str, game: str, opponent: str = "random", seed: str =
     page.goto(f"{base}/games/{game}/play")
     you, them = DECKS[game]
     page.get_by_label("Your deck").select_option(you)
-    page.get_by_label("Opponent's deck").select_option(them)
+    page.get_by_label("Opponent's deck", exact=True).select_option(them)
     page.get_by_label("Opponent", exact=True).select_option(opponent)
     page.get_by_label("You play").select_option(seat)
     page.get_by_label("Seed").fill(seed)
