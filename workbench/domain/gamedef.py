@@ -91,6 +91,7 @@ DEFINITION_SCHEMA: dict[str, Any] = {
                     "exactly": _BOUND,
                     "rule": {"type": "string"},
                     "play": {"type": "boolean"},
+                    "reserve": {"type": "boolean"},
                 },
                 "additionalProperties": False,
             },

@@ -188,9 +188,9 @@ def test_the_variant_difference_interval_is_newcombes_hybrid_score_interval():
 
 def test_prepare_lists_what_the_engine_does_not_play_and_why(ro_repo):
     _, facts = service.prepare(ro_repo, "fusion", "lie-yan-ji-feng", "pan-shi-chao-xi")
-    extra = {(z["deck"], z["card"]) for z in facts["unplayed_zones"]}
-    assert extra and all(z["zone"] == "extra" and z["copies"] >= 1 for z in facts["unplayed_zones"])
-    assert ("a", "yan-feng-he-ti-long") in extra
+    assert facts["unplayed_zones"] == []  # the engine plays fusion's extra deck (RULES.md §3.10.2)
+    assert service.unplayed_zones(["main"], {"a": {"main": [], "extra": [{"id": "yan-feng-he-ti-long"}]}}) == [
+        {"deck": "a", "zone": "extra", "card": "yan-feng-he-ti-long", "name": "yan-feng-he-ti-long", "copies": 1}]
     reasons = facts["unsimulated_reasons"]
     matchup, _ = service.prepare(ro_repo, "fusion", "lie-yan-ji-feng", "pan-shi-chao-xi")
     unsimulated = service.run_matchup(matchup, 2, 1)["unsimulated_cards"]

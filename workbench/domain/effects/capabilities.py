@@ -47,6 +47,8 @@ class Capabilities:
     refuse: Callable[[str, EffectSpec], str | None] = no_refusal
     """A game rule the tables cannot say, e.g. warzone: negate only on traps."""
     spec_type: type[EffectSpec] = field(default=EffectSpec)
+    why_not: Mapping[str, str] = field(default_factory=dict)
+    """Verb -> why the game's rules cannot have it (the effect.unsimulated reason), e.g. tokens."""
 
     def kind_triggers(self, kind: str) -> frozenset[str]:
         return self.triggers.get(kind, self.triggers.get("*", frozenset()))

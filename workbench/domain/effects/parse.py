@@ -127,6 +127,8 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
     if not isinstance(action, str) or action not in ACTIONS:
         return invalid(f"unknown action {action!r}")
     if action not in caps.verbs:
+        if action in caps.why_not:
+            return unsimulated(caps.why_not[action])
         return unsimulated(f"the {game} engine does not run {action} (runs: {', '.join(sorted(caps.verbs))})")
     if trigger not in caps.kind_triggers(kind):
         allowed = ", ".join(sorted(caps.kind_triggers(kind))) or "none"

@@ -230,7 +230,7 @@ def cod(definition: GameDefinition, deck: Deck, names: Mapping[str, str]) -> byt
         zone = definition.zones.get(zone_id)
         if zone is None or card_id not in names:
             continue
-        is_main = bool(zone.spec.get("play")) or zone_id == next(iter(definition.zones))
+        is_main = (bool(zone.spec.get("play")) and not zone.spec.get("reserve")) or zone_id == next(iter(definition.zones))
         bucket = zones["main" if is_main else "side"]
         bucket[names[card_id]] = bucket.get(names[card_id], 0) + count
     for zone_name, content in zones.items():

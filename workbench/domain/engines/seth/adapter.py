@@ -91,6 +91,9 @@ CAPABILITIES = Capabilities(
     phases=frozenset({"fast", "medium", "slow"}),
     refuse=_refuse,
     spec_type=Effect,
+    why_not={"create_token": "seth's rules (RULES.md §2) have no tokens: a player fields its five monsters under "
+                             "the Power limit and no effect adds one; create_token is fusion's (§3.10.3)",
+             "fusion_summon": "seth has no extra deck: fusion_summon is fusion's (RULES.md §3.10.2)"}
 )
 
 

@@ -106,6 +106,9 @@ CAPABILITIES = Capabilities(
     unless=frozenset({"pay_life", "discard"}),
     refuse=_refuse,
     spec_type=Effect,
+    why_not={"create_token": "warzone's rules (RULES.md §1) have no tokens: every creature is a card recruited "
+                             "into a row by its Class; create_token is fusion's (§3.10.3)",
+             "fusion_summon": "warzone has no extra deck (RULES.md §1.2): fusion_summon is fusion's (§3.10.2)"}
 )
 
 
