@@ -75,7 +75,7 @@
     if (!movesEl) return;
     movesEl.replaceChildren();
     (view.moves || []).forEach(function (m) { movesEl.appendChild(el("li", {}, [moveButton(m)])); });
-    if (!(view.moves || []).length) movesEl.appendChild(el("li", { class: "muted", text: view.over ? "The game is over." : "No moves for you now." }));
+    if (!(view.moves || []).length) movesEl.appendChild(el("li", { class: "muted", text: view.over ? W.t("The game is over.") : W.t("No moves for you now.") }));
     closeCardMoves();
   }
 
@@ -87,9 +87,9 @@
     card.classList.add("is-selected");
     const moves = (view.moves || []).filter(function (m) { return indices.indexOf(m.index) !== -1; });
     cardMovesEl.replaceChildren(
-      el("p", { class: "pt-card-moves-title", text: moves.length ? `${card.dataset.name}: ${moves.length} move${moves.length === 1 ? "" : "s"}` : `${card.dataset.name}: no moves now` }),
+      el("p", { class: "pt-card-moves-title", text: moves.length ? W.tn("%(card)s: %(n)s move", "%(card)s: %(n)s moves", moves.length, { card: card.dataset.name, n: moves.length }) : W.t("%(card)s: no moves now", { card: card.dataset.name }) }),
       el("ul", { class: "pt-move-list" }, moves.map(function (m) { return el("li", {}, [moveButton(m)]); })),
-      el("button", { type: "button", class: "button button-quiet small", text: "Close", onclick: function () { closeCardMoves(); card.focus(); } })
+      el("button", { type: "button", class: "button button-quiet small", text: W.t("Close"), onclick: function () { closeCardMoves(); card.focus(); } })
     );
     cardMovesEl.hidden = false;
     const first = cardMovesEl.querySelector("button.pt-move");
@@ -116,7 +116,7 @@
     if (!undoSel) return;
     undoSel.replaceChildren();
     (view.undo || []).forEach(function (u) {
-      const turn = u.turn !== null && u.turn !== undefined ? `${view.turn_label || "Turn"} ${u.turn}: ` : "";
+      const turn = u.turn !== null && u.turn !== undefined ? W.t("%(label)s %(turn)s", { label: view.turn_label, turn: u.turn }) + W.t(": ") : "";
       undoSel.appendChild(el("option", { value: u.step, text: `${turn}${u.who} — ${u.text}` }));
     });
     const none = !(view.undo || []).length;
@@ -141,7 +141,7 @@
     });
     statusEl.textContent = view.status;
     statusEl.classList.remove("is-error");
-    document.getElementById("pt-turn").textContent = view.turn !== null && view.turn !== undefined ? `${view.turn_label || "Turn"} ${view.turn}` : "";
+    document.getElementById("pt-turn").textContent = view.turn !== null && view.turn !== undefined ? W.t("%(label)s %(turn)s", { label: view.turn_label, turn: view.turn }) : "";
     document.getElementById("pt-phase").textContent = view.phase || "";
     document.getElementById("pt-step").textContent = view.step;
     root.dataset.step = view.step;
@@ -154,7 +154,7 @@
     const added = view.log.slice(previousLog);
     let spoken = added.slice(-3).join(". ");
     if (view.moves && view.moves.length && !(before && before.moves && before.moves.length && before.step === view.step)) {
-      spoken += (spoken ? ". " : "") + `${view.status} ${view.moves.length} legal move${view.moves.length === 1 ? "" : "s"}.`;
+      spoken += (spoken ? ". " : "") + view.status + " " + W.tn("%(n)s legal move.", "%(n)s legal moves.", view.moves.length, { n: view.moves.length });
     } else if (view.over) {
       spoken += (spoken ? ". " : "") + view.status;
     }
@@ -176,10 +176,10 @@
     try {
       const answer = await W.api("POST", url, Object.assign({ expect: view.decisions, seat: view.seat }, body || {}));
       if (answer.body && answer.body.board_html) render(answer.body);
-      if (!answer.ok) showError((answer.body && answer.body.error) || `The server answered ${answer.status}.`);
+      if (!answer.ok) showError((answer.body && answer.body.error) || W.t("The server answered %(status)s.", { status: answer.status }));
       return answer;
     } catch (e) {
-      showError("The server cannot be reached; try again.");
+      showError(W.t("The server cannot be reached; try again."));
       return null;
     } finally {
       busy = false;
@@ -222,9 +222,9 @@
     if (movesEl) movesEl.hidden = true;
     passEl.hidden = false;
     document.getElementById("pt-pass-text").textContent =
-      `Hand the screen to ${view.labels[seat]}. Only they should look at it now.`;
+      W.t("Hand the screen to %(player)s. Only they should look at it now.", { player: view.labels[seat] });
     const ready = document.getElementById("pt-pass-ready");
-    ready.textContent = `I am ${view.labels[seat]}: show my hand`;
+    ready.textContent = W.t("I am %(player)s: show my hand", { player: view.labels[seat] });
     ready.dataset.seat = seat;
     ready.focus();
   }
@@ -232,7 +232,7 @@
   document.getElementById("pt-pass-ready").addEventListener("click", async function () {
     const seat = Number(this.dataset.seat);
     const answer = await W.api("GET", `${root.dataset.stateUrl}?seat=${seat}`);
-    if (!answer.ok || !answer.body) { showError("The table could not be loaded; try again."); return; }
+    if (!answer.ok || !answer.body) { showError(W.t("The table could not be loaded; try again.")); return; }
     shownSeat = seat;
     root.classList.remove("is-passing");
     passEl.hidden = true;
@@ -294,13 +294,13 @@
       post(root.dataset.undoUrl, { step: Number(undoSel.value) });
     });
     document.getElementById("pt-restart").addEventListener("click", function () {
-      if (window.confirm("Start this game again from the beginning, with the same seed?")) post(root.dataset.restartUrl, {});
+      if (window.confirm(W.t("Start this game again from the beginning, with the same seed?"))) post(root.dataset.restartUrl, {});
     });
   }
 
   /* Replay: step through the kept decisions. */
   function renderReplay() {
-    document.getElementById("rp-count").textContent = `Step ${view.step} of ${view.decisions}`;
+    document.getElementById("rp-count").textContent = W.t("Step %(n)s of %(total)s", { n: view.step, total: view.decisions });
     document.getElementById("rp-back").disabled = view.step <= 0;
     document.getElementById("rp-first").disabled = view.step <= 0;
     document.getElementById("rp-next").disabled = view.step >= view.decisions;
@@ -320,7 +320,7 @@
       while (wanted !== view.step) {
         const asked = wanted;
         const answer = await W.api("GET", `${root.dataset.stateUrl}?step=${asked}`);
-        if (!answer.ok || !answer.body) { showError("That step could not be loaded."); wanted = view.step; break; }
+        if (!answer.ok || !answer.body) { showError(W.t("That step could not be loaded.")); wanted = view.step; break; }
         render(answer.body);
       }
     } finally {

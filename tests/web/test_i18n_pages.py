@@ -21,10 +21,15 @@ def designer_words(repo, game: str) -> tuple[str, ...]:
     words |= {c.id for c in repo.list_cards(game)}
     words |= {str(d.data.get("name", d.id)) for d in repo.list_decks(game)}
     words |= {definition.name, definition.id}
+    for fid, spec in definition.formats.items():
+        words |= {fid, str(spec.get("label", "")) if isinstance(spec, dict) else ""}
     for opt in definition.options.values():
         words |= {opt.name, str(opt.spec.get("label") or ""), str(opt.spec.get("rule") or ""), str(opt.default)}
     for kind in definition.kinds.values():
-        words |= {kind.id, kind.label} | {f.label for f in definition.fields_for(kind.id)}
+        words |= {kind.id, kind.label}
+        for fdef in definition.fields_for(kind.id):  # labels and enumerated values (seth's speeds, elements)
+            spec = fdef.spec
+            words |= {fdef.label, *(str(v) for v in spec.get("enum") or (spec.get("items") or {}).get("enum") or [])}
     return tuple(w for w in words if re.search(r"[A-Za-z]{2,}", w))  # ids such as "a1" are not words
 
 
@@ -62,3 +67,54 @@ def test_playtest_pages_and_reports_in_chinese(client, repo, game, deck_a, deck_
     balance = _run(client, game, f"/games/{game}/playtest/balance",
                    {"deck": deck_a, "vs": deck_b, "games": "4", "workers": "1"})
     assert untranslated(client.get(f"/games/{game}/playtests/{balance}", headers=ZH).get_data(as_text=True), words) == []
+
+
+def _walk(client, game: str, table_id: str, token: str, rng, check, steps: int = 300) -> dict:
+    """Play a table with random legal moves for the person and the AI's own, checking each view."""
+    view = client.get(f"/games/{game}/play/{table_id}/state", headers=ZH).get_json()
+    for _ in range(steps):
+        check(view)
+        if view["over"]:
+            break
+        headers = {**ZH, "X-CSRF-Token": token}
+        if view["moves"]:
+            move = rng.choice(view["moves"])
+            view = client.post(f"/games/{game}/play/{table_id}/move", headers=headers, json={
+                "seat": view["seat"], "index": move["index"], "kind": move["kind"], "expect": view["decisions"]}).get_json()
+        else:
+            view = client.post(f"/games/{game}/play/{table_id}/advance", headers=headers,
+                               json={"expect": view["decisions"]}).get_json()
+        assert "error" not in view, view.get("error")
+    check(view)
+    return view
+
+
+@pytest.mark.parametrize("game, deck_a, deck_b, engine_words", [
+    ("fusion", "lie-yan-ji-feng", "pan-shi-chao-xi", True),
+    ("seth", "rot-and-stone", "skyburn-blitz", False),  # the engine's own lines and moves: still English
+    ("warzone", "iron-bastion", "vanguard-rush", False),
+])
+def test_the_game_table_in_chinese(client, repo, game, deck_a, deck_b, engine_words) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    words = designer_words(repo, game)
+    token = page_token(client, f"/games/{game}/play")
+    assert untranslated(client.get(f"/games/{game}/play", headers=ZH).get_data(as_text=True), words) == []
+    answer = client.post(f"/games/{game}/play", headers=ZH, data={
+        "csrf_token": token, "deck_you": deck_a, "deck_opponent": deck_b, "opponent": "random", "seat": "first", "seed": "3"})
+    table_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert untranslated(client.get(f"/games/{game}/play/{table_id}", headers=ZH).get_data(as_text=True), words) == []
+    left: list[str] = []
+
+    def check(view: dict) -> None:
+        texts = [view["status"], view["phase"], view["turn_label"], view["board"].get("pending") or ""]
+        if engine_words:
+            texts += [m["text"] for m in view["moves"]] + view["log"] + [u["text"] for u in view["undo"]]
+        page = "<main>" + "".join(f"<p>{t}</p>" for t in texts) + view["board_html"] + "</main>"
+        left.extend(t for t in untranslated(page, words) if t not in left)
+
+    view = _walk(client, game, table_id, token, random.Random(1), check)
+    assert view["over"] and left == []
+    assert view["status"].startswith("对局结束：")
+    listing = client.get(f"/games/{game}/play", headers=ZH).get_data(as_text=True)
+    assert untranslated(listing, words) == []

@@ -12,6 +12,13 @@ from tests.web.pages_helpers import json_block, page_token
 from workbench.domain.engines import load_engine
 from workbench.services import table as tables
 
+@pytest.fixture(autouse=True)
+def english(client):  # type: ignore[no-untyped-def]
+    """These tests compare the table's words with the engines' English; fusion's pages open in
+    Chinese, so the language switch's choice is English here (test_i18n_pages reads the Chinese)."""
+    client.set_cookie("workbench_lang", "en")
+
+
 DECKS = {"warzone": ("iron-bastion", "vanguard-rush"), "seth": ("rot-and-stone", "skyburn-blitz"),
          "fusion": ("lie-yan-ji-feng", "pan-shi-chao-xi")}
 
@@ -266,6 +273,7 @@ def test_saved_games_are_listed_and_survive_a_new_app(client, app, data_dir, tmp
 
     fresh = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k2"})
     with fresh.test_client() as other:
+        other.set_cookie("workbench_lang", "en")
         again = other.get(f"/games/fusion/play/{table_id}/state").get_json()
     assert again["decisions"] >= 1 and again["log"][: len(view["log"])] == view["log"]
 

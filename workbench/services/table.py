@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,25 @@ from workbench.storage.repository import Repository
 HUMAN = "human"
 MAX_DECISIONS = 20_000
 
+Say = Callable[..., str]
+"""``say(message, **values)``: a table message with its values, in the caller's language."""
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalogues (``scripts/translations.py`` extracts it); the web passes
+    its gettext as ``say`` to translate it."""
+    return message
+
+
+def english(message: str, **values: Any) -> str:
+    """The default ``say``: the message as written, with its values."""
+    return message % values if values else message
+
+
+def as_written(text: str) -> str:
+    """The default ``engine_text``: what the engine wrote, unchanged."""
+    return text
+
 
 class TableError(WorkbenchError):
     """A table cannot do what was asked (not your turn, unknown move, stale page …)."""
@@ -47,13 +66,15 @@ class StaleTable(TableError):
 # ------------------------------------------------------------------ building tables
 
 
-def player_choices(engine: Engine) -> list[tuple[str, str]]:
+def player_choices(engine: Engine, say: Say | None = None) -> list[tuple[str, str]]:
     """(value, label) for the opponent select: the engine's agents, then a second person."""
+    say = say or english
     order = {"random": 0, "heuristic": 1, "search": 2}
-    labels = {"random": "Random AI (any legal move)", "heuristic": "Heuristic AI",
-              "search": "Search AI (the strongest; thinks longer)", "montecarlo": "Monte Carlo AI (thinks longer)"}
+    labels = {"random": N_("Random AI (any legal move)"), "heuristic": N_("Heuristic AI"),
+              "search": N_("Search AI (the strongest; thinks longer)"), "montecarlo": N_("Monte Carlo AI (thinks longer)")}
     names = sorted(engine.agents, key=lambda n: (order.get(n, 2), n))
-    return [(n, labels.get(n, f"{n} AI")) for n in names] + [(HUMAN, "A second person on this screen (hot-seat)")]
+    return ([(n, say(labels[n]) if n in labels else say(N_("%(name)s AI"), name=n)) for n in names]
+            + [(HUMAN, say(N_("A second person on this screen (hot-seat)")))])
 
 
 def new_table(
@@ -515,12 +536,14 @@ def _result_data(table: Mapping[str, Any], state: State) -> dict[str, Any]:
 # ------------------------------------------------------------------ what a seat sees
 
 
-def seat_labels(table: Mapping[str, Any]) -> list[str]:
+def seat_labels(table: Mapping[str, Any], say: Say | None = None) -> list[str]:
     """The deck names of the seats (with the seat when two decks have the same name)."""
-    names = [str((s.get("deck") or {}).get("name") or (s.get("deck") or {}).get("id") or f"Player {i + 1}")
+    say = say or english
+    names = [str((s.get("deck") or {}).get("name") or (s.get("deck") or {}).get("id") or say(N_("Player %(n)s"), n=i + 1))
              for i, s in enumerate(table["seats"])]
     if len(set(names)) < len(names):
-        names = [f"{name} (seat {i + 1})" if names.count(name) > 1 else name for i, name in enumerate(names)]
+        names = [say(N_("%(deck)s (seat %(n)s)"), deck=name, n=i + 1) if names.count(name) > 1 else name
+                 for i, name in enumerate(names)]
     return names
 
 
@@ -579,6 +602,12 @@ class _Cards:
     face_down: set[str] = field(default_factory=set)
     zone: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
+    say: Say | None = None
+
+    def unseen(self, inst: str) -> str:
+        """How a hidden card is named: a face-down card on the table, else "a card"."""
+        say = self.say or english
+        return say(N_("a face-down card")) if inst in self.face_down else say(N_("a card"))
 
 
 def view(
@@ -588,16 +617,24 @@ def view(
     *,
     reveal: bool = False,
     face_url: Any = None,
+    say: Say | None = None,
+    engine_text: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
     """What ``seat`` sees at ``position`` (``seat`` None with ``reveal``: a replay, both hands shown).
 
     ``face_url(card_id)`` gives the rendered face's URL (or None). Returns plain data: ``board``
     (players with stats and zones of cards), ``moves`` (the seat's legal moves, when it is to act),
     ``log`` (plain-words lines), ``status``, ``result``, ``to_act`` and the step.
+
+    The words are English unless the caller passes its own: ``say(message, **values)`` for the
+    table's messages (marked ``N_`` here, gettext-compatible) and ``engine_text(line)`` for what
+    the engine wrote (log lines, moves, end reasons), applied before instance ids become names.
     """
+    say = say or english
+    engine_text = engine_text or as_written
     engine, state = position.engine, position.state
     snap = engine.snapshot(state) if engine.snapshot else {}
-    labels = seat_labels(table)
+    labels = seat_labels(table, say)
     card_data = table["card_data"]
     ids = instance_cards(str(table["engine"]), state)
     named = snap.get("cards")  # a new engine may name its instances' cards in its snapshot
@@ -607,7 +644,7 @@ def view(
     for cid, data in card_data.items():
         names.setdefault(cid, str(data.get("name", cid)))
         ids.setdefault(cid, cid)
-    cards = _Cards(ids, names)
+    cards = _Cards(ids, names, say=say)
     over = state.is_terminal()
     show_all = reveal or over
     seen = None if show_all or seat is None else observed_names(state, seat)
@@ -621,7 +658,7 @@ def view(
     moves: list[dict[str, Any]] = []
     if seat is not None and seat in acting and not reveal and str(seat) not in pending and table.get("kind") != "replay":
         for i, action in enumerate(state.legal_actions(seat)):
-            moves.append(_move(i, action, cards, labels))
+            moves.append(_move(i, action, cards, labels, engine_text))
         by_card: dict[str, list[int]] = {}
         for m in moves:
             for inst in m["cards"]:
@@ -639,7 +676,7 @@ def view(
             # A free split of damage among targets (seth §2.3): the engine checks the sums.
             split = {"total": {str(k): int(v) for k, v in total.items()},
                      "targets": [{"inst": t, "label": cards.labels.get(t, cards.names.get(t, t))} for t in targets]}
-    log = [plain(line, cards, labels) for line in state.log]
+    log = [plain(engine_text(line), cards, labels) for line in state.log]
     shared = {k: v for k, v in snap.items() if k not in ("players", "to_act", "terminal", "result", "cards")}
     chain = [
         {"player": labels[int(link.get("player", 0))], "card": cards.names.get(str(link.get("instance") or link.get("card")), ""),
@@ -649,7 +686,7 @@ def view(
     attacks = [
         {"attacker": cards.labels.get(str(a.get("attacker")), str(a.get("attacker"))),
          "target": (_player_label(a.get("target"), cards.owner.get(str(a.get("attacker")), 0), labels)
-                    if a.get("target") not in cards.ids else cards.labels.get(str(a.get("target")))),
+                    if a.get("target") not in cards.ids else _card_label(cards, str(a.get("target")))),
          "blockers": [cards.labels.get(str(b), str(b)) for b in a.get("blockers") or []]}
         for a in (snap.get("attacks") or []) if isinstance(a, Mapping)
     ]
@@ -657,7 +694,8 @@ def view(
     if over and result is None:
         result = _result_data(table, state)
     if result:
-        result = dict(result, reason=plain(str(result.get("reason", "")), cards, labels))
+        result = dict(result, reason=plain(engine_text(str(result.get("reason", ""))), cards, labels),
+                      winner_name=None if result.get("winner") is None else labels[int(result["winner"])])
     return {
         "step": position.step,
         "decisions": len(table["actions"]),
@@ -670,16 +708,16 @@ def view(
         "over": over,
         "result": result,
         "turn": snap.get("turn", snap.get("round")),
-        "turn_label": "Turn" if "turn" in snap or "round" not in snap else "Round",
+        "turn_label": say(N_("Turn")) if "turn" in snap or "round" not in snap else say(N_("Round")),
         "phase": " · ".join(str(snap[k]) for k in ("phase", "step") if snap.get(k) not in (None, "")),
         "board": {"players": players, "chain": chain, "attacks": attacks,
-                  "pending": _pending_text(snap.get("pending"), cards, labels)},
+                  "pending": _pending_text(snap.get("pending"), cards, labels, say)},
         "shared": {k: v for k, v in shared.items() if isinstance(v, (int, str, float, bool)) or v is None},
         "moves": moves,
         "split": split,
         "log": log,
-        "status": _status(table, acting, pending, seat, over, result, labels, reveal),
-        "undo": _undo_points(table, position, seat, cards, labels) if position.turns and not reveal else [],
+        "status": _status(table, acting, pending, seat, over, result, labels, reveal, say),
+        "undo": _undo_points(table, position, seat, cards, labels, engine_text, say) if position.turns and not reveal else [],
     }
 
 
@@ -726,7 +764,7 @@ def _player_view(p: int, psnap: Mapping[str, Any], cards: _Cards, *, mine: bool,
         if key.endswith("_count") or key in SKIP_STAT_KEYS:
             continue
         if isinstance(value, (bool, int, float, str)) or value is None:
-            if not isinstance(value, bool):
+            if not isinstance(value, bool) and value is not None:  # None: nothing to show yet (a place)
                 stats.append({"key": key, "label": _labels(key), "value": value})
             continue
         if isinstance(value, Mapping) and value and all(isinstance(v, Mapping) for v in value.values()) \
@@ -803,7 +841,15 @@ def _assign_labels(cards: _Cards, players: Sequence[Mapping[str, Any]]) -> None:
                     c["label"] = cards.labels.get(c["inst"], c["name"])
                 for key, value in (c.get("attrs") or {}).items():
                     if isinstance(value, str) and value in cards.owner:  # e.g. fusion's attached_to
-                        c["attrs"][key] = "a face-down card" if value in cards.hidden else cards.labels.get(value, value)
+                        c["attrs"][key] = (english if cards.say is None else cards.say)(N_("a face-down card")) \
+                            if value in cards.hidden else cards.labels.get(value, value)
+
+
+def _card_label(cards: _Cards, inst: str) -> str:
+    """A card on the table by name, or as the hidden card it is (a face-down blocker, say)."""
+    if inst in cards.hidden:
+        return cards.unseen(inst)
+    return cards.labels.get(inst) or cards.names.get(inst, inst)
 
 
 def _natural(text: str) -> list[Any]:
@@ -823,7 +869,7 @@ def plain(text: str, cards: _Cards, labels: Sequence[str], *, effects: bool = Tr
 
     def label(inst: str) -> str:
         if inst in cards.hidden:
-            return "a face-down card" if inst in cards.face_down else "a card"
+            return cards.unseen(inst)
         return cards.labels.get(inst) or cards.names.get(inst, inst)
 
     out: list[str] = []
@@ -860,69 +906,82 @@ def _flat(args: Iterable[Any]) -> Iterable[Any]:
             yield a
 
 
-def _move(index: int, action: Action, cards: _Cards, labels: Sequence[str]) -> dict[str, Any]:
+def _move(index: int, action: Action, cards: _Cards, labels: Sequence[str],
+          engine_text: Callable[[str], str] | None = None) -> dict[str, Any]:
     insts = []
     for a in _flat(action.args):
         if isinstance(a, str) and a in cards.owner and a not in insts and a not in cards.hidden:
             insts.append(a)
-    text = plain(str(action), cards, labels)
+    text = plain((engine_text or as_written)(str(action)), cards, labels)
     return {"index": index, "kind": action.kind, "text": text[:1].upper() + text[1:], "cards": insts}
 
 
-def _pending_text(pending: Any, cards: _Cards, labels: Sequence[str]) -> str | None:
+def _pending_text(pending: Any, cards: _Cards, labels: Sequence[str], say: Say | None = None) -> str | None:
     """What the game waits for, in words (warzone's ``pending``: a defence, a chain, a target)."""
     if not isinstance(pending, Mapping):
         return None
+    say = say or english
 
     def name(value: Any) -> str:
         text = str(value)
         if text in cards.hidden:
-            return "a face-down card"
+            return say(N_("a face-down card"))
         return cards.labels.get(text) or cards.names.get(text, text)
 
     kind = str(pending.get("kind", ""))
     if kind == "defend":
         target = pending.get("target")
-        aim = "directly" if target in (None, "direct") else name(target)
-        return f"{name(pending.get('attacker'))} attacks {aim}: intercept, answer or let it through"
+        if target in (None, "direct"):
+            return say(N_("%(attacker)s attacks directly: intercept, answer or let it through"),
+                       attacker=name(pending.get("attacker")))
+        return say(N_("%(attacker)s attacks %(target)s: intercept, answer or let it through"),
+                   attacker=name(pending.get("attacker")), target=name(target))
     if kind == "chain":
-        links = [f"{labels[int(link.get('player', 0))]}'s {name(link.get('card'))}" if str(link.get("kind")) != "attack"
-                 else f"{labels[int(link.get('player', 0))]}'s attack" for link in pending.get("links") or []
-                 if isinstance(link, Mapping)]
-        who = labels[int(pending["player"])] if isinstance(pending.get("player"), int) else "a player"
-        return f"Chain: {', '.join(links) or 'empty'} — {who} may answer or let it resolve"
+        links = [say(N_("%(player)s's %(card)s"), player=labels[int(link.get("player", 0))], card=name(link.get("card")))
+                 if str(link.get("kind")) != "attack"
+                 else say(N_("%(player)s's attack"), player=labels[int(link.get("player", 0))])
+                 for link in pending.get("links") or [] if isinstance(link, Mapping)]
+        who = labels[int(pending["player"])] if isinstance(pending.get("player"), int) else say(N_("a player"))
+        return say(N_("Chain: %(links)s — %(player)s may answer or let it resolve"),
+                   links=say(N_(", ")).join(links) or say(N_("empty")), player=who)
     if kind == "target":
-        return f"{name(pending.get('card'))}: choose a target"
+        return say(N_("%(card)s: choose a target"), card=name(pending.get("card")))
     if kind == "ask" and isinstance(pending.get("player"), int):  # a resolving effect asks (effects.asks)
-        what = {"mode": "chooses a mode", "target": "chooses a target", "unless": "decides whether to pay",
-                "arrange": "orders the top cards of its deck", "pick": "chooses a card"}.get(
-            str(pending.get("ask")), "decides")
-        return f"{pending.get('card')}: {labels[int(pending['player'])]} {what}"
+        what = {"mode": N_("%(card)s: %(player)s chooses a mode"), "target": N_("%(card)s: %(player)s chooses a target"),
+                "unless": N_("%(card)s: %(player)s decides whether to pay"),
+                "arrange": N_("%(card)s: %(player)s orders the top cards of its deck"),
+                "pick": N_("%(card)s: %(player)s chooses a card")}.get(str(pending.get("ask")), N_("%(card)s: %(player)s decides"))
+        return say(what, card=pending.get("card"), player=labels[int(pending["player"])])
     if isinstance(pending.get("player"), int):
         return f"{labels[int(pending['player'])]}: {kind}"
     return kind or None
 
 
 def _status(table: Mapping[str, Any], acting: Sequence[int], pending: Mapping[str, Any], seat: int | None,
-            over: bool, result: Mapping[str, Any] | None, labels: Sequence[str], reveal: bool) -> str:
+            over: bool, result: Mapping[str, Any] | None, labels: Sequence[str], reveal: bool,
+            say: Say | None = None) -> str:
+    say = say or english
+    comma, both = say(N_(", ")), say(N_(" and "))
     if over and result:
         if result.get("draw"):
-            return f"Game over: a draw after {result.get('turns')} turns — {result.get('reason')}."
-        return f"Game over: {labels[int(result['winner'])]} won after {result.get('turns')} turns — {result.get('reason')}."
+            return say(N_("Game over: a draw after %(turns)s turns — %(reason)s."), turns=result.get("turns"),
+                       reason=result.get("reason"))
+        return say(N_("Game over: %(winner)s won after %(turns)s turns — %(reason)s."),
+                   winner=labels[int(result["winner"])], turns=result.get("turns"), reason=result.get("reason"))
     if reveal or table.get("kind") == "replay":
-        return "Replay: " + " and ".join(labels[p] for p in acting) + " to move."
+        return say(N_("Replay: %(players)s to move."), players=both.join(labels[p] for p in acting))
     players = [str(s["player"]) for s in table["seats"]]
     waiting = [p for p in acting if str(p) not in pending]
     if seat is not None and seat in waiting:
         if len(acting) > 1:
-            return f"Your move ({labels[seat]}): choose without seeing the other choice."
-        return f"Your move ({labels[seat]})."
+            return say(N_("Your move (%(player)s): choose without seeing the other choice."), player=labels[seat])
+        return say(N_("Your move (%(player)s)."), player=labels[seat])
     if seat is not None and str(seat) in pending:
-        return f"You have chosen; waiting for {', '.join(labels[p] for p in waiting)}."
+        return say(N_("You have chosen; waiting for %(players)s."), players=comma.join(labels[p] for p in waiting))
     ai = [p for p in waiting if players[p] != HUMAN]
     if ai:
-        return f"{', '.join(labels[p] for p in ai)} (AI) is choosing…"
-    return f"{', '.join(labels[p] for p in waiting)} to move."
+        return say(N_("%(players)s (AI) is choosing…"), players=comma.join(labels[p] for p in ai))
+    return say(N_("%(players)s to move."), players=comma.join(labels[p] for p in waiting))
 
 
 def next_human(table: Mapping[str, Any], position: Position) -> int | None:
@@ -935,7 +994,8 @@ def next_human(table: Mapping[str, Any], position: Position) -> int | None:
 
 
 def _undo_points(table: Mapping[str, Any], position: Position, seat: int | None, cards: _Cards,
-                 labels: Sequence[str]) -> list[dict[str, Any]]:
+                 labels: Sequence[str], engine_text: Callable[[str], str] | None = None,
+                 say: Say | None = None) -> list[dict[str, Any]]:
     """Earlier decisions of the people at the table, newest first (step, turn, what was chosen), for
     the undo list; with one person, only their own moves (an AI move is undone with the move before it)."""
     humans = _humans(table)
@@ -945,8 +1005,10 @@ def _undo_points(table: Mapping[str, Any], position: Position, seat: int | None,
         if not mine:
             continue
         texts = decision.get("text") or {}
-        text = "; ".join(plain(str(texts.get(p, "")), cards, labels) for p in mine)
-        points.append({"step": i, "who": " and ".join(labels[int(p)] for p in mine), "text": text[:1].upper() + text[1:],
+        text = (say or english)(N_("; ")).join(plain((engine_text or as_written)(str(texts.get(p, ""))), cards, labels)
+                                              for p in mine)
+        points.append({"step": i, "who": (say or english)(N_(" and ")).join(labels[int(p)] for p in mine),
+                       "text": text[:1].upper() + text[1:],
                        "turn": position.turns[i] if i < len(position.turns) else None})
     points.reverse()
     return points

@@ -312,8 +312,8 @@ def run_kind(kind: Any) -> str:
 
 
 def log_line(text: Any) -> str:
-    """A line of an engine's game log (English as the engine wrote it; see :data:`LOG_LINES`)."""
-    return _by_pattern(LOG_LINES, str(text or ""))
+    """A line of an engine's game log in the reader's language (see :func:`engine_line`)."""
+    return engine_line(text)
 
 
 def problem_text(text: Any) -> str:
@@ -321,7 +321,6 @@ def problem_text(text: Any) -> str:
     return _by_pattern(PROBLEMS, str(text or ""))
 
 
-LOG_LINES: list[tuple[re.Pattern[str], str]] = []
 PROBLEMS: list[tuple[re.Pattern[str], str]] = [
     # why the engine does not play a card as written (services.playtest.service.unsimulated_reasons)
     (re.compile(r"^it has rules text but no effects or keywords the engine runs: it plays with its stats only$"),
@@ -347,3 +346,269 @@ def init_game_text(app: Flask) -> None:
     """Register this module's template filters."""
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.globals.setdefault("ngettext", ngettext)
+
+
+# ------------------------------------------------------------------ the game table
+
+ZONE_LABELS = {
+    "hand": N_("Hand"), "deck": N_("Deck"), "graveyard": N_("Graveyard"), "exile": N_("Exile"),
+    "creatures": N_("Creatures"), "magic": N_("Magic"), "field": N_("Field"), "areas": N_("Areas"),
+    "damage_pile": N_("Damage Pile"), "discard": N_("Discard"), "exiled": N_("Exiled"), "traps": N_("Set traps"),
+    "monsters": N_("Monsters"), "removed": N_("Removed"), "targets": N_("Targets"), "total": N_("Total"),
+    "assigned_now": N_("Assigned now"),
+}
+"""The engines' snapshot zones (``table.view``'s zone keys)."""
+STAT_LABELS = {"life": N_("Life"), "mana": N_("Mana"), "mana_max": N_("Mana max"), "mulligans": N_("Mulligans"),
+               "place": N_("Place")}
+FLAG_LABELS = {"tapped": N_("tapped"), "face down": N_("face down"), "sick": N_("summoning sick"),
+               "assigned": N_("assigned"), "attacked": N_("attacked"), "flight": N_("flight")}
+ATTR_LABELS = {"atk": N_("ATK"), "def": N_("DEF"), "damage": N_("damage"), "attached to": N_("attached to"),
+               "class": N_("class"), "position": N_("position"), "strength": N_("strength"),
+               "resilience": N_("resilience"), "left": N_("left"), "damage taken": N_("damage taken"),
+               "health": N_("health"), "poison": N_("poison"), "remaining": N_("remaining")}
+ATTR_VALUES = {"battling": N_("battling"), "guarding": N_("guarding")}
+ATTR_LABELS.update({"tapped": N_("tapped"), "attacked": N_("attacked"), "face down": N_("face down")})
+PHASES = {
+    # fusion (RULES.md §3: phases and their steps)
+    "mulligan": N_("mulligan"), "ready": N_("reset phase"), "draw": N_("draw phase"), "main1": N_("main phase 1"),
+    "battle": N_("battle phase"), "main2": N_("main phase 2"), "end": N_("end phase"), "over": N_("over"),
+    "main": N_("main"), "discard": N_("discard"), "turn": N_("turn"), "block": N_("blocks"),
+    "declare": N_("attack declaration"), "order": N_("damage order"), "window": N_("chance to respond"),
+    "retarget": N_("new attack target"), "damage": N_("damage"), "target": N_("target"), "respond": N_("chain"),
+    # warzone (RULES.md §1)
+    "start": N_("start"), "return": N_("return"), "recruit": N_("recruit"), "war": N_("war"),
+    "declaration": N_("declaration"), "end_of_combat": N_("end of combat"),
+    # seth (RULES.md §2: the speeds of a round and its steps)
+    "fast": N_("fast"), "medium": N_("medium"), "slow": N_("slow"), "ability": N_("ability"),
+    "assign": N_("assign"), "split": N_("split"),
+}
+
+
+def _table_word(table: Mapping[str, str], key: Any, fallback: Any = None) -> str:
+    text = str(key)
+    if text in table:
+        return gettext(table[text])
+    return str(fallback if fallback is not None else text)
+
+
+def seat_player(player: Any) -> str:
+    """Who sits in a seat: a person (``human``) or an agent kind."""
+    return gettext("human") if str(player) == "human" else agent_label(player)
+
+
+def zone_label(key: Any, fallback: Any = None) -> str:
+    return _table_word(ZONE_LABELS, key, fallback)
+
+
+def stat_label(key: Any, fallback: Any = None) -> str:
+    return _table_word(STAT_LABELS, key, fallback)
+
+
+def flag_label(flag: Any) -> str:
+    return _table_word(FLAG_LABELS, flag)
+
+
+def attr_label(key: Any) -> str:
+    words = str(key).replace("_", " ")
+    return _table_word(ATTR_LABELS, words, words)
+
+
+def attr_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "" if value else gettext("no")
+    return _table_word(ATTR_VALUES, value, value) if isinstance(value, str) else str(value)
+
+
+def phase_text(phase: Any) -> str:
+    """A snapshot's phase and step (``"main1 · respond"``) in words."""
+    return " · ".join(_table_word(PHASES, part.strip()) for part in str(phase or "").split(" · ") if part.strip())
+
+
+# Engine text: log lines, move texts and end reasons as the engines write them, in the reader's
+# language. A card is written "Name (a12)" (with ", ATK/DEF" for a creature in fusion's log), a
+# player "P1"; the translation keeps both forms, so the table turns them into names afterwards.
+_CARD = r"(?:[^;→()]|\([^()]*\)(?= ))+? \([a-z]\d+(?:, -?\d+/-?\d+)?\)"
+_PLAYER_REF = r"P\d+"
+_TARGET = rf"(?:{_CARD}|{_PLAYER_REF}|the opponent)"
+
+
+def _target(text: str) -> str:
+    return gettext("the opponent") if text == "the opponent" else text
+
+
+def _effect_what(what: str) -> str:
+    """``": damage 2"`` of an activation: the effect's action in the designer's words."""
+    from workbench.domain.effects.schema import LABELS
+
+    m = re.match(r"^: (?P<action>\w+)(?P<rest>.*)$", what or "")
+    if not m:
+        return what or ""
+    names = LABELS.get("en" if _english() else "zh", {}).get("actions", {})
+    return gettext("：%(action)s%(amount)s", action=names.get(m.group("action"), m.group("action")), amount=m.group("rest"))
+
+
+_FIXED_ACTIONS = {"keep the hand": N_("keep the hand"), "mulligan": N_("mulligan"), "go to battle": N_("go to battle"),
+                  "end the turn": N_("end the turn"), "confirm the attack declaration": N_("confirm the attack declaration"),
+                  "end the battle phase": N_("end the battle phase"), "no more blockers": N_("no more blockers"),
+                  "pass": N_("pass"), "no blocks": N_("no blocks")}
+_PLAY_VERBS = {"summon": N_("summon %(card)s"), "flip": N_("flip %(card)s face up"), "play": N_("play %(card)s")}
+
+
+def fusion_action(text: str) -> str:
+    """One of fusion's action texts (``FusionState._describe``) in the reader's language."""
+    if text in _FIXED_ACTIONS:
+        return gettext(_FIXED_ACTIONS[text])
+    m = re.match(rf"^(?P<verb>summon|flip|play) (?P<card>{_CARD})(?: → (?P<targets>.+))?$", text)
+    if m:
+        done = gettext(_PLAY_VERBS[m.group("verb")], card=m.group("card"))
+        if m.group("targets"):
+            done += " → " + gettext(", ").join(_target(t) for t in m.group("targets").split(", "))
+        return done
+    m = re.match(rf"^activate (?P<card>{_CARD}) \(effect (?P<n>\d+)(?P<what>: [^)]*)?\)(?: → (?P<targets>.+))?$", text)
+    if m:
+        done = gettext("activate effect %(n)s of %(card)s%(what)s", card=m.group("card"), n=int(m.group("n")) + 1,
+                       what=_effect_what(m.group("what") or ""))
+        if m.group("targets"):
+            done += " → " + gettext(", ").join(_target(t) for t in m.group("targets").split(", "))
+        return done
+    for pattern, message in _FUSION_ACTIONS:
+        m = pattern.match(text)
+        if m:
+            return gettext(message, **{k: _target(v) for k, v in m.groupdict().items()})
+    return text
+
+
+_FUSION_ACTIONS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"^set (?P<card>{_CARD}) face down$"), N_("set %(card)s face down")),
+    (re.compile(rf"^attack (?P<target>{_TARGET}) with (?P<card>{_CARD})$"), N_("attack %(target)s with %(card)s")),
+    (re.compile(rf"^turn the attack to (?P<target>{_TARGET}) with (?P<card>{_CARD})$"),
+     N_("turn the attack of %(card)s to %(target)s")),
+    (re.compile(rf"^block (?P<attacker>{_CARD}) with (?P<card>{_CARD})$"), N_("block %(attacker)s with %(card)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) deals damage to (?P<target>{_CARD}) next$"),
+     N_("%(card)s deals damage to %(target)s next")),
+    (re.compile(rf"^discard (?P<card>{_CARD})$"), N_("discard %(card)s")),
+    (re.compile(rf"^target (?P<target>{_TARGET})$"), N_("target %(target)s")),
+]
+
+_FUSION_LINES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^(?P<p>P\d+)'s turn: life (?P<life>[-\d]+(?:-[-\d]+)*), mana (?P<mana>\d+/\d+), hand (?P<hand>\d+), deck (?P<deck>\d+)$"),
+     N_("%(p)s 's turn: life %(life)s, mana %(mana)s, hand %(hand)s, deck %(deck)s")),
+    (re.compile(r"^(?P<p>P\d+) draws a card$"), N_("%(p)s draws a card")),
+    (re.compile(r"^(?P<p>P\d+) loses (?P<n>\d+) life \((?P<life>-?\d+)\)$"), N_("%(p)s loses %(n)s life (%(life)s)")),
+    (re.compile(rf"^(?P<card>{_CARD}) hits (?P<p>P\d+) for (?P<n>-?\d+)$"), N_("%(card)s hits %(p)s for %(n)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) fights (?P<other>{_CARD})$"), N_("%(card)s fights %(other)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) is blocked by (?P<blockers>.+)$"), N_("%(card)s is blocked by %(blockers)s")),
+    (re.compile(r"^battle damage: (?P<list>.+)$"), N_("battle damage: %(list)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) of (?P<p>P\d+) is destroyed(?: \((?P<n>\d+) damage, DEF (?P<def>-?\d+)\))?$"),
+     N_("%(card)s of %(p)s is destroyed%(why)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) of (?P<p>P\d+) is destroyed by (?P<src>.+)$"),
+     N_("%(card)s of %(p)s is destroyed by %(src)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) returns to (?P<p>P\d+)'s hand$"), N_("%(card)s returns to %(p)s 's hand")),
+    (re.compile(rf"^(?P<card>{_CARD}) is negated$"), N_("%(card)s is negated")),
+    (re.compile(rf"^(?P<card>{_CARD}) has no creature to attach to$"), N_("%(card)s has no creature to attach to")),
+    (re.compile(r"^chain link (?P<link>C\d+): (?P<card>.+) \(speed (?P<speed>\d+)\)$"),
+     N_("chain link %(link)s: %(card)s (speed %(speed)s)")),
+    (re.compile(r"^(?P<p>P\d+) goes first \(coin toss\)$"), N_("%(p)s goes first (coin toss)")),
+    (re.compile(r"^(?P<p>P\d+) goes first \(chosen at random\)$"), N_("%(p)s goes first (chosen at random)")),
+    (re.compile(r"^(?P<p>P\d+) keeps (?P<n>\d+) cards after (?P<m>\d+) mulligan\(s\)$"),
+     N_("%(p)s keeps %(n)s cards after %(m)s mulligan(s)")),
+    # effects resolving (fusion/adapter.py, effects/interpreter.py): "Source: what happens"
+    (re.compile(r"^(?P<src>[^:]+): (?P<p>P\d+) draws (?P<n>\d+)$"), N_("%(src)s: %(p)s draws %(n)s")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<p>P\d+) gains (?P<n>\d+) life \((?P<life>-?\d+)\)$"),
+     N_("%(src)s: %(p)s gains %(n)s life (%(life)s)")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<n>\d+) damage to (?P<p>P\d+) \(life (?P<life>-?\d+)\)$"),
+     N_("%(src)s: %(n)s damage to %(p)s (life %(life)s)")),
+    (re.compile(rf"^(?P<src>[^:]+): (?P<n>\d+) damage to (?P<card>{_CARD})$"), N_("%(src)s: %(n)s damage to %(card)s")),
+    (re.compile(rf"^(?P<src>[^:]+): (?P<card>{_CARD}) gets (?P<change>[-+]\d+/[-+]\d+)$"),
+     N_("%(src)s: %(card)s gets %(change)s")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<p>P\d+) gains (?P<n>\d+) mana \((?P<mana>\d+)\)$"),
+     N_("%(src)s: %(p)s gains %(n)s mana (%(mana)s)")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<p>P\d+) pays (?P<n>\d+) life \((?P<life>-?\d+)\)$"),
+     N_("%(src)s: %(p)s pays %(n)s life (%(life)s)")),
+    (re.compile(rf"^(?P<src>[^:]+): (?P<card>{_CARD}) goes from the (?P<from>[\w ]+) to the (?P<to>[\w ]+)$"),
+     N_("%(src)s: %(card)s goes from the %(from)s to the %(to)s")),
+    (re.compile(rf"^(?P<card>{_CARD}) of (?P<p>P\d+) goes to the (?P<to>[\w ]+)$"), N_("%(card)s of %(p)s goes to the %(to)s")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<action>\w+) has no target$"), N_("%(src)s: %(action)s has no target")),
+    (re.compile(r"^(?P<src>[^:]+): no card to move from (?P<from>\w+)$"), N_("%(src)s: no card to move from %(from)s")),
+    (re.compile(r"^(?P<src>[^:]+): the condition of (?P<action>\w+) does not hold$"),
+     N_("%(src)s: the condition of %(action)s does not hold")),
+]
+_ZONE_WORDS = {"hand": "hand", "deck": "deck", "deck top": "deck_top", "deck bottom": "deck_bottom",
+               "graveyard": "graveyard", "exile": "exile", "field": "field", "damage pile": "damage_pile"}
+
+
+def _zone_word(words: str) -> str:
+    from workbench.domain.effects.schema import LABELS
+
+    key = _ZONE_WORDS.get(words.strip(), words.strip())
+    return str(LABELS.get("zh", {}).get("zones", {}).get(key, words)) if not _english() else words
+
+
+def _action_word(action: str) -> str:
+    from workbench.domain.effects.schema import LABELS
+
+    return str(LABELS.get("zh", {}).get("actions", {}).get(action, action)) if not _english() else action
+
+
+def engine_line(text: Any) -> str:
+    """A line an engine wrote (log line, move, end reason) in the reader's language; a line this
+    module does not know stays as the engine wrote it."""
+    line = str(text or "")
+    if _english():
+        return line
+    m = re.match(r"^Turn (?P<turn>\d+) — (?P<body>.*)$", line, re.S)
+    if m:
+        return gettext("Turn %(turn)s — %(text)s", turn=m.group("turn"), text=_body(m.group("body")))
+    m = re.match(r"^Setup — (?P<body>.*)$", line, re.S)
+    if m:
+        return gettext("Setup — %(text)s", text=_body(m.group("body")))
+    return _body(line)
+
+
+def _body(body: str) -> str:
+    m = re.match(r"^(?P<p>P\d+) wins: (?P<reason>.+)$", body)
+    if m:
+        return gettext("%(p)s wins: %(reason)s", p=m.group("p"), reason=end_reason(m.group("reason")))
+    m = re.match(r"^draw: (?P<reason>.+)$", body)
+    if m and not body.startswith("draw: both lose"):
+        return gettext("draw: %(reason)s", reason=end_reason(m.group("reason")))
+    m = re.match(r"^(?P<p>P\d+) attacks: (?P<list>.+)$", body)
+    if m:
+        parts = []
+        for part in m.group("list").split("; "):
+            a, _, t = part.partition(" → ")
+            parts.append(f"{a} → {_target(t)}")
+        return gettext("%(p)s attacks: %(list)s", p=m.group("p"), list=gettext("; ").join(parts))
+    m = re.match(r"^(?P<p>P\d+): (?P<action>.+)$", body)
+    if m:
+        action = m.group("action")
+        if " blocks " in action and not action.startswith("block "):
+            blocks = [gettext("%(card)s blocks %(attacker)s", card=b.split(" blocks ")[0], attacker=b.split(" blocks ")[1])
+                      for b in action.split("; ") if " blocks " in b]
+            return gettext("%(p)s: %(text)s", p=m.group("p"), text=gettext("; ").join(blocks))
+        return gettext("%(p)s: %(text)s", p=m.group("p"), text=fusion_action(action))
+    translated = end_reason(body)
+    if translated != body:
+        return translated
+    for pattern, message in _FUSION_LINES:
+        m = pattern.match(body)
+        if m:
+            values = {k: v or "" for k, v in m.groupdict().items()}
+            if "why" in message:
+                values["why"] = gettext(" (%(n)s damage, DEF %(def)s)", n=values["n"], **{"def": values["def"]}) \
+                    if values.get("n") else ""
+            for key in ("from", "to"):
+                if key in values:
+                    values[key] = _zone_word(values[key])
+            if "action" in values:
+                values["action"] = _action_word(values["action"])
+            if "list" in values and message.startswith("battle damage"):
+                values["list"] = gettext(", ").join(values["list"].split(", "))
+            return gettext(message, **values)
+    translated = fusion_action(body)
+    return translated
+
+
+FILTERS.update({"seat_player": seat_player, "zone_label": zone_label, "stat_label": stat_label, "flag_label": flag_label,
+                "attr_label": attr_label, "attr_value": attr_value, "phase_text": phase_text,
+                "engine_line": engine_line})

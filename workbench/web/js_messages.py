@@ -16,6 +16,24 @@ from flask_babel import gettext
 from workbench.web.ui import N_
 
 JS_MESSAGES: tuple[str, ...] = (
+    # play.js: the game table
+    N_("The game is over."),
+    N_("No moves for you now."),
+    N_("%(card)s: %(n)s move"),
+    N_("%(card)s: %(n)s moves"),
+    N_("%(card)s: no moves now"),
+    N_("Close"),
+    N_("%(label)s %(turn)s"),
+    N_(": "),
+    N_("%(n)s legal move."),
+    N_("%(n)s legal moves."),
+    N_("The server answered %(status)s."),
+    N_("The server cannot be reached; try again."),
+    N_("Hand the screen to %(player)s. Only they should look at it now."),
+    N_("I am %(player)s: show my hand"),
+    N_("The table could not be loaded; try again."),
+    N_("Start this game again from the beginning, with the same seed?"),
+    N_("That step could not be loaded."),
     # playtest.js: the live progress and the replay's step count
     N_("%(s)s s"),
     N_("%(min)s min %(s)s s"),

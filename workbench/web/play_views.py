@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.exceptions import TooManyRequests
 
 from workbench.domain.errors import NotFound, WorkbenchError
@@ -20,6 +21,7 @@ from workbench.storage.playtest_runs import RunStore, check_run_id
 from workbench.storage.table_games import TableStore, check_table_id
 from workbench.web import get_repo
 from workbench.web.auth import current_user_name
+from workbench.web.game_text import engine_line, phase_text, stat_label, zone_label
 from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, slot_if_costly
 from workbench.web.ui import face_url
 
@@ -87,7 +89,9 @@ def _viewer(table: dict[str, Any], position: tables.Position, asked: Any) -> tup
 def _payload(definition: Any, table: dict[str, Any], position: tables.Position, seat: int | None,
              reveal: bool) -> dict[str, Any]:
     game = definition.id
-    data = tables.view(table, position, seat, reveal=reveal, face_url=lambda cid: face_url(game, cid))
+    data = tables.view(table, position, seat, reveal=reveal, face_url=lambda cid: face_url(game, cid),
+                       say=gettext, engine_text=engine_line)
+    _in_words(data)
     data["board_html"] = render_template("play/_board.html", v=data, board_templates=_board_templates(definition),
                                          game=definition, card_data=table["card_data"])
     data["next_human"] = tables.next_human(table, position) if table.get("kind") != "replay" else None
@@ -97,6 +101,16 @@ def _payload(definition: Any, table: dict[str, Any], position: tables.Position, 
         whole = position if position.step == len(table["actions"]) else _tracked(table)
         data["turns"] = whole.turns
     return data
+
+
+def _in_words(data: dict[str, Any]) -> None:
+    """The engine's zone, stat and phase names in the reader's language (the view keeps their keys)."""
+    for player in data["board"]["players"]:
+        for stat in player["stats"]:
+            stat["label"] = stat_label(stat["key"], stat["label"])
+        for zone in player["zones"]:
+            zone["label"] = zone_label(zone["key"], zone["label"])
+    data["phase"] = phase_text(data.get("phase"))
 
 
 def _tracked(table: dict[str, Any], upto: int | None = None) -> tables.Position:
@@ -118,7 +132,7 @@ def index(game: str) -> str:
     return render_template(
         "play/index.html", game=definition, game_id=game, nav_active="Play",
         decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
-        players=tables.player_choices(engine) if engine else [], no_engine=engine is None,
+        players=tables.player_choices(engine, gettext) if engine else [], no_engine=engine is None,
         formats=list(definition.formats.items()),
         options=list(definition.options.values()),
         saved=_store().list(game, current_user_name()),
@@ -139,9 +153,9 @@ def create(game: str) -> Any:
             try:
                 seed = int(raw_seed)
             except ValueError:
-                raise WorkbenchError(f"the seed must be a whole number, not {raw_seed!r}") from None
+                raise WorkbenchError(gettext("the seed must be a whole number, not %(seed)s", seed=repr(raw_seed))) from None
             if not 0 <= seed < MAX_SEED:
-                raise WorkbenchError("the seed must be 0 or more (and below 2⁶²)")
+                raise WorkbenchError(gettext("the seed must be 0 or more (and below 2⁶²)"))
         else:
             seed = random.SystemRandom().randrange(1_000_000_000)
         overrides = {}
@@ -172,7 +186,7 @@ def create(game: str) -> Any:
         return render_template(
             "play/index.html", game=definition, game_id=game, nav_active="Play",
             decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
-            players=tables.player_choices(engine), formats=list(definition.formats.items()),
+            players=tables.player_choices(engine, gettext), formats=list(definition.formats.items()),
             options=list(definition.options.values()), saved=_store().list(game, current_user_name()),
             max_players=engine.max_players, error=str(exc), form=form,
         ), 400
@@ -194,7 +208,7 @@ def table(game: str, table_id: str) -> str:
     engine = _engine_or_404(definition)
     return render_template(
         "play/table.html", game=definition, game_id=game, nav_active="Play", t=data, v=payload,
-        board_templates=_board_templates(definition), players=tables.player_choices(engine),
+        board_templates=_board_templates(definition), players=tables.player_choices(engine, gettext),
         hot_seat=all(s["player"] == tables.HUMAN for s in data["seats"]),
     )
 

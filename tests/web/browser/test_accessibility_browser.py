@@ -175,3 +175,66 @@ def test_the_effect_rows_are_reached_and_used_with_the_keyboard_only(live_server
     assert page.evaluate("document.activeElement.id") == "field-effects-1-if-kind"  # the new detail has the focus
     page.keyboard.press("Tab")  # on to its own controls
     assert page.evaluate("document.activeElement.closest('#field-effects-1-if') !== null")
+
+
+_READY = ("() => { const r = document.getElementById('play'); return !r.hasAttribute('aria-busy') &&"
+          " (r.dataset.over === 'true' || document.querySelectorAll('#pt-moves button.pt-move').length > 0); }")
+
+
+def _english_left(page, words) -> list[str]:  # type: ignore[no-untyped-def]
+    from tests.web.pages_helpers import untranslated
+
+    return untranslated(page.content(), words)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
+def test_a_playtest_and_the_game_table_in_chinese(live_server, live_server_data, tester, size):
+    """Fusion's pages in Chinese: a small playtest (form, live progress, report, replay) and a whole
+    game on the table by clicks. No English is left beyond the designer's own words (card, deck and
+    option names), and axe-core finds nothing critical or serious."""
+    import random
+
+    from tests.web.test_i18n_pages import designer_words
+    from workbench.storage.repository import Repository
+
+    words = designer_words(Repository(live_server_data), "fusion")
+    page = tester(*size)
+    page.goto(live_server + "/games/fusion/playtest")
+    assert page.locator("html").get_attribute("lang") == "zh-Hans"
+    problems = {"form": _english_left(page, words)}
+    page.get_by_label("对局数").fill("20")
+    page.get_by_label("种子").fill("4")
+    page.get_by_label("工作进程数").fill("1")
+    page.get_by_role("button", name="开始试玩测试").click()
+    page.locator("#chart-win-rate").wait_for(timeout=90_000)
+    problems["report"] = _english_left(page, words) + _violations(page)
+    page.locator("a.replay-link").first.click()
+    page.locator("#replay-log").wait_for()
+    page.get_by_role("button", name="步 ▶").click()
+    assert "第 2 步，共" in page.locator("#step-count").inner_text()
+    problems["replay"] = _english_left(page, words) + _violations(page)
+
+    page.goto(live_server + "/games/fusion/play")
+    problems["play form"] = _english_left(page, words)
+    page.get_by_label("你的卡组").select_option("lie-yan-ji-feng")
+    page.get_by_label("对手的卡组").select_option("pan-shi-chao-xi")
+    page.get_by_label("种子", exact=False).fill("3")
+    page.get_by_role("button", name="开始对战").click()
+    page.get_by_label("AI 速度").select_option("0")
+    rng, root = random.Random(1), page.locator("#play")
+    checked = False
+    for _ in range(400):
+        page.wait_for_function(_READY)
+        if root.get_attribute("data-over") == "true":
+            break
+        if not checked and page.locator("#pt-log li").count() > 3:  # a game under way: moves, log, undo
+            problems["table"] = _english_left(page, words) + _violations(page)
+            checked = True
+        step = root.get_attribute("data-step")
+        moves = page.locator("#pt-moves button.pt-move")
+        moves.nth(rng.randrange(moves.count())).click()
+        page.wait_for_function(f"() => document.getElementById('play').dataset.step !== '{step}'")
+    assert root.get_attribute("data-over") == "true" and page.locator("#pt-status").inner_text().startswith("对局结束：")
+    problems["table at the end"] = _english_left(page, words)
+    problems["wider than the screen"] = page.evaluate(_OVERFLOW)
+    assert {k: v for k, v in problems.items() if v} == {}

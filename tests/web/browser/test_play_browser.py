@@ -23,6 +23,8 @@ READY = ("() => { const r = document.getElementById('play'); return !r.hasAttrib
 
 
 def open_table(page, base: str, game: str, opponent: str = "random", seed: str = "7", seat: str = "first") -> str:
+    # fusion's pages open in Chinese: these tests read the English labels (test_i18n_browser the Chinese)
+    page.context.add_cookies([{"name": "workbench_lang", "value": "en", "url": base}])
     page.goto(f"{base}/games/{game}/play")
     you, them = DECKS[game]
     page.get_by_label("Your deck").select_option(you)
