@@ -69,7 +69,7 @@ def test_playtest_pages_and_reports_in_chinese(client, repo, game, deck_a, deck_
     assert untranslated(client.get(f"/games/{game}/playtests/{balance}", headers=ZH).get_data(as_text=True), words) == []
 
 
-def _walk(client, game: str, table_id: str, token: str, rng, check, steps: int = 300) -> dict:
+def _walk(client, game: str, table_id: str, token: str, rng, check, steps: int = 1500) -> dict:
     """Play a table with random legal moves for the person and the AI's own, checking each view."""
     view = client.get(f"/games/{game}/play/{table_id}/state", headers=ZH).get_json()
     for _ in range(steps):
@@ -118,3 +118,31 @@ def test_the_game_table_in_chinese(client, repo, game, deck_a, deck_b, engine_wo
     assert view["status"].startswith("对局结束：")
     listing = client.get(f"/games/{game}/play", headers=ZH).get_data(as_text=True)
     assert untranslated(listing, words) == []
+
+
+REASONS = {  # each engine's end reasons, as a game record keeps them and as a report counts them
+    "P2 has -4 life (§3.1.4)": "P2 的生命值为 -4 (§3.1.4)",
+    "a player's life fell to 0 or below (§3.1.4)": "一名玩家的生命值降到 0 或以下 (§3.1.4)",
+    "P1 must draw from an empty deck (§3.1.8)": "P1 必须从空卡组抽卡 (§3.1.8)",
+    "the last player left wins (§3.9.5)": "最后留下的玩家获胜 (§3.9.5)",
+    "P1 has 0 Life Points (§1.4.1)": "P1 的生命值为 0 (§1.4.1)",
+    "a player's Damage Pile reached its limit (§1.4.2)": "一名玩家的伤害堆达到上限 (§1.4.2)",
+    "draw: both lose at once (P1 has 0 Life Points (§1.4.1); P2 has 10 cards in the Damage Pile (§1.4.2)) (§1.4.4)":
+        "平局：双方同时落败（P1 的生命值为 0 (§1.4.1)；P2 的伤害堆有 10 张卡牌 (§1.4.2)）(§1.4.4)",
+    "all of P1's monsters were removed: P2 wins (§2.6)": "P1 的怪兽全部被移除：P2 获胜 (§2.6)",
+    "round limit of 2 reached: a draw (§2.6)": "达到 2 轮的上限：平局 (§2.6)",
+}
+
+
+def test_end_reasons_and_verdicts_read_chinese_and_english_stays_as_the_engine_wrote_it(app) -> None:  # type: ignore[no-untyped-def]
+    from workbench.web.game_text import end_reason, engine_line, stop_reason_text, verdict_text
+
+    with app.test_request_context("/", headers=ZH):
+        assert {r: end_reason(r) for r in REASONS} == REASONS
+        assert verdict_text("better") == "卡组 A 更强" and verdict_text("equal").startswith("卡组 A 与卡组 B 实力相当")
+        assert stop_reason_text({"reason": "95% interval 0.561–0.640 lies above 0.530"}) == "95% 区间 0.561–0.640 高于 0.530"
+        assert engine_line("Turn 3 — P1: attack 霜龙 (b4) with 焰龙 (a2)") == "第 3 回合 — P1：用 焰龙 (a2) 攻击 霜龙 (b4)"
+        assert end_reason("an engine's own words") == "an engine's own words"  # unknown: as written
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert [end_reason(r) for r in REASONS] == list(REASONS)
+        assert engine_line("Turn 3 — P1: pass") == "Turn 3 — P1: pass"

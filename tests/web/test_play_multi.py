@@ -6,12 +6,20 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from tests.web.pages_helpers import json_block, page_token
 from tests.web.test_play_views import play_out, post, start, state
 from workbench.domain.engines import load_engine
 from workbench.services import table as tables
 
 A, B = "lie-yan-ji-feng", "pan-shi-chao-xi"
+
+
+@pytest.fixture(autouse=True)
+def english(client):  # type: ignore[no-untyped-def]
+    """Fusion's pages open in Chinese; these tests read the English words (test_i18n_pages the Chinese)."""
+    client.set_cookie("workbench_lang", "en")
 
 
 def engine_places(table: dict) -> tuple:

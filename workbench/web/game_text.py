@@ -51,6 +51,11 @@ END_REASONS: list[tuple[re.Pattern[str], str]] = [
      N_("a player's life fell to 0 or below %(rule)s")),
     (re.compile(rf"^{_WHO} must draw from an empty deck (?P<rule>\(§[\d.]+\))$"),
      N_("%(who)s must draw from an empty deck %(rule)s")),
+    (re.compile(r"^the last player left wins (?P<rule>\(§[\d.]+\))$"), N_("the last player left wins %(rule)s")),
+    (re.compile(r"^the last players dropped out at once and share first place (?P<rule>\(§[\d.]+\))$"),
+     N_("the last players dropped out at once and share first place %(rule)s")),
+    (re.compile(r"^(?P<list>P\d+ has -?\d+ life(?:, P\d+ has -?\d+ life)+) (?P<rule>\(§[\d.]+\))$"),
+     N_("%(list)s %(rule)s")),
     (re.compile(r"^both players reached 0 life at once (?P<rule>\(§[\d.]+\))$"),
      N_("both players reached 0 life at once %(rule)s")),
     (re.compile(r"^turn limit (?P<n>\d+) reached \(engine safety limit\)$"),
@@ -103,6 +108,10 @@ def end_reason(reason: Any) -> str:
             for key in _NESTED:
                 if key in values:
                     values[key] = end_reason(values[key])
+            if "list" in values:  # several players out at once: "P2 has 0 life, P3 has -1 life"
+                values["list"] = gettext(", ").join(
+                    gettext("%(who)s has %(n)s life", who=w, n=n)
+                    for w, n in re.findall(r"(P\d+) has (-?\d+) life", values["list"]))
             return gettext(message, **values)
     return text
 
@@ -427,7 +436,7 @@ def phase_text(phase: Any) -> str:
 # Engine text: log lines, move texts and end reasons as the engines write them, in the reader's
 # language. A card is written "Name (a12)" (with ", ATK/DEF" for a creature in fusion's log), a
 # player "P1"; the translation keeps both forms, so the table turns them into names afterwards.
-_CARD = r"(?:[^;→()]|\([^()]*\)(?= ))+? \([a-z]\d+(?:, -?\d+/-?\d+)?\)"
+_CARD = r"(?:[^;→()]|\([^()]*\)(?= ))+? \([a-z]+\d+(?:, -?\d+/-?\d+)?\)"  # a1, b12, ax1 (extra deck)
 _PLAYER_REF = r"P\d+"
 _TARGET = rf"(?:{_CARD}|{_PLAYER_REF}|the opponent)"
 
@@ -480,6 +489,8 @@ def fusion_action(text: str) -> str:
 
 _FUSION_ACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"^set (?P<card>{_CARD}) face down$"), N_("set %(card)s face down")),
+    (re.compile(rf"^fusion summon (?P<card>{_CARD}) from the extra deck by its materials$"),
+     N_("fusion summon %(card)s from the extra deck by its materials")),
     (re.compile(rf"^attack (?P<target>{_TARGET}) with (?P<card>{_CARD})$"), N_("attack %(target)s with %(card)s")),
     (re.compile(rf"^turn the attack to (?P<target>{_TARGET}) with (?P<card>{_CARD})$"),
      N_("turn the attack of %(card)s to %(target)s")),
@@ -528,12 +539,23 @@ _FUSION_LINES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"^(?P<src>[^:]+): (?P<card>{_CARD}) goes from the (?P<from>[\w ]+) to the (?P<to>[\w ]+)$"),
      N_("%(src)s: %(card)s goes from the %(from)s to the %(to)s")),
     (re.compile(rf"^(?P<card>{_CARD}) of (?P<p>P\d+) goes to the (?P<to>[\w ]+)$"), N_("%(card)s of %(p)s goes to the %(to)s")),
+    (re.compile(rf"^(?P<src>[^:]+): (?P<p>P\d+) special summons (?P<card>{_CARD}) from the (?P<from>[\w ]+)$"),
+     N_("%(src)s: %(p)s special summons %(card)s from the %(from)s")),
+    (re.compile(rf"^(?P<src>[^:]+): (?P<p>P\d+) gets the token (?P<card>{_CARD})$"), N_("%(src)s: %(p)s gets the token %(card)s")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<n>\d+) token\(s\) not made \(the engine keeps (?P<k>\d+) per kind\)$"),
+     N_("%(src)s: %(n)s token(s) not made (the engine keeps %(k)s per kind)")),
+    (re.compile(r"^(?P<src>[^:]+): (?P<p>P\d+) pays (?P<n>\d+) mana -> (?P<mana>-?\d+)$"),
+     N_("%(src)s: %(p)s pays %(n)s mana -> %(mana)s")),
+    (re.compile(r"^(?P<src>[^:]+): no extra-deck creature can be fusion summoned$"),
+     N_("%(src)s: no extra-deck creature can be fusion summoned")),
+    (re.compile(r"^(?P<src>[^:]+): chooses (?P<choice>.+)$"), N_("%(src)s: chooses %(choice)s")),
+    (re.compile(r"^(?P<p>P\d+) wins: the last player left$"), N_("%(p)s wins: the last player left")),
     (re.compile(r"^(?P<src>[^:]+): (?P<action>\w+) has no target$"), N_("%(src)s: %(action)s has no target")),
     (re.compile(r"^(?P<src>[^:]+): no card to move from (?P<from>\w+)$"), N_("%(src)s: no card to move from %(from)s")),
     (re.compile(r"^(?P<src>[^:]+): the condition of (?P<action>\w+) does not hold$"),
      N_("%(src)s: the condition of %(action)s does not hold")),
 ]
-_ZONE_WORDS = {"hand": "hand", "deck": "deck", "deck top": "deck_top", "deck bottom": "deck_bottom",
+_ZONE_WORDS = {"hand": "hand", "deck": "deck", "deck top": "deck_top", "deck bottom": "deck_bottom", "extra deck": "extra_deck",
                "graveyard": "graveyard", "exile": "exile", "field": "field", "damage pile": "damage_pile"}
 
 
@@ -566,8 +588,12 @@ def engine_line(text: Any) -> str:
 
 
 def _body(body: str) -> str:
-    m = re.match(r"^(?P<p>P\d+) wins: (?P<reason>.+)$", body)
+    m = re.match(r"^(?P<players>P\d+(?:, P\d+)*) out of the game (?P<rule>\(§[\d.]+\)): (?P<reason>.+)$", body)
     if m:
+        return gettext("%(players)s out of the game %(rule)s: %(reason)s", players=m.group("players"),
+                       rule=m.group("rule"), reason=end_reason(m.group("reason")))
+    m = re.match(r"^(?P<p>P\d+) wins: (?P<reason>.+)$", body)
+    if m and m.group("reason") != "the last player left":
         return gettext("%(p)s wins: %(reason)s", p=m.group("p"), reason=end_reason(m.group("reason")))
     m = re.match(r"^draw: (?P<reason>.+)$", body)
     if m and not body.startswith("draw: both lose"):
