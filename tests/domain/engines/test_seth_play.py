@@ -137,17 +137,19 @@ def test_heuristic_beats_random_clearly() -> None:
 @pytest.mark.slow
 def test_lookahead_player_beats_random_and_exploits_heuristic_play() -> None:
     assert _win_rate("montecarlo", "random", 4) >= 0.75
-    # Mirror matches (both players with the same line-up, seats alternating): the heuristic
-    # mirror is decided by the seat alone, the look-ahead player wins from either seat.
-    a, _ = decks()
+    # Mirror matches (both players with the same line-up, seats alternating), 100 per line-up:
+    # the look-ahead player beats the heuristic. Since the heuristic mixes its holds (issue 15
+    # item 7) one seat no longer decides a heuristic mirror, so a handful of games no longer
+    # shows it: measured 53 and 65 of 100 (59 %, Wilson 95 % from 52 %), asked: more than 55 %.
     wins = 0
-    for game in range(4):
-        seat = game % 2
-        players = [ENGINE.agents["heuristic"](game), ENGINE.agents["heuristic"](game)]
-        players[seat] = ENGINE.agents["montecarlo"](game)
-        state = ENGINE.new_game(a, a, dict(DEFAULTS, _log=False), game)
-        wins += play_game(state, players).winner == seat
-    assert wins >= 3
+    for deck in decks():
+        for game in range(100):
+            seat = game % 2
+            players = [ENGINE.agents["heuristic"](game), ENGINE.agents["heuristic"](game)]
+            players[seat] = ENGINE.agents["montecarlo"](game)
+            state = ENGINE.new_game(deck, deck, dict(DEFAULTS, _log=False), game)
+            wins += play_game(state, players).winner == seat
+    assert wins > 110
 
 
 def test_apply_needs_the_acting_player() -> None:
