@@ -287,3 +287,41 @@ def test_a_playtest_game_replays_on_the_table_and_can_be_taken_over(live_server,
     assert page.locator("#play").get_attribute("data-step") == "2"
     click_moves(page, random.Random(8), 3)
     assert not page.console_errors, page.console_errors
+
+
+def test_a_three_player_fusion_game_by_clicks_against_two_ai_players(live_server, page, screenshot):
+    """RULES.md §3.9: the table seats three; both opponents are AI players; the game ends with a
+    winner the engine agrees with."""
+    page.context.add_cookies([{"name": "workbench_lang", "value": "en", "url": live_server}])
+    page.goto(f"{live_server}/games/fusion/play")
+    you, them = DECKS["fusion"]
+    page.get_by_label("Your deck").select_option(you)
+    page.get_by_label("Opponent's deck").select_option(them)
+    page.get_by_label("Opponent", exact=True).select_option("random")
+    page.get_by_label("Players", exact=True).select_option("3")
+    page.get_by_label("Deck of opponent 2").select_option(you)
+    page.get_by_label("Seed").fill("5")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#pt-status")).to_be_visible()
+    page.get_by_label("AI speed").select_option("0")
+    expect(page.locator("#pt-board .pt-side")).to_have_count(3)
+    table_id = page.url.rsplit("/", 1)[1]
+    click_moves(page, random.Random(4), 3000)
+    status = page.locator("#pt-status")
+    expect(status).to_contain_text("Game over")
+    table = page.request.get(f"{live_server}/games/fusion/play/{table_id}.json").json()
+    assert len(table["seats"]) == 3 and [s["player"] for s in table["seats"]][1:] == ["random", "random"]
+    engine = load_engine("fusion")
+    state = engine.new_seated(tables.decks_of(table), dict(table["options"]), int(table["seed"]))
+    for decision in table["actions"]:
+        ((p, (kind, args)),) = decision["by"].items()
+        args = tables.from_data(args)
+        state.apply(next(a for a in state.legal_actions(int(p)) if a.kind == kind and a.args == args))
+    result = state.result()
+    labels = tables.seat_labels(table)
+    if result.winner is None:
+        expect(status).to_contain_text("a draw")
+    else:
+        expect(status).to_contain_text(f"{labels[result.winner]} won after {result.turns} turns")
+    screenshot(page, "play-fusion-three-players", full_page=False)
+    assert not page.console_errors, page.console_errors
