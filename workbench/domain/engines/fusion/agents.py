@@ -331,8 +331,13 @@ class HeuristicAgent:
         opps = state.opps[player]
         # an opponent's pool changes only when a card of its moves between zones (or turns face up);
         # the player is in the key: a rollout's heuristic plays every seat (their opponents differ)
-        key = (state.turn, player, len(hidden), *(
-            (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
+        if len(opps) == 1:  # two players: the key without building a tuple per opponent
+            q = opps[0]
+            key: tuple[Any, ...] = (state.turn, player, len(hidden), len(state.hand[q]), len(state.deck[q]),
+                                    len(state.grave[q]), len(state.exile[q]))
+        else:
+            key = (state.turn, player, len(hidden), *(
+                (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
         memo = self._guessed
         if memo is not None and memo[0] is state and memo[1] == key:
             guesses = memo[2]

@@ -97,6 +97,12 @@ def turn_order(n: int, alive: list[int]) -> list[tuple[int, ...]]:
     return [tuple(q for k in range(1, n) if (q := (p + k) % n) in alive) for p in range(n)]
 
 
+def next_seats(n: int, alive: list[int]) -> list[int]:
+    """Per seat (in the game or out), the next seat still in the game in turn order; with two
+    players ``[1, 0]``."""
+    return [next(((p + k) % n for k in range(1, n + 1) if (p + k) % n in alive), p) for p in range(n)]
+
+
 class Options:
     """The rule options the engine reads, resolved once per game (RULES.md §3 options)."""
 
@@ -265,6 +271,7 @@ class FusionState(Observe, State):
         n = self.np = sh.players  # seats 0 … n-1 (RULES.md §3.9.1)
         self.alive: list[int] = list(range(n))  # seats still in the game, in seat order (§3.9.5)
         self.opps: list[tuple[int, ...]] = turn_order(n, self.alive)  # per seat: the others in turn order
+        self.nxt: list[int] = next_seats(n, self.alive)  # per seat: who plays after it
         self.places: list[int] = [0] * n  # final place per seat, set as players drop out (§3.9.5)
         # card data, names, owners and the Action caches (immutable values shared by clones and
         # games) become plain attributes, so the hot paths read self.X rather than self.shared.X
@@ -622,6 +629,8 @@ class FusionState(Observe, State):
                 elif self.cards[j].is_creature:
                     old = this.get(j, (0, 0))
                     this[j] = (old[0] + e.atk, old[1] + e.dfn)
+        if self.np == 2:
+            return (bonus[0][0], bonus[0][1]), (bonus[1][0], bonus[1][1]), this
         return (*((b[0], b[1]) for b in bonus), this)
 
     def room(self, p: int, leaving: int = 0) -> bool:
@@ -742,15 +751,8 @@ class FusionState(Observe, State):
 
     def _next(self, q: int) -> int:
         """The next seat after ``q`` still in the game, in turn order (§3.9.1); ``q`` itself may
-        be out already."""
-        if self.np == 2:
-            return 1 - q
-        n, alive = self.np, self.alive
-        for k in range(1, n + 1):
-            r = (q + k) % n
-            if r in alive:
-                return r
-        return q  # pragma: no cover - nobody left: the game is over
+        be out already. The hot paths read ``self.nxt[q]`` directly."""
+        return self.nxt[q]
 
     def _knock_out(self, out: list[int], reason: str) -> None:
         """Players ``out`` drop out together (games of three or more, §3.9.5): they share the
@@ -761,6 +763,7 @@ class FusionState(Observe, State):
         for q in out:
             places[q] = len(alive) + 1
         self.alive, self.places, self.opps = alive, places, turn_order(self.np, alive)
+        self.nxt = next_seats(self.np, alive)
         if self.logging:
             self._say(f"{', '.join(f'P{q + 1}' for q in out)} out of the game (§3.9.5): {reason}")
         if len(alive) <= 1:
@@ -927,7 +930,7 @@ class FusionState(Observe, State):
 
     def _start_turn(self) -> None:
         self.turn += 1
-        self.active = p = self.first if self.turn == 1 else self._next(self.active)
+        self.active = p = self.first if self.turn == 1 else self.nxt[self.active]
         if self.turn > self.opts.max_turns:
             self.over = True
             self.winner = None
@@ -1199,7 +1202,7 @@ class FusionState(Observe, State):
         """The window player passed: the next player in turn order gets the window; after the
         last one (the player before the active player), the battle goes on (§3.9.4) — or, after
         a main phase (§3.10.6), the active player's battle or end."""
-        w = self._next(self.wplayer)
+        w = self.nxt[self.wplayer]
         if w != self.active:
             self.wplayer = w
         elif self.wstage[:5] == "main:":
@@ -1216,18 +1219,18 @@ class FusionState(Observe, State):
         if self.passes >= len(self.alive) - 1:
             self.resolving = True
         else:
-            self.prio = self._next(self.prio)
+            self.prio = self.nxt[self.prio]
 
     def _defender(self) -> int | None:
         """The attacked player who chooses blockers now (§3.9.3), in turn order after the active
         player; None when no attacked player has a blocker left."""
         a = self.active
-        q = self.bseat if self.bseat >= 0 else self._next(a)
+        q = self.bseat if self.bseat >= 0 else self.nxt[a]
         while q != a:
             if self._block_options(q):
                 self.bseat = q
                 return q
-            q = self._next(q)
+            q = self.nxt[q]
         self.bseat = -1
         return None
 
@@ -1976,7 +1979,8 @@ class FusionState(Observe, State):
             self._say(f"P{p + 1}: {action.text or action}")
         if kind == "attack":  # the most frequent action first
             i = self.index[args[0]]
-            t = self._attack_target(p, args[1])
+            arg = args[1]
+            t = self.index[arg] if arg in self.index else self._attack_target(p, arg)
             self.tapped.add(i)
             self.attacks.append([i, t, [], 0])
         elif kind == "pass":
@@ -1999,7 +2003,7 @@ class FusionState(Observe, State):
                 # the other players may use normal items in this main phase first (§3.10.6)
                 self.step = "window"
                 self.wstage = "main:" + kind
-                self.wplayer = self._next(self.active)
+                self.wplayer = self.nxt[self.active]
             else:
                 self._leave_main(kind)
         elif kind == "go":
@@ -2007,7 +2011,7 @@ class FusionState(Observe, State):
                 self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
             self.step = "window"
             self.wstage = "declared"
-            self.wplayer = self._next(p)
+            self.wplayer = self.nxt[p]
             self.bseat = -1
             for a in self.attacks:  # attack triggers go on the pending list (§3.6: no chain)
                 i, t = a[0], a[1]
@@ -2042,7 +2046,7 @@ class FusionState(Observe, State):
                 blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]
                           if self.np == 2 or b in own]
                 self._say(f"P{p + 1}: " + ("; ".join(blocks) if blocks else "no blocks"))
-            nxt = self._next(p)
+            nxt = self.nxt[p]
             if nxt == self.active:  # the last attacked player in turn order has blocked (§3.9.3)
                 self.step = "order"
                 self.bseat = -1
@@ -2081,7 +2085,7 @@ class FusionState(Observe, State):
             raise IllegalAction(f"unknown action kind {kind}")
 
     def _next_mulligan_player(self) -> None:
-        nxt = self._next(self.actor)  # mulligans go round in turn order from the first player
+        nxt = self.nxt[self.actor]  # mulligans go round in turn order from the first player
         if nxt != self.first:
             self.actor = nxt
         else:
@@ -2245,7 +2249,7 @@ class FusionState(Observe, State):
         self.chain.append([p, src, kind, effects, targets, x, speed, False])
         if self.logging and len(self.chain) > 1:
             self._say(f"chain link C{len(self.chain) - 1}: {self.cards[src].name} (speed {speed})")
-        self.prio = self._next(p)  # every other player in turn order may answer (§3.9.4)
+        self.prio = self.nxt[p]  # every other player in turn order may answer (§3.9.4)
         self.passes = 0
         self.step = "respond"
 
