@@ -27,4 +27,11 @@ def test_materials_show_one_a_line_and_save_as_a_list(live_server, page):
     page.wait_for_load_state("networkidle")
     card = _card(live_server, "yan-feng-he-ti-long")
     assert card["materials"] == ["火花小鬼", {"filter": {"attribute": "wind"}, "count": 2}]
+    # put the bundled card back (the live server's data is shared by the session's browser tests)
+    page.goto(live_server + "/games/fusion/cards/yan-feng-he-ti-long/edit")
+    page.locator("#field-materials").fill('{"filter": {"attribute": "fire"}}\n{"filter": {"attribute": "wind"}}')
+    page.get_by_role("button", name="保存").click()
+    page.wait_for_load_state("networkidle")
+    assert _card(live_server, "yan-feng-he-ti-long")["materials"] == [
+        {"filter": {"attribute": "fire"}}, {"filter": {"attribute": "wind"}}]
     assert not page.console_errors, page.console_errors
