@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, cast
 
 from workbench.domain.effects.capabilities import Capabilities
+from workbench.domain.effects.filters import matches
 from workbench.domain.effects.spec import EffectSpec, PlayerRef, Source
 from workbench.domain.effects.statics import StaticRules
 
@@ -246,8 +247,6 @@ class BaseAdapter:
         return ()
 
     def material_fits(self, s: State, f: Any, pool: Sequence[Any], src: Source) -> list[int]:
-        from workbench.domain.effects.interpreter import matches
-
         return [k for k, x in enumerate(pool) if matches(f, x, src, s, cast(EffectAdapter, self))]
 
     def has_room(self, s: State, player: int, leaving: Sequence[Any]) -> bool:

@@ -8,9 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 from workbench.domain.effects.vocabulary import CONDITIONS, SIDES, ZONES
+
+
+class FilterSource(Protocol):
+    """What matching a filter needs of an effect's source (``spec.Source``): its card and unit."""
+
+    @property
+    def unit(self) -> Any: ...
+
+    @property
+    def card(self) -> Any: ...
+
+
+class ValueReader(Protocol):
+    """What matching a filter needs of a game's adapter: a field, stat or state of a card."""
+
+    def value(self, s: Any, item: Any, key: str) -> Any: ...
 
 Problem = tuple[str, str, Any, Any]
 """(code, message, actual, allowed) as the validator reports it."""
@@ -186,3 +202,30 @@ def read_condition(raw: object, filter_keys: Iterable[str] | None) -> tuple[Cond
     if problems:
         return None, problems
     return Condition(str(kind), side=side, low=low, high=high), []
+
+
+def matches(f: Filter | None, item: Any, src: FilterSource, s: Any, a: ValueReader) -> bool:
+    """Whether a unit or a zone card passes filter ``f`` (None passes everything)."""
+    if f is None:
+        return True
+    for t in f.tests:
+        if t.key == "other":
+            if (item is not src.unit and item is not src.card) != t.flag:
+                return False
+            continue
+        value = a.value(s, item, t.key)
+        if t.flag is not None:
+            if bool(value) != t.flag:
+                return False
+        elif t.values is not None:
+            if isinstance(value, (list, tuple, frozenset, set)):
+                if not any(norm(v) in t.values for v in value):
+                    return False
+            elif value is None or norm(value) not in t.values:
+                return False
+        else:
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+            if (t.low is not None and value < t.low) or (t.high is not None and value > t.high):
+                return False
+    return True

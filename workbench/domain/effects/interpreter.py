@@ -7,42 +7,17 @@ is one function here plus, where a game needs it, one adapter method.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from workbench.domain.effects.adapter import EffectAdapter, State, Target
-from workbench.domain.effects.filters import Condition, Filter, norm
+from workbench.domain.effects.filters import Condition, Filter, matches, norm
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
+from workbench.domain.effects.statics import EMPTY as EMPTY_RULES
+from workbench.domain.effects.statics import StaticRules
 
 Verb = Callable[[EffectAdapter, State, EffectSpec, Source, Any], int]
 """A verb carries out one effect and returns how many things it did."""
-
-
-def matches(f: Filter | None, item: Any, src: Source, s: State, a: EffectAdapter) -> bool:
-    """Whether a unit or a zone card passes filter ``f`` (None passes everything)."""
-    if f is None:
-        return True
-    for t in f.tests:
-        if t.key == "other":
-            if (item is not src.unit and item is not src.card) != t.flag:
-                return False
-            continue
-        value = a.value(s, item, t.key)
-        if t.flag is not None:
-            if bool(value) != t.flag:
-                return False
-        elif t.values is not None:
-            if isinstance(value, (list, tuple, frozenset, set)):
-                if not any(norm(v) in t.values for v in value):
-                    return False
-            elif value is None or norm(value) not in t.values:
-                return False
-        else:
-            if not isinstance(value, int) or isinstance(value, bool):
-                return False
-            if (t.low is not None and value < t.low) or (t.high is not None and value > t.high):
-                return False
-    return True
 
 
 def _sides(side: str, c: int, s: State, a: EffectAdapter) -> tuple[int, ...]:
@@ -557,3 +532,35 @@ def _describe(e: EffectSpec, target: str = "") -> str:
     else:
         text = f"{e.action.replace('_', ' ')} {amount} to {who}"
     return text
+
+
+def static_rules(sources: Iterable[tuple[Source, EffectSpec]], s: State, a: EffectAdapter) -> StaticRules:
+    """The table of the static rules of ``sources`` (each rule with the source of its card)."""
+    rules = StaticRules()
+    any_rule = False
+    for src, e in sources:
+        any_rule = True
+        if e.action == "modify_cost":
+            sel = e.selector.side
+            others = tuple(a.opponents(s, src.controller))
+            players = (src.controller, *others) if sel == "each" else (
+                (src.controller,) if sel == "controller" else others)
+            for p in players:
+                rules.costs.append((p, e.filter, e.amount, src))
+            continue
+        units = [u for u in affected(e, src, None, s, a)]
+        if e.action == "cannot_be_targeted":
+            rules.untargetable.update(units)
+        elif e.action == "cannot_be_attacked":
+            rules.unattackable.update(units)
+        elif e.action == "cannot_be_blocked":
+            rules.unblockable.update(units)
+        elif e.action == "cannot_attack":
+            rules.no_attack.update(units)
+        elif e.action == "double_damage":
+            for u in units:
+                rules.doubled[u] = rules.doubled.get(u, 1) * 2
+        elif e.action == "reduce_damage":
+            for u in units:
+                rules.reduced[u] = rules.reduced.get(u, 0) + e.amount
+    return rules if any_rule else EMPTY_RULES

@@ -2,9 +2,10 @@
 
 A static rule (``cannot_be_targeted``, ``cannot_be_attacked``, ``cannot_be_blocked``,
 ``cannot_attack``, ``double_damage``, ``reduce_damage``, ``modify_cost``) is not resolved like
-an action: while its card is on the field it changes what the rules allow. ``compute`` reads
-the rules of the cards in play (the adapter's ``static_sources``) into one ``StaticRules``
-table; each engine keeps it until a card enters or leaves the field (or turns face up), the same
+an action: while its card is on the field it changes what the rules allow. The interpreter's
+``static_rules`` reads the rules of the cards in play (the adapter's ``static_sources``) into one
+``StaticRules`` table (this module holds only the table, so it imports nothing of the
+interpreter); each engine keeps it until a card enters or leaves the field (or turns face up), the same
 moments it drops its continuous stat bonuses, so a query in the hot path is a set look-up.
 
 A static rule's filter names printed fields only (parse.py refuses stats and in-play states),
@@ -13,12 +14,11 @@ so the table depends on nothing but which cards are on the field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.domain.effects.filters import Filter
-from workbench.domain.effects.spec import EffectSpec, Source
+from workbench.domain.effects.filters import Filter, matches
+from workbench.domain.effects.spec import Source
 
 
 @dataclass(slots=True)
@@ -49,8 +49,6 @@ class StaticRules:
 
     def cost_change(self, player: int, card: Any, s: Any, a: Any) -> int:
         """How much more (less, below 0) ``card`` of ``player`` costs under the rules in play."""
-        from workbench.domain.effects.interpreter import matches
-
         total = 0
         for p, flt, n, src in self.costs:
             if p == player and (flt is None or matches(flt, card, src, s, a)):
@@ -60,37 +58,3 @@ class StaticRules:
 
 EMPTY = StaticRules()
 """No rules in play (never mutate it)."""
-
-
-def compute(sources: Iterable[tuple[Source, EffectSpec]], s: Any, a: Any) -> StaticRules:
-    """The table of the static rules of ``sources`` (each rule with the source of its card)."""
-    from workbench.domain.effects.interpreter import affected
-
-    rules = StaticRules()
-    any_rule = False
-    for src, e in sources:
-        any_rule = True
-        if e.action == "modify_cost":
-            sel = e.selector.side
-            others = tuple(a.opponents(s, src.controller))
-            players = (src.controller, *others) if sel == "each" else (
-                (src.controller,) if sel == "controller" else others)
-            for p in players:
-                rules.costs.append((p, e.filter, e.amount, src))
-            continue
-        units = [u for u in affected(e, src, None, s, a)]
-        if e.action == "cannot_be_targeted":
-            rules.untargetable.update(units)
-        elif e.action == "cannot_be_attacked":
-            rules.unattackable.update(units)
-        elif e.action == "cannot_be_blocked":
-            rules.unblockable.update(units)
-        elif e.action == "cannot_attack":
-            rules.no_attack.update(units)
-        elif e.action == "double_damage":
-            for u in units:
-                rules.doubled[u] = rules.doubled.get(u, 1) * 2
-        elif e.action == "reduce_damage":
-            for u in units:
-                rules.reduced[u] = rules.reduced.get(u, 0) + e.amount
-    return rules if any_rule else EMPTY

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from workbench.domain.effects.adapter import BaseAdapter
-from workbench.domain.effects.interpreter import matches
+from workbench.domain.effects.interpreter import matches, static_rules
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
-from workbench.domain.effects.statics import StaticRules, compute
+from workbench.domain.effects.statics import StaticRules
 
 if TYPE_CHECKING:
     from workbench.domain.engines.fusion.state import FusionState
@@ -447,7 +447,7 @@ class FusionEffects(BaseAdapter):
         hit = s._rules  # (the zones as they were, face-down count, the rules): compared in place, no copy
         if hit is not None and hit[1] == len(s.down) and hit[0] == (s.crea, s.magic, s.field):
             return hit[2]
-        rules = compute(self.static_sources(s), s, self)
+        rules = static_rules(self.static_sources(s), s, self)
         s._rules = (([list(z) for z in s.crea], [list(z) for z in s.magic], [list(z) for z in s.field]),
                     len(s.down), rules)
         return rules

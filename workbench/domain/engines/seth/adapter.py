@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import EffectSpec, Source
-from workbench.domain.effects.statics import StaticRules, compute
+from workbench.domain.effects.interpreter import static_rules
+from workbench.domain.effects.statics import StaticRules
 
 if TYPE_CHECKING:
     from workbench.domain.engines.seth.state import Monster, SethState
@@ -219,7 +220,7 @@ class SethEffects(BaseAdapter):
             return None
         rules = s.static_rules
         if rules is None:  # dropped when a monster is removed (_remove_dead) and by clone
-            rules = s.static_rules = compute(self.static_sources(s), s, self)
+            rules = s.static_rules = static_rules(self.static_sources(s), s, self)
         return rules
 
     def static_sources(self, s: SethState) -> list[tuple[Source, EffectSpec]]:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
-from workbench.domain.effects.statics import StaticRules, compute
+from workbench.domain.effects.interpreter import static_rules
+from workbench.domain.effects.statics import StaticRules
 
 if TYPE_CHECKING:
     from workbench.domain.engines.warzone.state import WarzoneState
@@ -357,7 +358,7 @@ class WarzoneEffects(BaseAdapter):
         if rules is None:
             if "static" not in (s._flags if s._flags is not None else self.flags(s)):
                 return None
-            rules = s._statics = compute(self.static_sources(s), s, self)
+            rules = s._statics = static_rules(self.static_sources(s), s, self)
         return rules
 
     def static_sources(self, s: WarzoneState) -> list[tuple[Source, EffectSpec]]:
