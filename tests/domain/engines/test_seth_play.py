@@ -157,3 +157,25 @@ def test_apply_needs_the_acting_player() -> None:
     state = ENGINE.new_game(a, b, DEFAULTS, 1)
     with pytest.raises(IllegalAction):
         state.apply_joint({0: Action("assign", ()), 1: Action("assign", ()), 2: Action("assign", ())})
+
+
+def test_heuristic_keeps_a_lone_decoy_back_in_proportion_to_the_threat(repo) -> None:
+    """Issue 15 item 7: the Ashen Drake (Medium/Slow) is Skyburn's only monster left for the Slow
+    phase once the Adept struck in the Fast one, and Rot and Stone's Slow monsters wait there: the
+    heuristic keeps it back with probability threat / (threat + its Damage) even with hold 0."""
+    from workbench.domain.engines.seth.agents import HeuristicAgent
+    from workbench.domain.engines.seth.state import ASSIGN
+
+    options = repo.game("seth").default_options()
+    state = ENGINE.new_game(repo.deck_cards("seth", "skyburn-blitz"),
+                            repo.deck_cards("seth", "rot-and-stone"), options, 1)
+    plain = [HeuristicAgent(1, hold=0.0, jitter=0.0), HeuristicAgent(2, hold=0.0, jitter=0.0)]
+    while not (state.step == ASSIGN and state.phase == 1 and 0 in state.to_act()):
+        state.apply_joint({p: plain[p].choose(state, p) for p in state.to_act()})
+    drake = next(m for m in state.eligible[0] if "ashen-drake" in m.name)
+    assert not any(m.alive and not m.assigned and m is not drake for m in state.by_phase[0][2])
+    threat = sum(o.damage for o in state.by_phase[1][2] if o.alive and not o.assigned)
+    expected = threat / (threat + drake.damage)
+    kept = sum(drake.name not in HeuristicAgent(seed, hold=0.0).choose(state, 0).args
+               for seed in range(600))
+    assert 0.3 < expected < 0.9 and abs(kept / 600 - expected) < 0.07, (kept, expected)
