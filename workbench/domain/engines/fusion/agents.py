@@ -825,7 +825,14 @@ class MonteCarloAgent:
                 return 1.0 if sim.winner == player else -1.0
             p = sim.actor
             sim.apply(policy.choose(sim, p))
-        diff = sim.life[player] - max(sim.life[q] for q in sim.opps[player])
+        opponents = sim.opps[player]
+        if not opponents or player not in sim.alive:
+            # Three or four players: the last decision ended the game, or knocked ``player`` out
+            # while the others play on (a loss). Two-player games never get here.
+            if sim.over and sim.winner is None:
+                return 0.0
+            return 1.0 if sim.over and sim.winner == player else -1.0
+        diff = sim.life[player] - max(sim.life[q] for q in opponents)
         return max(-0.9, min(0.9, diff / 20.0))
 
 
