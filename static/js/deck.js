@@ -201,7 +201,7 @@
       : W.tn("Not legal: %(n)s error", "Not legal: %(n)s errors", errors, { n: errors });
     status.className = "legal-status " + (answer.body.legal ? "ok" : "bad");
     problems.forEach(function (p) {
-      list.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.message }));
+      list.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.text || p.message }));
     });
   }
 

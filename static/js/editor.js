@@ -391,7 +391,7 @@
       const placed = control && control.placeProblem ? control.placeProblem(p) : null;
       const target = placed ? placed.list : (p.field ? document.getElementById("problems-" + p.field) : null);
       if (target) {
-        target.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.message }));
+        target.appendChild(el("li", { class: "problem problem-" + p.severity, text: p.text || p.message }));
         const box = target.closest(".field");
         if (box) {
           box.classList.add(p.severity === "error" ? "invalid" : "warned");
@@ -400,7 +400,7 @@
         }
       }
       general.appendChild(el("li", { class: "problem problem-" + p.severity }, [
-        p.field ? el("strong", { text: fieldLabel(p.field) + ": " }) : null, p.message]));
+        p.field ? el("strong", { text: fieldLabel(p.field) + W.t(": ") }) : null, p.text || p.message]));
     });
     const summary = document.getElementById("problem-summary");
     if (!errors && !warnings && hints) {

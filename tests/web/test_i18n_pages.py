@@ -146,3 +146,22 @@ def test_end_reasons_and_verdicts_read_chinese_and_english_stays_as_the_engine_w
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         assert [end_reason(r) for r in REASONS] == list(REASONS)
         assert engine_line("Turn 3 — P1: pass") == "Turn 3 — P1: pass"
+
+
+def test_validation_messages_read_chinese_from_their_codes_and_english_stays_the_domains(client) -> None:  # type: ignore[no-untyped-def]
+    token = page_token(client, "/games/warzone/cards")
+    card = {"kind": "creature", "name": "Test", "class": 9, "degree": 99}  # out of range, required fields missing
+    english = client.post("/api/games/warzone/validate", json={"card": card},
+                          headers={"X-CSRF-Token": token, "Accept-Language": "en"}).get_json()["problems"]
+    chinese = client.post("/api/games/warzone/validate", json={"card": card},
+                          headers={"X-CSRF-Token": token, **ZH}).get_json()["problems"]
+    assert all("text" not in p for p in english)
+    assert [p["message"] for p in chinese] == [p["message"] for p in english]  # the domain's English, unchanged
+    texts = {p["code"]: p["text"] for p in chinese}
+    assert texts["card.required"].startswith("必须填写") and "is required" not in texts["card.required"]
+    assert "允许的值：1, 2, 3" in texts["card.enum"] and "最大值为" in texts["card.maximum"]
+    untranslated_codes = [p["code"] for p in chinese if re.search(r"\b(is|the|must|allowed)\b", p["text"])]
+    assert untranslated_codes == []
+    deck = client.post("/api/games/warzone/validate", json={"deck": {"name": "x", "zones": {"main": {"ironclad-sentry": 4}}}},
+                       headers={"X-CSRF-Token": token, **ZH}).get_json()["problems"]
+    assert any(p["code"] == "deck.zone_min" and "最少" in p["text"] for p in deck), deck

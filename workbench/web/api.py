@@ -30,6 +30,7 @@ from workbench.services.checks import card_problems, deck_problems
 from workbench.storage.repository import Stored
 from workbench.web import get_repo
 from workbench.web.auth import current_user_name
+from workbench.web.game_text import with_texts
 from workbench.web.security import csrf_token
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -55,7 +56,7 @@ STATUS = {
 
 def error_response(message: str, status: int, problems: list[Problem] | None = None, **extra: Any) -> Response:
     """A JSON error answer in the API's one shape."""
-    body = {"error": message, "problems": [p.to_dict() for p in problems or []], **extra}
+    body = {"error": message, "problems": with_texts([p.to_dict() for p in problems or []]), **extra}
     response = jsonify(body)
     response.status_code = status
     return response
@@ -167,7 +168,8 @@ def _rules_text(definition: Any, card: dict[str, Any]) -> dict[str, Any]:
 
 
 def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
-    return [p.to_dict() for p in problems]
+    """Problems as JSON: the domain's fields, and ``text`` in the reader's language (not English)."""
+    return with_texts([p.to_dict() for p in problems])  # type: ignore[no-any-return]
 
 
 def _card_body(game: str, item: Stored) -> dict[str, Any]:

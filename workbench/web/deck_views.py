@@ -31,6 +31,7 @@ from workbench.domain.validation import resolve_bound
 from workbench.services.checks import deck_problems
 from workbench.web import get_repo
 from workbench.web.charts import bar_chart, gauge, line_chart
+from workbench.web.game_text import problem_message
 from workbench.web.ui import N_, card_summary, install_error_page, search_text
 
 bp = Blueprint("decks", __name__)
@@ -60,7 +61,7 @@ def deck_list(game: str) -> str:
             "format": str(definition.formats.get(fmt, {}).get("label", fmt)) if fmt else "",
             "sizes": sizes, "legal": not has_errors(problems),
             "errors": sum(p.is_error for p in problems), "warnings": sum(not p.is_error for p in problems),
-            "first_problem": next((p.message for p in problems if p.is_error), ""),
+            "first_problem": next((problem_message(p) for p in problems if p.is_error), ""),
         })
     return render_template("decks.html", game=definition, game_id=game, rows=rows, unreadable=unreadable,
                            nav_active="Decks")

@@ -638,3 +638,81 @@ def _body(body: str) -> str:
 FILTERS.update({"seat_player": seat_player, "zone_label": zone_label, "stat_label": stat_label, "flag_label": flag_label,
                 "attr_label": attr_label, "attr_value": attr_value, "phase_text": phase_text,
                 "engine_line": engine_line})
+
+
+# ------------------------------------------------------------------ validation problems
+
+_RULE = r"(?P<rule> \([^()]*\))?"
+_TYPE_WORDS = {"text": N_("text"), "a whole number": N_("a whole number"), "a number": N_("a number"),
+               "true or false": N_("true or false"), "a list": N_("a list")}
+PROBLEM_FORMS: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "card.required": [
+        (re.compile(rf"^(?P<field>.+?) is required when (?P<why>.+?){_RULE}$"), N_("%(field)s is required when %(why)s")),
+        (re.compile(rf"^(?P<field>.+?) is required{_RULE}$"), N_("%(field)s is required")),
+    ],
+    "card.forbidden": [(re.compile(rf"^(?P<field>.+?) must be empty when (?P<why>.+?){_RULE}$"),
+                        N_("%(field)s must be empty when %(why)s"))],
+    "card.minimum": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); the minimum is (?P<limit>[^ ]+){_RULE}$"),
+                      N_("%(field)s is %(value)s; the minimum is %(limit)s"))],
+    "card.maximum": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); the maximum is (?P<limit>[^ ]+){_RULE}$"),
+                      N_("%(field)s is %(value)s; the maximum is %(limit)s"))],
+    "card.max_length": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); the limit is (?P<limit>\d+) characters{_RULE}$"),
+                         N_("%(field)s is %(value)s; the limit is %(limit)s characters"))],
+    "card.enum": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); allowed: (?P<values>.+?){_RULE}$"),
+                   N_("%(field)s is %(value)s; allowed: %(values)s"))],
+    "card.min_items": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); at least (?P<limit>\d+) needed{_RULE}$"),
+                        N_("%(field)s is %(value)s; at least %(limit)s needed"))],
+    "card.max_items": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); at most (?P<limit>\d+) allowed{_RULE}$"),
+                        N_("%(field)s is %(value)s; at most %(limit)s allowed"))],
+    "card.unique": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); values must not repeat{_RULE}$"),
+                     N_("%(field)s is %(value)s; values must not repeat"))],
+    "card.type": [(re.compile(rf"^(?P<field>.+?) is (?P<value>.+); it must be (?P<type>.+?){_RULE}$"),
+                   N_("%(field)s is %(value)s; it must be %(type)s"))],
+    "card.kind": [(re.compile(rf"^kind is (?P<value>.+); allowed: (?P<values>.+?){_RULE}$"),
+                   N_("kind is %(value)s; allowed: %(values)s"))],
+    "card.unknown_field": [
+        (re.compile(r"^field (?P<field>'[^']*') does not belong to a (?P<kind>.+) card$"),
+         N_("field %(field)s does not belong to a %(kind)s card")),
+        (re.compile(r"^field (?P<field>'[^']*') is not part of the (?P<game>.+) card format; it is kept but not used$"),
+         N_("field %(field)s is not part of the %(game)s card format; it is kept but not used")),
+    ],
+    "deck.zone_exact": [(re.compile(rf"^(?P<zone>.+?) has (?P<total>\d+) \S+; it must have exactly (?P<n>\d+){_RULE}$"),
+                         N_("%(zone)s has %(total)s; it must have exactly %(n)s"))],
+    "deck.zone_min": [(re.compile(rf"^(?P<zone>.+?) has (?P<total>\d+) \S+; the minimum is (?P<n>\d+){_RULE}$"),
+                       N_("%(zone)s has %(total)s; the minimum is %(n)s"))],
+    "deck.zone_max": [(re.compile(rf"^(?P<zone>.+?) has (?P<total>\d+) \S+; the maximum is (?P<n>\d+){_RULE}$"),
+                       N_("%(zone)s has %(total)s; the maximum is %(n)s"))],
+    "deck.unknown_card": [(re.compile(rf"^card (?P<card>.+) in (?P<zone>.+) does not exist{_RULE}$"),
+                           N_("card %(card)s in %(zone)s does not exist"))],
+}
+"""The validator's sentences by problem code (``workbench.domain.validation``): each form with its
+values as named groups. The English stays the domain's own; other languages read the template."""
+
+
+def problem_message(problem: Any) -> str:
+    """A validation problem (a ``Problem`` or its dict) in the reader's language, from its code and
+    values; the domain's English as it is in English or for a form this table does not know."""
+    get = problem.get if isinstance(problem, Mapping) else (lambda key, default=None: getattr(problem, key, default))
+    message = str(get("message", "") or "")
+    if _english():
+        return message
+    for pattern, template in PROBLEM_FORMS.get(str(get("code", "")), []):
+        m = pattern.match(message)
+        if m:
+            values = {k: v or "" for k, v in m.groupdict().items()}
+            rule = values.pop("rule", "")
+            if values.get("type") in _TYPE_WORDS:
+                values["type"] = gettext(_TYPE_WORDS[values["type"]])
+            return gettext(template, **values) + rule
+    return problem_text(message)
+
+
+def with_texts(problems: Any) -> Any:
+    """Problem dicts for a JSON answer: each gains ``text``, its message in the reader's language
+    (``message`` stays the domain's English for clients and scripts that match on it)."""
+    if _english():
+        return problems
+    return [dict(p, text=problem_message(p)) if isinstance(p, Mapping) else p for p in problems]
+
+
+FILTERS["problem_message"] = problem_message

@@ -247,7 +247,7 @@ def all_fields(definition: GameDefinition) -> list[FieldDef]:
 def value_label(fdef: FieldDef | None, value: Any) -> str:
     """A value as the designer reads it: the field's ``labels`` entry, else the value itself."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     labels = (fdef.spec.get("labels") or {}) if fdef else {}
     if value in labels:
         return str(labels[value])
