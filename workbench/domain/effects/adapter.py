@@ -98,6 +98,8 @@ class EffectAdapter(Protocol):
     """Put ``n`` tokens of ``e.token`` onto ``player``'s field; how many were made."""
     def materials(self, s: State, card: Any) -> Sequence[tuple[Any, int]]: ...
     """An extra-deck creature's materials: (filter, count) needs (empty: it has none)."""
+    def make_ready(self, s: State, u: Unit) -> None: ...
+    """A creature just put onto the field may attack this turn (``ready: true``)."""
     def material_fits(self, s: State, f: Any, pool: Sequence[Any], src: Source) -> list[int]: ...
     """The positions in ``pool`` of the cards that may be a material of need ``f`` (a filter;
     None: any card)."""
@@ -245,6 +247,9 @@ class BaseAdapter:
 
     def materials(self, s: State, card: Any) -> Sequence[tuple[Any, int]]:
         return ()
+
+    def make_ready(self, s: State, u: Unit) -> None:
+        self._missing("ready")
 
     def material_fits(self, s: State, f: Any, pool: Sequence[Any], src: Source) -> list[int]:
         return [k for k, x in enumerate(pool) if matches(f, x, src, s, cast(EffectAdapter, self))]

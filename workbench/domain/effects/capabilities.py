@@ -47,6 +47,8 @@ class Capabilities:
     refuse: Callable[[str, EffectSpec], str | None] = no_refusal
     """A game rule the tables cannot say, e.g. warzone: negate only on traps."""
     spec_type: type[EffectSpec] = field(default=EffectSpec)
+    ready: bool = False
+    """``move … to: field, ready: true`` can skip summoning sickness (fusion, RULES.md §3.10.1)."""
     why_not: Mapping[str, str] = field(default_factory=dict)
     """Verb -> why the game's rules cannot have it (the effect.unsimulated reason), e.g. tokens."""
 

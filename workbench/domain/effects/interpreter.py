@@ -302,6 +302,8 @@ def _move(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen: Any) -
         for card in picked:
             if a.move_card(s, p, card, e.from_zone, to, src):
                 moved += 1
+                if e.ready:  # it may attack this turn (RULES.md §3.10.1)
+                    a.make_ready(s, card)
         if e.look:
             rest = [x for x in seen if x in zone]
             for card in rest:  # the ones looked at and left go under the deck, in order

@@ -383,6 +383,12 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
         if selector.what == "none":
             return invalid(f"unless needs an entry that affects someone, not {action}")
         unless = (str(pay_key), int(pay_n))
+    ready = entry.get("ready", False)
+    if not isinstance(ready, bool):
+        return invalid(f"ready {ready!r} is not true or false")
+    ready = ready and action == "move" and to_zone == "field"
+    if ready and not caps.ready:
+        return unsimulated(f"the {game} engine has no summoning sickness for ready to lift")
     token: tuple[tuple[str, Any], ...] = ()
     if action == "create_token":
         raw_token = entry.get("token")
@@ -402,7 +408,7 @@ def _entry(index: int, kind: str, entry: object, caps: Capabilities, speed: int,
         to_zone=str(to_zone or ""), side=str(side), pick=str(pick), look=int(look), costs=tuple(costs), counter=counter,
         phase=phase, played=played,
         unless=unless, asks=bool(unless[0]) or action in ("arrange", "choose") or pick == "choose", options=options,
-        token=token)
+        token=token, ready=ready)
     refusal = caps.refuse(kind, spec)
     if refusal:
         return unsimulated(refusal)

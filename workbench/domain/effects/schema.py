@@ -114,6 +114,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "zone": "Zone", "min": "At least", "max": "At most", "value": "Value", "values": "Any of",
             "range": "Between", "yes": "Yes", "no": "No", "phase": "Which phase",
             "played": "Which cards the opponent plays", "options": "Options", "unless": "Unless",
+            "ready": "Ready to attack this turn",
             "token": "The token", "step": "One step", "steps": "Several steps", "name": "Name",
         },
     },
@@ -165,7 +166,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
             "filter": "只限符合条件的卡", "random": "随机选择", "count": "数量", "from": "从区域", "to": "到区域",
             "side": "谁的区域", "pick": "选哪些卡", "look": "查看顶端N张", "if": "条件", "per": "每有一张",
             "counter": "指示物名称", "zone": "区域", "min": "至少", "max": "至多", "value": "值", "values": "任意一个",
-            "range": "范围", "yes": "是", "no": "否", "phase": "哪个阶段", "played": "对手使用的哪些卡",
+            "range": "范围", "yes": "是", "no": "否", "phase": "哪个阶段", "played": "对手使用的哪些卡", "ready": "本回合可以攻击",
             "options": "选项", "unless": "除非", "token": "衍生物", "step": "一个步骤", "steps": "多个步骤", "name": "名称",
         },
     },
@@ -276,6 +277,7 @@ KEY_SHAPES: dict[str, Shape] = {
     "phase": {"type": "union", "options": [{"label": "value", "shape": _TEXT},
                                            {"label": "values", "shape": {"type": "list", "item": _TEXT}}]},
     "played": FILTER,
+    "ready": {"type": "bool"},
     "options": {"type": "list", "item": {"type": "union", "options": [
         {"label": "step", "shape": {"type": "entry", "exclude": list(STEP_EXCLUDE)}},
         {"label": "steps", "shape": {"type": "entries", "exclude": list(STEP_EXCLUDE)}}]}},
@@ -292,7 +294,7 @@ TRIGGER_KEYS: dict[str, tuple[str, ...]] = {
 
 ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "add_counters": ("counter",), "remove_counters": ("counter",),
-    "move": ("from", "to", "target", "side", "pick", "count", "look", "filter"),
+    "move": ("from", "to", "target", "side", "pick", "count", "look", "filter", "ready"),
     "choose": ("options", "count"), "create_token": ("target", "token", "count"), "fusion_summon": ("filter",),
 }
 """Keys an action shows at once beside those its ``ActionSpec`` needs (target, amount, stats)."""

@@ -101,6 +101,8 @@ class EffectSpec:
     look: int = 0
     counter: str = ""
     """add_counters / remove_counters: the counters' name (lower case)."""
+    ready: bool = False
+    """move to: field: the creature enters without summoning sickness (RULES.md §3.10.1)."""
     token: tuple[tuple[str, Any], ...] = ()
     """create_token: the token's fields as written (name, stats, …), in order."""
     costs: tuple[tuple[str, int, Filter | None], ...] = ()

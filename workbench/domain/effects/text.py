@@ -275,6 +275,8 @@ def _move(entry: Mapping[str, Any], lang: str) -> str:
         dest_zh = '加入手牌' if dst == 'hand' else '特殊召唤' if dst == 'field' else '送入' + _ZONE['zh'].get(str(dst), str(dst))
         text = (f"从{place}选择{count}张卡{what}{dest_zh}" if how == "choose"
                 else f"从{place}{rnd}将{count}张卡{what}{dest_zh}")
+        if dst == "field" and entry.get("ready") is True:
+            text += "，该生物本回合可以攻击"
         if src == "deck":
             text += "，之后洗切卡组"
         if entry.get("look"):
@@ -298,6 +300,8 @@ def _move(entry: Mapping[str, Any], lang: str) -> str:
             "exile": "into exile", "deck": "into the deck", "deck_top": "on top of the deck",
             "deck_bottom": "under the deck", "damage_pile": "into the damage pile"}.get(str(dst), str(dst))
     text += f" {dest}"
+    if dst == "field" and entry.get("ready") is True:
+        text += "; it may attack this turn"
     if src == "deck":
         text += ", then shuffle"
     if entry.get("look"):

@@ -251,6 +251,7 @@ KEYS: dict[str, str] = {
     "options": "choose: 2 to 5 options, each one step (a mapping without trigger) or a list of steps",
     "unless": "{pay_life: N} | {mana: N} | {discard: N}: the affected player may pay it to stop the entry",
     "token": "create_token: the token's name and stats, e.g. {name: 衍生物, atk: 1, def: 1}",
+    "ready": "move to: field: true puts the creature in play ready to attack this turn (no summoning sickness)",
 }
 
 STATIC_TARGETS: dict[str, frozenset[str]] = {
@@ -570,6 +571,12 @@ def _check_reach(entry: Mapping[str, Any], action: object, bad: Callable[..., No
     elif counter is not None:
         bad("effect.unused_key", f"counter only applies to add_counters and remove_counters, not {action}",
             severity="warning")
+    ready = entry.get("ready")
+    if ready is not None:
+        if not isinstance(ready, bool):
+            bad("effect.bad_ready", f"ready is {ready!r}; true or false", ready)
+        elif action != "move" or entry.get("to") != "field":
+            bad("effect.unused_key", "ready only applies to move to: field", severity="warning")
     trigger_side = entry.get("trigger") in TRIGGER_SIDES
     zone_keys = [k for k in ("from", "to", "side", "pick", "look") if k in entry
                  and not (k == "side" and trigger_side)]

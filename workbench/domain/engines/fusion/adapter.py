@@ -108,6 +108,7 @@ CAPABILITIES = Capabilities(
     unless=frozenset({"pay_life", "mana", "discard"}),
     refuse=_refuse,
     spec_type=Effect,
+    ready=True,
 )
 
 
@@ -315,6 +316,9 @@ class FusionEffects(BaseAdapter):
         if made < n and s.logging:
             s._say(f"{src.name}: {n - made} token(s) not made (the engine keeps {TOKEN_POOL} per kind)")
         return made
+
+    def make_ready(self, s: FusionState, u: int) -> None:
+        s.sick.discard(u)
 
     def materials(self, s: FusionState, card: int) -> Any:
         return s.cards[card].materials
