@@ -51,10 +51,10 @@ def other_cards(data: Path, n: int) -> list[str]:
 def test_a_pasted_list_over_the_copy_cap_is_refused_naming_the_limit(repo, text: str) -> None:
     from workbench.services.playtest.decklist import DeckListError, parse_deck_list
 
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU seconds of this thread: the bound holds on a busy machine
     with pytest.raises(DeckListError, match="at most 999 copies of a card"):
         parse_deck_list(text, repo.game(GAME), repo.card_index(GAME))
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 
 
 def test_a_pasted_list_over_the_deck_cap_is_refused(repo) -> None:
@@ -144,10 +144,10 @@ def test_a_kept_matchup_with_a_huge_count_is_refused(repo) -> None:
             "deck_a": {"team": [[CARD, 10**9]]}, "deck_b": {"team": [[CARD, 1]]}, "options": {},
             "agents": ["random", "random"], "seed": 1, "label_a": "a", "label_b": "b",
             "card_ids": {"a": [CARD], "b": [CARD]}, "names": {}, "max_steps": 10}
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU seconds of this thread: the bound holds on a busy machine
     with pytest.raises(PlaytestError, match="at most 999 copies"):
         matchup_from_data(data)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 
 
 # ------------------------------------------------------------------ print copies (item 13)

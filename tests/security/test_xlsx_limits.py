@@ -51,10 +51,10 @@ def empty_cells(rows: int, cols: int) -> bytes:
 def test_a_small_file_of_millions_of_empty_cells_is_refused_at_once() -> None:
     data = empty_cells(300, 16_384)
     assert len(data) < 64 * 1024
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU seconds of this thread: the bound holds on a busy machine
     with pytest.raises(ImportFileError, match=r"4,915,200 cells .* at most 250,000") as caught:
         read_xlsx(data)
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
     assert "nothing was imported" in str(caught.value)
 
 
@@ -62,10 +62,10 @@ def test_a_huge_shared_strings_table_is_refused_before_parsing() -> None:
     strings = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/'
                b'spreadsheetml/2006/main">' + b"<si><t/></si>" * 400_000 + b"</sst>")
     data = replace_member(workbook([["name", "kind"], ["A", "monster"]]), "xl/sharedStrings.xml", strings)
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU seconds of this thread: the bound holds on a busy machine
     with pytest.raises(ImportFileError, match="shared-strings table has 400,000 entries"):
         read_xlsx(data)
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 def test_reading_stops_at_the_time_cap(monkeypatch) -> None:
