@@ -204,7 +204,8 @@
     }
 
     function boxControl(id, label, shape, current, set) {
-      const help = shape.type === "amount" ? t("a whole number, or X with an X mana cost") : "";
+      /* Per game and language from the schema: only a game with X costs mentions X (warzone has no mana). */
+      const help = shape.type === "amount" ? schema.hints.amount : "";
       const attrs = { type: "text", id: id, value: text(current), autocomplete: "off", class: shape.type === "text" ? "" : "narrow" };
       if (shape.type !== "text") attrs.inputmode = "numeric";
       if (help) attrs["aria-describedby"] = id + "-help";

@@ -87,11 +87,55 @@ def test_every_label_reads_in_chinese() -> None:
         assert CJK.search(info["label"]), (name, info["label"])
     labels = {i["name"]: i["label"] for i in schema["parts"]["triggers"]}
     assert labels["on_destroyed"] == "此卡被破坏时"
-    for part in ("triggers", "actions", "conditions"):  # the doc lines a row shows, in Chinese too
+    for part in PARTS:  # the doc lines a row shows, of every table, in Chinese too
         for item in schema["parts"][part]:
             assert CJK.search(item["doc"]), (part, item["name"], item["doc"])
+    for name, info in schema["keys"].items():
+        assert CJK.search(info["doc"]), (name, info["doc"])
     targets = {i["name"]: i["label"] for i in schema["parts"]["targets"]}
     assert targets["enemy_creatures"] == "所有敌方生物"
+    zones = {i["name"]: i["doc"] for i in schema["parts"]["zones"]}
+    assert zones["graveyard"] == "墓地 / 弃牌堆"
+    assert CJK.search(schema["hints"]["amount"])
+
+
+def _texts(node: object, where: str = "") -> list[tuple[str, str]]:
+    """Every (where, text) a designer reads in a schema: each label and doc line, however deep
+    (the fields of a condition, a cost, a filter's union options, …)."""
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for key in ("label", "doc"):
+            if isinstance(node.get(key), str) and node[key]:
+                found.append((f"{where}.{key}", node[key]))
+        for key, value in node.items():
+            found += _texts(value, f"{where}/{node.get('name', key)}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _texts(value, f"{where}[{i}]")
+    return found
+
+
+def test_no_label_or_doc_line_of_the_chinese_schema_is_english_only() -> None:
+    """Walks the whole schema, so a new table, key or nested field fails here until it is translated.
+    The game's own words (its stats and card fields, from game.yaml) are card data, not translated."""
+    schema = _schema("zh")
+    game_words = {label for _, label in STATS} | {k for k in ("kind", "class", "race", "element", "attribute",
+                                                               "subtype", "stars", "cost", "keywords", "name",
+                                                               "strength", "atk", "health", "degree", "speed")}
+    english = [(where, text) for where, text in _texts({"parts": schema["parts"], "keys": schema["keys"]})
+               if not CJK.search(text) and text not in game_words]
+    assert english == []
+    # The walk reaches nested doc lines: a cost's fields and a condition's fields have them.
+    texts = dict(_texts(schema["keys"]))
+    assert any("/cost/" in where and where.endswith(".doc") for where in texts), texts
+
+
+def test_the_amount_hint_mentions_x_only_in_a_game_with_x_costs() -> None:
+    for lang in ("en", "zh"):
+        with_x = effects_schema(STATS, [], lang, x_costs=True)
+        without = effects_schema(STATS, [], lang, x_costs=False)
+        assert "X" in with_x["hints"]["amount"] and "X" in with_x["keys"]["amount"]["doc"]
+        assert "X" not in without["hints"]["amount"] and "X" not in without["keys"]["amount"]["doc"]
 
 
 def _documented_entries() -> list[dict]:

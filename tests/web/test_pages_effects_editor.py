@@ -29,8 +29,26 @@ def test_editor_data_carries_the_effect_vocabulary(ro):
     assert "target" not in actions["negate"]["keys"]
     assert [v for v in schema["keys"]["speed"]["shape"]["values"]] == [1, 2, 3]
     assert schema == effects_schema([(s["name"], s["label"]) for s in data["effects"]["stats"]],
-                                    [(i["name"], i["label"]) for i in parts["filter_keys"]], "en")
+                                    [(i["name"], i["label"]) for i in parts["filter_keys"]], "en", x_costs=False)
     assert data["card"]["effects"][0]["action"] == "destroy"  # the rows start from the card's own list
+
+
+@pytest.mark.parametrize("game, lang, hint", [
+    ("warzone", "en", "a whole number"), ("seth", "en", "a whole number"),
+    ("fusion", "en", "a whole number, or X with an X mana cost"),
+    ("warzone", "zh", "整数"), ("fusion", "zh", "整数；或 X（需要 X 魔力代价）"),
+])
+def test_the_amount_hint_mentions_x_only_in_games_with_x_costs(ro, game, lang, hint):
+    """Warzone and seth have no mana (their engines take no mana cost, no card field allows X)."""
+    ro.set_cookie("workbench_lang", lang)
+    try:
+        data = json_block(ro.get(f"/games/{game}/new-card").get_data(as_text=True), "editor-data")
+    finally:
+        ro.delete_cookie("workbench_lang")
+    schema = data["effects"]["schema"]
+    assert schema["hints"]["amount"] == hint
+    assert schema["x_costs"] is (game == "fusion")
+    assert ("X" in schema["keys"]["amount"]["doc"]) is (game == "fusion")
 
 
 @pytest.mark.parametrize("game, stats", [
@@ -67,6 +85,9 @@ def test_editor_data_carries_the_effect_schema_in_the_pages_language(ro):
     assert fusion["schema"]["lang"] == "zh"  # fusion opens in Chinese (its game.yaml language)
     targets = {i["name"]: i["label"] for i in fusion["schema"]["parts"]["targets"]}
     assert targets["enemy_creatures"] == "所有敌方生物"
+    docs = {(part, i["name"]): i["doc"] for part in ("zones", "sides", "picks", "costs")
+            for i in fusion["schema"]["parts"][part]}
+    assert docs["zones", "graveyard"] == "墓地 / 弃牌堆" and docs["costs", "tap"].startswith("true：横置此卡")
 
 
 def test_validate_answers_the_rules_text_of_each_entry(ro):

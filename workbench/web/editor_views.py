@@ -70,6 +70,23 @@ def _page(game: str, card_id: str | None, card: dict[str, Any], version: str | N
     )
 
 
+def has_x_costs(definition: Any) -> bool:
+    """Whether an effect's amount can be X in this game: a card field allows "X" (game.yaml's
+    ``also_allowed``, fusion's cost) or the engine's capabilities take a mana cost (``mana: X``).
+    Warzone and seth have no mana, so their Amount hint does not mention X."""
+    from workbench.domain.errors import WorkbenchError
+    from workbench.services.playtest.runner import resolve_engine
+
+    fields = list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]
+    if any("X" in (f.spec.get("also_allowed") or []) for f in fields):
+        return True
+    try:
+        caps = resolve_engine(definition.engine).capabilities if definition.engine else None
+    except WorkbenchError:
+        caps = None
+    return caps is None or "mana" in caps.costs  # an engine that declares nothing: X may be meant
+
+
 def _effects_data(definition: Any) -> dict[str, Any]:
     """What the structured effects editor offers: the vocabulary, the game's stats (name, label) and
     the schema the rows are built from (``effects.schema.effects_schema``), in the page's language."""
@@ -81,7 +98,8 @@ def _effects_data(definition: Any) -> dict[str, Any]:
     language = str(get_locale() or "en")
     # The schema's parts are lists, in the vocabulary's order (the page's JSON sorts mapping keys).
     return {"stats": [{"name": name, "label": label} for name, label in stats],
-            "schema": effects_schema(stats, keys, "zh" if language.startswith("zh") else "en"),
+            "schema": effects_schema(stats, keys, "zh" if language.startswith("zh") else "en",
+                                     x_costs=has_x_costs(definition)),
             "docs": url_for("help.page", name=DOCS_PAGE),
             # The rules text is offered in the game's own language (fusion: Chinese) and English.
             "text_languages": ["zh", "en"] if definition.raw.get("language") == "zh" else ["en"]}

@@ -207,8 +207,76 @@ DOCS_ZH: dict[str, dict[str, str]] = {
         "phase": "游戏当前的阶段（warzone recruit、war、return；fusion main1、battle、main2；seth fast、medium、slow）",
         "counters": "此卡上某种名称的指示物数量",
     },
+    "targets": {
+        "self": "此卡的控制者（能力值变化与回复时：此卡本身）", "this": "此卡本身", "opponent": "对方玩家",
+        "any_player": "由控制者选择的一名玩家", "own_creature": "控制者的一只生物", "enemy_creature": "对手的一只生物",
+        "any_creature": "任意一只生物", "own_creatures": "控制者的所有生物", "enemy_creatures": "对手的所有生物",
+        "attacker": "进行攻击的生物（回应攻击时）", "each_player": "双方玩家，控制者优先",
+        "same": "上一个条目所影响的对象（共用同一对象的一串步骤）",
+    },
+    "durations": {
+        "end_of_turn": "直到回合结束（seth：轮结束）", "permanent": "只要此卡留在场上就一直有效",
+        "until_your_next_turn": "直到其控制者的下个回合开始（warzone、fusion）",
+        "while_on_field": "只要造成此变化的卡留在场上",
+    },
+    "zones": {
+        "hand": "玩家的手牌", "deck": "整个卡组：检索一张卡后洗切卡组（to：洗入卡组）",
+        "deck_top": "卡组顶端（from：按顺序取顶端的卡；to：放到顶端）", "deck_bottom": "卡组底部（to：放到底部）",
+        "graveyard": "墓地 / 弃牌堆", "exile": "从游戏中除外",
+        "field": "场上（from：对象生物；to：无视费用放置到场上）",
+        "extra_deck": "fusion 的额外卡组（其中的生物通过 fusion_summon 登场，RULES.md §3.10.2）",
+        "damage_pile": "warzone 的伤害堆（伤害卡，§1.10）",
+    },
+    "sides": {"own": "控制者的", "opponent": "对手的", "each": "双方的，控制者优先"},
+    "picks": {
+        "best": "由引擎替控制者选择：价值最高的卡（费用与能力值；docs/effects.md）", "random": "随机",
+        "first": "按区域顺序：卡组从顶端开始，其他区域从最新的卡开始",
+        "choose": "由控制者看着可选的卡进行选择（一张卡，其自己的区域）",
+    },
+    "costs": {
+        "mana": "fusion：N 或 X（剩余的全部魔力）", "tap": "true：横置此卡（warzone：代替攻击）",
+        "pay_life": "N：控制者支付 N 点生命（生命值必须大于 N）", "discard": "N：从手牌丢弃 N 张卡",
+        "sacrifice": "N 或 {count: N, filter: {...}}：破坏控制者的 N 只其他生物",
+        "exile_from_graveyard": "N：从控制者的墓地除外 N 张卡",
+        "remove_counters": "{名称: N}：从此卡上移除 N 个该名称的指示物",
+    },
+    "filter_states": {
+        "other": "true：不是此卡本身（“此卡以外”）", "position": "warzone：战斗或守备",
+        "tapped": "fusion：true 或 false", "face_down": "fusion：true 或 false",
+        "summoned_this_turn": "true 或 false：本回合登场",
+    },
+    "unless": {
+        "pay_life": "N：受影响的玩家可支付 N 点生命（生命值必须大于 N）使此条目无效",
+        "mana": "N：fusion：受影响的玩家可支付 N 点魔力使此条目无效",
+        "discard": "N：受影响的玩家可丢弃 N 张卡（价值最低的卡）使此条目无效",
+    },
+    "keys": {
+        "trigger": "何时发生", "action": "效果做什么", "target": "影响谁",
+        "amount": "多少（整数；X = 为 X 费用支付的魔力）",
+        "stats": "modify_stats：能力值名称 → 变化量，例如 {strength: 200}",
+        "duration": "modify_stats：end_of_turn、until_your_next_turn、while_on_field 或 permanent",
+        "cost": "activated：{mana: N 或 X, tap: true, pay_life: N, discard: N, sacrifice: N, exile_from_graveyard: N}",
+        "speed": "连锁速度 1-3（fusion；warzone：2 为快速法术）",
+        "once_per_turn": "fusion：每个卡名每回合只能使用一次（默认 true）",
+        "filter": "哪些卡计入：卡牌字段、能力值与状态，例如 {class: 2, strength: {min: 500}}",
+        "random": "true：随机选择一个对象（或 count 个对象），而不是由玩家选择",
+        "count": "数量：移动的卡数，或随机选择的对象数（1 或以上的整数）",
+        "from": "move：卡牌来自的区域（默认 field：对象生物）", "to": "move：卡牌去往的区域",
+        "side": "从区域移动时：谁的区域，own（默认）、opponent 或 each；on_draw：谁抽卡；on_phase：谁的回合",
+        "pick": "从区域移动时：best（默认）、random 或 first",
+        "look": "从 deck_top 移动时：查看顶端 N 张，移动其中 count 张符合的卡，其余放到底部",
+        "if": "效果结算时检查的条件；不满足时此条目不做任何事",
+        "per": "{zone, side, filter}：数值乘以符合的卡数",
+        "counter": "add_counters、remove_counters：指示物的名称（seth：poison 即 §2.5 的毒素）",
+        "phase": "on_phase：开始的阶段（游戏的阶段名称），或阶段列表",
+        "played": "on_opponent_play：对手使用哪些卡时触发，一个筛选条件，例如 {kind: spell}",
+        "options": "choose：2 到 5 个选项，每项是一个步骤（不含 trigger 的映射）或一串步骤",
+        "unless": "{pay_life: N} | {mana: N} | {discard: N}：受影响的玩家可支付它使此条目无效",
+        "token": "create_token：衍生物的名称与能力值，例如 {name: 衍生物, atk: 1, def: 1}",
+    },
 }
-"""The doc lines in Chinese (a name without one shows its English line)."""
+"""The doc lines in Chinese (a name without one shows its English line; ``keys``: the entry keys'
+lines of ``vocabulary.KEYS``; ``filter_states`` also serve the filter keys of those states)."""
 
 _INT1: Shape = {"type": "int", "min": 1}
 _INT: Shape = {"type": "int"}
@@ -313,6 +381,24 @@ def _label(lang: str, part: str, name: str, doc: str) -> str:
     return english.get(name) or (doc[:1].upper() + doc[1:] if doc else name)
 
 
+HINTS: dict[str, dict[str, str]] = {
+    "en": {"amount_x": "a whole number, or X with an X mana cost", "amount": "a whole number"},
+    "zh": {"amount_x": "整数；或 X（需要 X 魔力代价）", "amount": "整数"},
+}
+"""The hint under an Amount box: X only in a game with X costs (``effects_schema(x_costs=…)``)."""
+
+AMOUNT_DOC: dict[str, str] = {"en": "how much (a whole number)", "zh": "多少（整数）"}
+"""The ``amount`` key's doc line in a game without X costs (no mana to pay X with)."""
+
+
+def _key_doc(name: str, lang: str, x_costs: bool) -> str:
+    if name == "amount" and not x_costs:
+        return AMOUNT_DOC.get(lang, AMOUNT_DOC["en"])
+    if lang == "zh" and name in DOCS_ZH["keys"]:
+        return DOCS_ZH["keys"][name]
+    return KEYS[name]
+
+
 def _doc(part: str, name: str, lang: str = "en") -> str:
     if lang == "zh" and name in DOCS_ZH.get(part, {}):
         return DOCS_ZH[part][name]
@@ -367,10 +453,12 @@ def _resolve(shape: Shape, lang: str) -> Shape:
 
 
 def effects_schema(stats: Iterable[tuple[str, str]] = (), filter_keys: Iterable[tuple[str, str]] = (),
-                  lang: str = "en") -> dict[str, Any]:
+                  lang: str = "en", x_costs: bool = True) -> dict[str, Any]:
     """Everything the effect rows are built from. ``stats``: the game's stats (name, label);
     ``filter_keys``: what a filter may test (name, label), the game's card fields and the
-    states of ``FILTER_STATES``; ``lang``: ``en`` or ``zh`` (labels in that language)."""
+    states of ``FILTER_STATES``; ``lang``: ``en`` or ``zh`` (labels and doc lines in that
+    language); ``x_costs``: the game has X costs (a card costing X, or an ability's ``mana: X``),
+    so the Amount hint mentions X (warzone has no mana: it does not)."""
     parts: dict[str, list[dict[str, Any]]] = {}
     for part, table in PARTS.items():
         parts[part] = [{"name": name, "label": _label(lang, part, name, _doc(part, name)), "doc": _doc(part, name, lang)}
@@ -392,14 +480,17 @@ def effects_schema(stats: Iterable[tuple[str, str]] = (), filter_keys: Iterable[
         {"name": name, "label": label, "doc": ""} for name, label in filter_keys if name in TOKEN_FIELDS]
     states = dict(FILTER_STATES)
     parts["filter_keys"] = [{"name": name, "label": _label(lang, "filter_states", name, states[name])
-                             if name in states else label, "doc": states.get(name, "")}
+                             if name in states else label,
+                             "doc": _doc("filter_states", name, lang) if name in states else ""}
                             for name, label in filter_keys]
-    keys = {name: {"label": _label(lang, "keys", name, doc), "doc": doc,
+    keys = {name: {"label": _label(lang, "keys", name, doc), "doc": _key_doc(name, lang, x_costs),
                    "shape": _resolve(_shape(name, KEY_SHAPES), lang)}
             for name, doc in KEYS.items()}
+    hints = HINTS.get(lang, HINTS["en"])
     return {"lang": lang, "parts": parts, "keys": keys, "key_order": list(KEYS),
             "docs_page": DOCS_PAGE, "sections": dict(SECTIONS),
-            "labels": {"yes": _label(lang, "keys", "yes", ""), "no": _label(lang, "keys", "no", "")}}
+            "labels": {"yes": _label(lang, "keys", "yes", ""), "no": _label(lang, "keys", "no", "")},
+            "x_costs": x_costs, "hints": {"amount": hints["amount_x" if x_costs else "amount"]}}
 
 
 def unshaped_keys() -> list[str]:
