@@ -386,7 +386,7 @@
         return;
       }
       if (p.severity === "error") errors += 1; else warnings += 1;
-      /* A control may place its own problems (the effects rows: "effect N: …" next to row N). */
+      /* A control may place its own problems (the effects rows: by the problem's path, next to its entry's row). */
       const control = p.field ? controls[p.field] : null;
       const placed = control && control.placeProblem ? control.placeProblem(p) : null;
       const target = placed ? placed.list : (p.field ? document.getElementById("problems-" + p.field) : null);

@@ -761,16 +761,21 @@
         disagree = differs ? differs.message : null;
         showReads();
       },
-      /* Where a problem of this field goes: "effect N: …" next to row N, its control marked. */
+      /* Where a problem of this field goes: next to the row of its entry, its control marked. Read from
+         the problem's structured data (path: [entry index, …], code), never from its message, so the
+         message may be in any language. A step of a "choose" option (path [i, "options", k, n]) goes
+         to its entry's row, the options control marked. */
       placeProblem: function (problem) {
-        const match = /^effect (\d+):/.exec(problem.message || "");
-        const built = match ? rowNodes[parseInt(match[1], 10) - 1] : null;
+        const path = Array.isArray(problem.path) ? problem.path : null;
+        const index = path && isWhole(path[0]) ? path[0] : -1;
+        const built = index >= 0 ? rowNodes[index] : null;
         if (!built) return null;
         /* The table above, else the code's own word (effect.bad_token: token), when it is a key. */
         const word = /^effect\.(?:bad|unknown|missing)_(\w+)$/.exec(problem.code || "");
-        const key = CODE_KEY[problem.code] || (word && keyInfo[word[1]] ? word[1] : null);
+        const nested = path.length > 1 && typeof path[1] === "string" ? path[1] : null;
+        const key = nested || CODE_KEY[problem.code] || (word && keyInfo[word[1]] ? word[1] : null);
         const input = key && built.inputs[key] && !built.inputs[key].closest("[hidden]") ? built.inputs[key] : built.inputs.trigger;
-        return { list: built.node.querySelector("#problems-" + meta.name + "-" + match[1]), input: input };
+        return { list: built.node.querySelector("#problems-" + meta.name + "-" + (index + 1)), input: input };
       },
     };
   }

@@ -215,3 +215,22 @@ def test_same_targets_and_phases_are_checked_against_the_engine():
     battle = dict(damage, **{"if": {"phase": "battle"}})
     assert "warzone has no phase battle" in parse_effects("spell", [battle], WARZONE).skipped[0].reason
     assert not parse_effects("spell", [dict(damage, **{"if": {"phase": ["war", "recruit"]}})], WARZONE).skipped
+
+
+def test_each_effect_problem_carries_the_path_of_its_entry_not_only_a_message(definitions):
+    """The editor places a problem next to its row by ``path`` (and ``code``), never by parsing the
+    English "effect N: …", so the message can be translated without breaking the placement."""
+    effects = [
+        {"trigger": "on_play", "action": "draw", "amount": 1},
+        {"trigger": "on_play", "action": "damage", "target": "opponent"},  # no amount
+        {"trigger": "on_play", "action": "choose", "options": [
+            {"action": "draw", "amount": 1},
+            [{"action": "draw", "amount": 1}, {"action": "nonsense"}]]},
+    ]
+    problems = [p for p in validate_card(definitions["warzone"], _warzone_creature(effects), "t")
+                if p.code.startswith("effect.")]
+    by_code = {p.code: p for p in problems}
+    assert by_code["effect.missing_amount"].path == (1,)
+    assert by_code["effect.unknown_action"].path == (2, "options", 1, 1)  # option 2, its step 2
+    assert by_code["effect.missing_amount"].to_dict()["path"] == (1,)
+    assert all(p.path is not None and p.path[0] in (1, 2) for p in problems), problems

@@ -27,6 +27,10 @@ class Problem:
     field: str | None = None
     actual: Any = None
     limit: Any = None
+    path: tuple[int | str, ...] | None = None
+    """Where in the field's value, for placing the problem without reading ``message``: an
+    effects entry is ``(index,)`` (0-based), a step of a ``choose`` option
+    ``(index, "options", option, step)``; ``None`` when the problem is about the whole field."""
 
     @property
     def is_error(self) -> bool:

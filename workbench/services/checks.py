@@ -113,7 +113,8 @@ def _unsimulated_effects(definition: GameDefinition, card: Mapping[str, Any], ca
                 "warning", "effect.unsimulated",
                 f"effect {skip.index + 1}: {skip.reason}; playtests play the card without it "
                 f"({EFFECTS_RULE})",
-                EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(caps.verbs)))
+                EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(caps.verbs),
+                path=(skip.index,)))
     return out
 
 
@@ -158,7 +159,8 @@ def _unsupported_actions(definition: GameDefinition, card: Mapping[str, Any], ca
                     "warning", "effect.unsimulated",
                     f"effect {index + 1}: the {definition.engine} engine does not run {action}; playtests "
                     f"play the card without it (runs: {', '.join(sorted(supported))}) ({EFFECTS_RULE})",
-                    EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(supported)))
+                    EFFECTS_RULE, "card", card_id, field=name, actual=action, limit=sorted(supported),
+                    path=(index,)))
     return out
 
 

@@ -126,6 +126,30 @@ def test_unknown_key_survives_and_a_json_typo_shows_next_to_its_row(live_server,
     assert not page.console_errors, page.console_errors
 
 
+def test_problems_are_placed_by_their_path_not_by_their_english_message(live_server, page):
+    """The validate API's messages rewritten (as a translation would: no "effect N:" left): each
+    problem still goes next to its own row, on its control, from its code and path."""
+    def translated(route):
+        answer = route.fetch()
+        body = answer.json()
+        for problem in body.get("problems", []):
+            problem["message"] = "问题 " + problem["code"]  # no English, no row number
+        route.fulfill(response=answer, json=body)
+
+    page.route(live_server + "/api/games/warzone/validate", translated)
+    page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
+    page.get_by_role("button", name="Add effect").click()
+    second = page.locator("fieldset.effect-row").nth(1)
+    second.get_by_label("When", exact=True).select_option("on_play")
+    second.get_by_label("What it does").select_option("damage")
+    second.get_by_label("Whom").select_option("opponent")
+    expect(page.locator("#problems-effects-2")).to_contain_text("问题 effect.missing_amount")
+    expect(second.get_by_label("Amount")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#problems-effects-1")).to_be_empty()  # row 1 is fine
+    second.get_by_label("Amount").fill("2")
+    expect(page.locator("#problems-effects-2")).to_be_empty()
+
+
 def test_a_viewer_can_try_rows_but_not_save(live_server, page):
     """The page a team-mode viewer gets (form marked data-read-only, no Save button), served here by
     rewriting the local page: rows still change and are checked, Ctrl+S saves nothing."""

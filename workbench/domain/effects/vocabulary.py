@@ -319,7 +319,8 @@ def _one_of(names: Iterable[str]) -> str:
 
 
 def check_effects(effects: object, stat_names: Iterable[str], field: str, add: AddProblem,
-                  x_cost: bool = False, filter_keys: Iterable[str] | None = None) -> None:
+                  x_cost: bool = False, filter_keys: Iterable[str] | None = None,
+                  path: tuple[int | str, ...] = ()) -> None:
     """Report every entry of ``effects`` that breaks the vocabulary through ``add``.
 
     ``add(severity, code, message, rule, field=…, actual=…, limit=…)`` is the card validator's
@@ -327,17 +328,21 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
     card itself costs X, so ``amount: X`` needs no X cost of its own; ``filter_keys`` the names a
     ``filter`` may use (the game's card fields and stats, and ``FILTER_STATES``). Unknown names
     are errors (a typo would silently never run); unknown keys are warnings (kept, not used).
-    Never raises.
+    Every problem carries ``path=(index,)``, the entry's place in the list (``path`` is put in
+    front: a step of a choose option is checked with its option's path), so the editor places it
+    next to its row without reading the message. Never raises.
     """
     if not isinstance(effects, list):
         return  # the field schema already reports a non-list
     stats_allowed = sorted(stat_names)
     for index, entry in enumerate(effects):
         where = f"effect {index + 1}"
+        at_path = path or (index,)
 
         def bad(code: str, message: str, actual: Any = None, limit: Any = None,
-                severity: str = "error", where: str = where) -> None:
-            add(severity, code, f"{where}: {message}", RULE, field=field, actual=actual, limit=limit)
+                severity: str = "error", where: str = where, at_path: tuple[int | str, ...] = at_path) -> None:
+            add(severity, code, f"{where}: {message}", RULE, field=field, actual=actual, limit=limit,
+                path=at_path)
 
         if not isinstance(entry, Mapping):
             bad("effect.shape", "must be a mapping of keys (trigger, action, target, …)", entry)
@@ -368,13 +373,13 @@ def check_effects(effects: object, stat_names: Iterable[str], field: str, add: A
         _check_cost_and_speed(entry, bad)
         _check_reach(entry, action, bad, None if filter_keys is None else sorted(filter_keys))
         _check_trigger_keys(entry, spec, action, trigger, bad, None if filter_keys is None else sorted(filter_keys))
-        _check_choices(entry, action, bad, where, stat_names, field, add, x_cost, filter_keys)
+        _check_choices(entry, action, bad, where, stat_names, field, add, x_cost, filter_keys, at_path)
         _check_token(entry, action, stats_allowed, bad, None if filter_keys is None else set(filter_keys))
 
 
 def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., None], where: str,
                    stat_names: Iterable[str], field: str, add: AddProblem, x_cost: bool,
-                   filter_keys: Iterable[str] | None) -> None:
+                   filter_keys: Iterable[str] | None, path: tuple[int | str, ...] = ()) -> None:
     """``unless`` on any entry; ``options`` (and ``count``) of ``choose``, each step checked as an
     entry of its own under the choose entry's trigger."""
     unless = entry.get("unless")
@@ -414,15 +419,18 @@ def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., 
             bad("effect.bad_options", f"option {k} has no step", option)
         for n, step in enumerate(steps, 1):
             at = f"{where}, option {k}" + (f", step {n}" if len(steps) > 1 else "")
+            step_path = path + ("options", k - 1, n - 1)
             if not isinstance(step, Mapping):
-                bad("effect.bad_options", f"option {k}: a step is a mapping (action, target, …)", step)
+                bad("effect.bad_options", f"option {k}: a step is a mapping (action, target, …)", step,
+                    at_path=step_path)
                 continue
             extra = sorted(set(step) & _ENTRY_ONLY)
             if extra:
                 bad("effect.bad_options", f"option {k}: {', '.join(extra)} belong to the choose entry, not to "
-                    f"a step", extra)
+                    f"a step", extra, at_path=step_path)
             if step.get("action") == "choose":
-                bad("effect.bad_options", f"option {k}: a choose inside a choose is not allowed", "choose")
+                bad("effect.bad_options", f"option {k}: a choose inside a choose is not allowed", "choose",
+                    at_path=step_path)
                 continue
 
             def add_step(severity: str, code: str, message: str, rule: str, at: str = at, **kw: Any) -> None:
@@ -430,7 +438,7 @@ def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., 
 
             inner = {key: value for key, value in step.items() if key not in _ENTRY_ONLY}
             inner["trigger"] = entry.get("trigger")
-            check_effects([inner], stat_names, field, add_step, x_cost, filter_keys)
+            check_effects([inner], stat_names, field, add_step, x_cost, filter_keys, step_path)
 
 
 TOKEN_FIELDS = frozenset({"name", "subtype", "attribute", "keywords", "race", "element", "class"})
