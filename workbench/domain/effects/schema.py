@@ -273,6 +273,7 @@ DOCS_ZH: dict[str, dict[str, str]] = {
         "options": "choose：2 到 5 个选项，每项是一个步骤（不含 trigger 的映射）或一串步骤",
         "unless": "{pay_life: N} | {mana: N} | {discard: N}：受影响的玩家可支付它使此条目无效",
         "token": "create_token：衍生物的名称与能力值，例如 {name: 衍生物, atk: 1, def: 1}",
+        "ready": "move to: field：true 使生物登场后本回合即可攻击（无召唤失调）",
     },
 }
 """The doc lines in Chinese (a name without one shows its English line; ``keys``: the entry keys'
