@@ -36,7 +36,7 @@ FACTORIES = {
     "montecarlo": lambda seed: MonteCarloAgent(seed, playouts=2, max_candidates=2, horizon=1),
     "search": lambda seed: search_agent(seed, budget=4, horizon=6),
 }
-GAMES = {"random": 12, "heuristic": 12, "montecarlo": 2, "search": 2}
+GAMES = {"random": 20, "heuristic": 12, "montecarlo": 2, "search": 2}
 
 
 def play(kind: str, seed: int, opts: dict) -> tuple[WarzoneState, Counter]:

@@ -753,7 +753,7 @@ class HeuristicAgent:
         if kind == "target":
             pend = state.pending
             assert pend is not None  # this action is offered only while it is pending
-            _, c, card, e, src = pend
+            c, card, e, src = pend[1:5]
             return effect_value(state, c, e, args[0], src)
         if kind == "choose":
             return choice_value(state, p, args[0])
@@ -797,8 +797,9 @@ class HeuristicAgent:
             if top[0] == "attack":
                 u = state.unit(att) if att else None
                 val += max(0.0, attack_values(state, u).get(top[6] or "direct", 0.0)) if u else 0.0
-            elif top[3]:
-                val += card_value(state, top[1], top[2], top[3], top[4], top[5], att)
+            elif top[3]:  # a triggered effect's attacker is its own (on_damaged: link[6])
+                val += card_value(state, top[1], top[2], top[3], top[4], top[5],
+                                  top[6] if top[0] == "trigger" else att)
         if base[0] not in ("attack", "spell") and not card.negates and not card.on_attacker:
             val -= 150.0  # kept for a better moment than a recruit or an effect
         return val - 150.0

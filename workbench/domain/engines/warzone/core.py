@@ -32,7 +32,7 @@ class WarzoneCore:
     active: int
     pending: tuple[Any, ...] | None
     """The choice the game waits for: ``("chain", player)``, ``("defend", attacker, target,
-    chosen)``, ``("target", controller, card, effect, creature)``, ``("areas", player)`` …
+    chosen)``, ``("target", controller, card, effect, creature, attacker)``, ``("areas", player)`` …
     (``None``: the active player's own phase)."""
     chain: list[Link]
     heals: list[int]

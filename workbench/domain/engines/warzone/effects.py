@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from workbench.domain.effects.asks import Paused, asking, resume, run
-from workbench.domain.effects.interpreter import matches, resolve, resolve_all
+from workbench.domain.effects.interpreter import matches, resolve_all
 from workbench.domain.effects.spec import Source
 from workbench.domain.engines.warzone.adapter import ADAPTER
 from workbench.domain.engines.warzone.cards import Card, Effect
@@ -32,28 +32,35 @@ class Effects(WarzoneCore):
         self._open(("spell", p, card, card.on_play, targets, None, None))
 
     # The chain (§1.12.3). A link is (kind, controller, card, effects, targets, creature,
-    # target): kind recruit, flip, activate (the effects of that creature), spell, trap, or
-    # attack (the declaration: creature is the attacker, target its target or None).
+    # target): kind recruit, flip, activate (the effects of that creature), spell, trap,
+    # trigger (a triggered effect: effects is that one effect, target the creature whose damage
+    # it took, on_damaged, or None), or attack (the declaration: creature is the attacker,
+    # target its target or None).
 
     def _open(self, link: Link) -> None:
         """Start a chain with ``link``; with no possible answer it resolves at once."""
         self.chain = [link]
         other = 1 - link[1]
+        kind = link[0]
         if self._may_answer(other):
             self.pending = ("chain", other)
+            if kind == "trigger" and self.cfg.log:
+                self.say(f"{link[2].name}'s {link[3][0].trigger} effect goes on the chain")
             return
         self.chain = []
-        kind = link[0]
         if kind == "attack":
             self._after_declaration(link[5], link[6])
             return
         if link[3]:
-            paused = self._resolve_all(link[1], link[2], link[3], link[4], link[5], None)
+            paused = self._resolve_all(link[1], link[2], link[3], link[4], link[5],
+                                       link[6] if kind == "trigger" else None)
             if paused is not None:
                 self._wait(paused, ("open", link))
                 return
         if kind == "spell":
             self.p[link[1]].discard.append(link[2])
+        elif kind == "trigger":
+            self._check_end()
 
     def _link(self, link: Link) -> None:
         """Add an answer to the chain; the other player may answer it in turn."""
@@ -104,19 +111,22 @@ class Effects(WarzoneCore):
                 if i and card.negates:
                     negated[i - 1] = True
                 if effects:
-                    paused = self._resolve_all(c, card, effects, targets, src, attacker)
+                    paused = self._resolve_all(c, card, effects, targets, src,
+                                               extra if kind == "trigger" else attacker)
                     if paused is not None:
                         self._wait(paused, ("chain", chain, negated, i, attacker))
                         return
             if kind in ("spell", "trap"):
                 self.p[c].discard.append(card)
+            elif kind == "trigger":
+                self._check_end()
             if self.over:
                 return
             i -= 1
 
     # A resolution that asks a player (effects.asks): pending ("ask", player, paused, then),
-    # ``then`` what comes after it: ("open", link), ("chain", chain, negated, i, attacker) or
-    # ("trigger",). The links not finished stay in ``chain`` meanwhile (card_total counts them).
+    # ``then`` what comes after it: ("open", link) or ("chain", chain, negated, i, attacker).
+    # The links not finished stay in ``chain`` meanwhile (card_total counts them).
 
     def _wait(self, paused: Paused, then: tuple) -> None:
         self.pending = ("ask", paused.ask.player, paused, then)
@@ -136,16 +146,23 @@ class Effects(WarzoneCore):
         if then[0] == "open":
             if then[1][0] == "spell":
                 self.p[then[1][1]].discard.append(then[1][2])
+            elif then[1][0] == "trigger":
+                self._check_end()
         elif then[0] == "chain":
             chain, negated, i, attacker = then[1:]
             if chain[i][0] in ("spell", "trap"):
                 self.p[chain[i][1]].discard.append(chain[i][2])
+            elif chain[i][0] == "trigger":
+                self._check_end()
             if not self.over:
                 self._unwind(chain, negated, i - 1, attacker)
-        else:
-            self._check_end()
 
     def _run_trigger(self) -> None:
+        """Put the first queued triggered effect on the chain (§1.12.3, as fusion §3.10.5): a
+        link of kind ``trigger`` the other player may answer; an effect that chooses among
+        several targets first asks its controller (pending ``target``). Triggers met while a
+        chain resolves wait in the queue for its end (``_advance`` runs them when nothing is
+        pending)."""
         c, card, e, src, *more = self.queue.pop(0)
         attacker = more[0] if more else None  # on_damaged: the creature whose damage it took
         if e.chooses:
@@ -153,18 +170,14 @@ class Effects(WarzoneCore):
             if not choices:
                 return
             if len(choices) > 1:
-                self.pending = ("target", c, card, e, src)
+                self.pending = ("target", c, card, e, src, attacker)
                 return
-            paused = self._resolve(c, card, e, choices[0], src, attacker)
+            self._open(("trigger", c, card, (e,), (choices[0],), src, attacker))
         else:
-            paused = self._resolve(c, card, e, None, src, attacker)
-        if paused is not None:
-            self._wait(paused, ("trigger",))
-            return
-        self._check_end()
+            self._open(("trigger", c, card, (e,), (), src, attacker))
 
-    # effects v2 item 8: triggers that watch the game. Each queues the effects, which resolve
-    # at once, in order, when the action that caused them is done (like on_destroyed).
+    # effects v2 item 8: triggers that watch the game. Each queues the effects, which go on the
+    # chain one by one, in order, when the action that caused them is done (like on_destroyed).
 
     def damaged(self, victim: Unit | None, by: Unit | None) -> None:
         """``victim`` (None: a player) took damage from ``by`` (None: not a creature)."""
@@ -234,15 +247,3 @@ class Effects(WarzoneCore):
                 k += 1
             decoded.append(ADAPTER.decode(state, e, raw) if raw is not None else None)
         return run(effects, decoded, source, state, ADAPTER)
-
-    def _resolve(self, c: int, card: Card, e: Effect, chosen: str | None, src: str | None,
-                 attacker: str | None) -> Paused | None:
-        """Run one effect of ``card`` controlled by ``c``; gone targets make it fizzle.
-        Returns the resolution paused for a player's decision, if it asks."""
-        state = cast("WarzoneState", self)
-        target = ADAPTER.decode(state, e, chosen) if chosen is not None else None
-        source = ADAPTER.source(state, c, card, src, attacker)
-        if e.asks:
-            return run((e,), (target,), source, state, ADAPTER)
-        resolve(e, source, target, state, ADAPTER)
-        return None

@@ -771,13 +771,9 @@ class WarzoneState(Combat, Effects, Observe, State):
         elif kind == "target":
             pend = self.pending
             assert pend is not None  # this action is offered only while it is pending
-            _, c, card, e, src = pend
+            _, c, card, e, src, attacker = pend
             self.pending = None
-            paused = self._resolve(c, card, e, args[0], src, None)
-            if paused is not None:
-                self._wait(paused, ("trigger",))
-                return
-            self._check_end()
+            self._open(("trigger", c, card, (e,), (args[0],), src, attacker))  # on the chain (§1.12.3)
         elif kind == "choose":
             self._answer_ask(args[0])
 
