@@ -109,3 +109,38 @@ def test_the_heuristic_sets_a_creature_whose_effect_has_no_target_yet_and_flips_
         state.apply(act)
     assert (0, "flip", ("a-lurker",)) in made, made
     assert not state.unit("a-lurker").face_down
+
+
+def _night_trigger(ward: bool) -> WarzoneState:
+    """P1's Night effect deals 900 damage to P2, who holds a set Counter Ward (a negation) or a
+    set trap that only gains 100 Life Points (RULES.md §1.12.3: triggered effects go on the chain)."""
+    trap = ({"name": "Counter Ward", "kind": "trap", "effects": [{"trigger": "on_play", "action": "negate"}]}
+            if ward else
+            {"name": "Small Mercy", "kind": "trap",
+             "effects": [{"trigger": "on_play", "action": "gain_life", "target": "self", "amount": 100}]})
+    setup = {"turn": 3, "active": 0, "phase": "return", "cards": {
+        "adept": {"name": "Ember Adept", "kind": "creature", "class": 2, "degree": 2, "strength": 850,
+                  "resilience": 750,
+                  "effects": [{"trigger": "end_of_turn", "action": "damage", "target": "opponent", "amount": 900}]},
+        "trap": trap}, "players": [
+        {"deck": [{"name": f"a-f{i}", "class": 1, "strength": 100, "resilience": 100} for i in range(4)],
+         "field": [{"name": "a-adept", "card": "adept", "position": "guarding"}]},
+        {"traps": [{"name": "b-trap", "card": "trap"}],
+         "deck": [{"name": f"b-f{i}", "class": 1, "strength": 100, "resilience": 100} for i in range(4)],
+         "field": [{"name": "b-1", "class": 1, "strength": 300, "resilience": 300, "position": "guarding"}]}]}
+    state = ENGINE.from_setup(setup, options(_log=False), 0)
+    state.apply(next(a for a in state.legal_actions(0) if a.kind == "end_turn"))
+    assert state.pending == ("chain", 1) and [link[0] for link in state.chain] == ["trigger"]
+    return state
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search", "montecarlo"])
+def test_players_negate_a_costly_triggered_effect_and_keep_a_small_trap(kind: str) -> None:
+    state = _night_trigger(ward=True)
+    act = FACTORIES[kind](1).choose(state, 1)
+    assert (act.kind, act.args) == ("trap", ("b-trap",))
+    state.apply(act)
+    assert state.p[1].life == 2500 and state.pending is None and not state.chain
+    if kind == "heuristic":  # a trap worth little is kept for a better moment than a Night effect
+        state = _night_trigger(ward=False)
+        assert FACTORIES[kind](1).choose(state, 1).kind == "pass"
