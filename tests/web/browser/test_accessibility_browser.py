@@ -217,7 +217,7 @@ def test_a_playtest_and_the_game_table_in_chinese(live_server, live_server_data,
     page.goto(live_server + "/games/fusion/play")
     problems["play form"] = _english_left(page, words)
     page.get_by_label("你的卡组").select_option("lie-yan-ji-feng")
-    page.get_by_label("对手的卡组").select_option("pan-shi-chao-xi")
+    page.get_by_label("对手的卡组", exact=True).select_option("pan-shi-chao-xi")
     page.get_by_label("种子", exact=False).fill("3")
     page.get_by_role("button", name="开始对战").click()
     page.get_by_label("AI 速度").select_option("0")
