@@ -731,6 +731,17 @@
     }
 
     node.addEventListener("input", function (event) { if (event.target !== area) syncYaml(); });
+    /* The form's Save bar is sticky at the bottom of the window: a control focused behind it (Tab into a
+       row near the bottom, a new row's first select) is scrolled up until it shows above the bar. The
+       controls' scroll-margin-bottom (app.css) does the same for the browser's own scrolling. */
+    node.addEventListener("focusin", function (event) {
+      const form = node.closest("form");
+      const bar = form ? form.querySelector(".form-actions") : null;
+      if (!bar || bar.hidden) return;
+      const barTop = bar.getBoundingClientRect().top;
+      const rect = event.target.getBoundingClientRect();
+      if (barTop < window.innerHeight && rect.bottom > barTop - 8) window.scrollBy(0, rect.bottom - barTop + 8);
+    });
     node.addEventListener("change", function (event) { if (event.target !== area) syncYaml(); });
 
     return {

@@ -526,3 +526,34 @@ def test_triggers_with_keys_static_rules_durations_and_counters_built_by_clicks(
     ]
     expect(page.locator("#problem-list")).not_to_contain_text(re.compile(r"effect \d+:"))
     assert not page.console_errors, page.console_errors
+
+
+_COVERED = """() => {
+  const bar = document.querySelector("#card-form .form-actions").getBoundingClientRect();
+  const r = document.activeElement.getBoundingClientRect();
+  return {inEffects: !!document.activeElement.closest(".effects-editor"), bottom: r.bottom, top: r.top,
+          barTop: bar.top, tag: document.activeElement.id || document.activeElement.tagName};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
+def test_a_focused_row_scrolls_above_the_sticky_save_bar(live_server, page, size):
+    """Tabbing down through the effect rows (and a new row's first select) never leaves the focused
+    control behind the sticky Save bar at the bottom of the window."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
+    for _ in range(3):
+        page.get_by_role("button", name="Add effect").click()
+        seen = page.evaluate(_COVERED)  # the new row's When select has the focus
+        assert seen["inEffects"] and seen["bottom"] <= seen["barTop"], seen
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("fieldset.effect-row").nth(0).get_by_label("When", exact=True).focus()
+    checked = 0
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        seen = page.evaluate(_COVERED)
+        if not seen["inEffects"]:
+            break
+        assert seen["bottom"] <= seen["barTop"] + 0.5, seen  # not under the bar
+        checked += 1
+    assert checked >= 20  # the walk went through several rows
