@@ -487,7 +487,9 @@ def choice_value(state: WarzoneState, p: int, answer: str) -> float:
     it saves against what it costs), an order of the top cards (the best on top)."""
     from workbench.domain.engines.warzone.adapter import ADAPTER
 
-    _, _, paused, _ = state.pending  # type: ignore[misc]
+    pend = state.pending
+    assert pend is not None  # asked only while a question is pending
+    _, _, paused, _ = pend
     ask = paused.ask
     e = ask.entry
     c = paused.controller

@@ -136,7 +136,9 @@ class Effects(WarzoneCore):
             self.chain = then[1][:then[3] + 1]
 
     def _answer_ask(self, answer: str) -> None:
-        _, _, paused, then = self.pending  # type: ignore[misc]
+        pend = self.pending
+        assert pend is not None  # answered only while a question is pending
+        _, _, paused, then = pend
         self.pending = None
         self.chain = []
         nxt = resume(paused, answer, self, ADAPTER)
