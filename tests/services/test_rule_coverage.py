@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.domain import rule_coverage as rc
+from workbench.services import rule_coverage as rc
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = rc.find_rules_md(ROOT)
@@ -29,7 +29,7 @@ def test_every_rule_has_a_scenario_or_stands_in_the_not_yet_covered_list(game: s
     assert not cov.problems, "\n".join(cov.problems)
     assert rc.current_table(doc) == cov.table(), (
         f"docs/engines/{game}.md: the rule table is stale; run "
-        "`python -m workbench.domain.rule_coverage --write`")
+        "`python -m workbench.services.rule_coverage --write`")
 
 
 def test_the_docs_table_lists_the_rules_of_rules_md() -> None:
