@@ -27,7 +27,7 @@ TRANSLATED_TEMPLATES = ["base.html", "index.html", "gallery.html", "gallery_cont
                         "gallery_thumb.html", "_card_filters.html",
                         *[f"playtest/{name}.html" for name in ("index", "report", "progress", "replay", "variants",
                                                                "gauntlet", "gauntlet_form", "balance", "balance_form",
-                                                               "goldfish", "_charts", "pod", "pod_replay")],
+                                                               "goldfish", "_charts", "pod", "pod_replay", "_replay_steps")],
                         *[f"play/{name}.html" for name in ("index", "table", "_board", "_cards", "boards/fusion",
                                                            "boards/warzone", "boards/seth", "boards/generic")]]
 _JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
