@@ -133,9 +133,11 @@ class _ScreenedParser(HTTPRequestParser):
         return consumed
 
 
-def install(server: Any, screen: Screen | None) -> None:
+def install(server: Any, screen: Screen | None, may_accept: Callable[[], bool] | None = None) -> None:
     """Give the listening server(s) of ``waitress.create_server`` the screened parser and the
-    header deadline (see :func:`workbench.cli.supervisor.waitress_listeners`)."""
+    header deadline (see :func:`workbench.cli.supervisor.waitress_listeners`). ``may_accept``,
+    if given, is asked before each connection of an accept batch (the balanced workers of
+    ``serve --processes N`` stop a batch as soon as they hold more than their share)."""
     from workbench.cli.supervisor import waitress_listeners
 
     parser = type("ScreenedParser", (_ScreenedParser,), {"screen": staticmethod(screen) if screen else None})
@@ -143,17 +145,22 @@ def install(server: Any, screen: Screen | None) -> None:
     for listener in waitress_listeners(server):
         listener.channel_class = channel
         listener.maintenance = _with_header_deadline(listener, listener.maintenance)
-        listener.handle_accept = _batched_accept(listener, listener.handle_accept)
+        listener.handle_accept = _batched_accept(listener, listener.handle_accept, may_accept)
 
 
-def _batched_accept(listener: Any, original: Callable[[], None]) -> Callable[[], None]:
+def _batched_accept(listener: Any, original: Callable[[], None],
+                    may_accept: Callable[[], bool] | None = None) -> Callable[[], None]:
     """Accept up to ACCEPT_BATCH waiting connections per event-loop pass (waitress takes one).
 
     Each pass walks every open connection, so a burst of 200 new ones (an attacker reconnecting
     all at once) cost 200 passes over 200-400 sockets, long enough to delay a probe past 1 s on
-    a loaded machine. Small batches keep the processes of ``serve --processes N`` balanced."""
+    a loaded machine. Small batches, each accept asking ``may_accept`` first, keep the
+    processes of ``serve --processes N`` balanced (a whole batch taken on one stale look at the
+    other workers' counts once gave 10 connections against 6)."""
     def handle_accept() -> None:
-        for _ in range(ACCEPT_BATCH):
+        for taken in range(ACCEPT_BATCH):
+            if taken and may_accept is not None and not may_accept():
+                return  # the first was offered by readable(), which asked the same question
             before = len(listener._map)
             original()
             if len(listener._map) == before or len(listener._map) >= listener.adj.connection_limit:

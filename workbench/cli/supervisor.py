@@ -67,17 +67,22 @@ def serve_balanced(app: Any, sockets: list[socket.socket], counts: Any, slot: in
     from workbench.cli import server_limits
 
     server = create_server(app, sockets=sockets, **options)
-    server_limits.install(server, screen)
     listeners = waitress_listeners(server)
 
     held_back = [False]  # this worker declined to listen on its last pass
 
+    def fair_to_accept() -> bool:
+        # Publishes this worker's count first, so the others decide on a fresh figure.
+        mine = sum(len(listener.active_channels) for listener in listeners)
+        counts[slot] = mine
+        return mine <= min(counts) + 1
+
+    server_limits.install(server, screen, may_accept=fair_to_accept)
+
     def balanced(original: Callable[[], bool]) -> Callable[[], bool]:
         def readable() -> bool:
             # Asked by the event loop on every pass (at least once a second).
-            mine = sum(len(listener.active_channels) for listener in listeners)
-            counts[slot] = mine
-            fair = mine <= min(counts) + 1
+            fair = fair_to_accept()
             held_back[0] = not fair
             return original() and fair
         return readable
