@@ -66,7 +66,7 @@ def problem_summary(game: str, definition: GameDefinition, item: Stored) -> dict
     summary = {
         "errors": sum(p.is_error for p in problems),
         "warnings": sum(not p.is_error for p in problems),
-        "messages": [{"code": p.code, "message": p.message} for p in problems[:6]],  # shown in the reader's language
+        "messages": [{"code": p.code, "message": p.message, "rule": p.rule} for p in problems[:6]],  # shown in the reader's language
     }
     return _summaries.put(key, summary, definition)  # type: ignore[no-any-return]
 

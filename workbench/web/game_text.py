@@ -704,7 +704,10 @@ def problem_message(problem: Any) -> str:
             if values.get("type") in _TYPE_WORDS:
                 values["type"] = gettext(_TYPE_WORDS[values["type"]])
             return gettext(template, **values) + rule
-    return problem_text(message)
+    from workbench.web.problem_forms import translate_problem
+
+    translated = translate_problem(problem)
+    return translated if translated is not None else problem_text(message)
 
 
 def with_texts(problems: Any) -> Any:

@@ -434,7 +434,7 @@ def _check_choices(entry: Mapping[str, Any], action: object, bad: Callable[..., 
                 continue
 
             def add_step(severity: str, code: str, message: str, rule: str, at: str = at, **kw: Any) -> None:
-                add(severity, code, at + message.partition(":")[2], rule, **kw)
+                add(severity, code, at + ":" + message.partition(":")[2], rule, **kw)
 
             inner = {key: value for key, value in step.items() if key not in _ENTRY_ONLY}
             inner["trigger"] = entry.get("trigger")
