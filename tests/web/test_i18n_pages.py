@@ -143,6 +143,9 @@ def test_end_reasons_and_verdicts_read_chinese_and_english_stays_as_the_engine_w
         assert stop_reason_text({"reason": "95% interval 0.561–0.640 lies above 0.530"}) == "95% 区间 0.561–0.640 高于 0.530"
         assert engine_line("Turn 3 — P1: attack 霜龙 (b4) with 焰龙 (a2)") == "第 3 回合 — P1：用 焰龙 (a2) 攻击 霜龙 (b4)"
         assert end_reason("an engine's own words") == "an engine's own words"  # unknown: as written
+        turn = "第 7 回合 — P2 的回合：生命值 23 / 21 / 5 / -9，魔力 3/5，手牌 4，卡组 30"
+        assert engine_line("Turn 7 — P2's turn: life 23 / 21 / 5 / -9, mana 3/5, hand 4, deck 30") == turn
+        assert engine_line("Turn 7 — P2's turn: life 23-21-5--9, mana 3/5, hand 4, deck 30") == turn  # an older run file
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         assert [end_reason(r) for r in REASONS] == list(REASONS)
         assert engine_line("Turn 3 — P1: pass") == "Turn 3 — P1: pass"

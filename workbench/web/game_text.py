@@ -502,7 +502,7 @@ _FUSION_ACTIONS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 _FUSION_LINES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(?P<p>P\d+)'s turn: life (?P<life>[-\d]+(?:-[-\d]+)*), mana (?P<mana>\d+/\d+), hand (?P<hand>\d+), deck (?P<deck>\d+)$"),
+    (re.compile(r"^(?P<p>P\d+)'s turn: life (?P<life>-?\d+(?: / -?\d+)*|-?\d+(?:--?\d+)*), mana (?P<mana>\d+/\d+), hand (?P<hand>\d+), deck (?P<deck>\d+)$"),
      N_("%(p)s 's turn: life %(life)s, mana %(mana)s, hand %(hand)s, deck %(deck)s")),
     (re.compile(r"^(?P<p>P\d+) draws a card$"), N_("%(p)s draws a card")),
     (re.compile(r"^(?P<p>P\d+) loses (?P<n>\d+) life \((?P<life>-?\d+)\)$"), N_("%(p)s loses %(n)s life (%(life)s)")),
@@ -626,6 +626,9 @@ def _body(body: str) -> str:
             for key in ("from", "to"):
                 if key in values:
                     values[key] = _zone_word(values[key])
+            if "life" in values and "/" not in values["life"] and message.startswith("%(p)s 's turn"):
+                # a run file written before the seats' lives were set apart by " / " ("23-21-5--9")
+                values["life"] = " / ".join(re.findall(r"(?:^|-)(-?\d+)", values["life"]))
             if "action" in values:
                 values["action"] = _action_word(values["action"])
             if "list" in values and message.startswith("battle damage"):

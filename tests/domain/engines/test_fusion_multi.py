@@ -107,3 +107,14 @@ def test_search_player_plays_a_three_player_game() -> None:
     agents = [ENGINE.agents["search"](1, budget=4), ENGINE.agents["heuristic"](2), ENGINE.agents["heuristic"](3)]
     result = play_game(state, agents)
     assert len(result.places) == 3
+
+
+def test_the_turn_line_sets_each_seats_life_apart() -> None:
+    """A pod's turn line lists the lives by " / " (joined by "-", 23-21-5--9 hid which were negative)."""
+    imp = {"name": "火花小鬼", "kind": "creature", "cost": 1, "stars": 1, "atk": 2, "def": 2, "attribute": "fire",
+           "subtype": "恶魔"}
+    setup = {"turn": 6, "active": 0, "phase": "main2", "cards": {"imp": imp},
+             "players": [{"life": life, "deck": [{f"{seat}-d1": "imp"}]} for seat, life in zip("abcd", (23, 21, 5, 1))]}
+    state = ENGINE.from_setup(setup, {"players": 4, "_log": True}, 0)
+    state.apply(next(a for a in state.legal_actions(0) if a.kind == "end"))
+    assert "Turn 7 — P2's turn: life 23 / 21 / 5 / 1, mana 3/3, hand 0, deck 1" in state.log

@@ -960,7 +960,7 @@ class FusionState(Observe, State):
         self.acts = [0] * self.np
         if self.logging:
             self.log.append(
-                f"Turn {self.turn} — P{p + 1}'s turn: life {'-'.join(map(str, self.life))}, "
+                f"Turn {self.turn} — P{p + 1}'s turn: life {' / '.join(map(str, self.life))}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
         if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
