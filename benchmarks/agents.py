@@ -61,10 +61,17 @@ class Counting:
         return self.agent.choose(state, player)
 
 
+TUNING: dict = {}
+"""Extra keyword arguments of the search player (``--tune key=value``), for experiments."""
+
+
 def make(engine, name: str, seed: int, budget: int | None):
     factory = engine.agents[name]
-    if name == "search" and budget is not None:
-        return factory(seed, budget=budget)
+    if name == "search":
+        extra = dict(TUNING)
+        if budget is not None:
+            extra["budget"] = budget
+        return factory(seed, **extra)
     return factory(seed)
 
 
@@ -165,7 +172,13 @@ def main() -> None:
     parser.add_argument("--deck", action="append", help="only these decks (default: every bundled one)")
     parser.add_argument("--hold-sweep", type=int, metavar="N",
                         help="seth: N heuristic games per value of the hold constant, then stop")
+    parser.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
+                        help="a keyword argument of the search player (horizon=20, margin=0.05); "
+                        "for experiments, the defaults are the shipped ones")
     args = parser.parse_args()
+    for item in args.tune:
+        key, value = item.split("=", 1)
+        TUNING[key] = float(value) if "." in value else int(value)
     if args.hold_sweep:
         hold_sweep(args.hold_sweep, args.jobs)
         return

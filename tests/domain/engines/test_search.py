@@ -111,3 +111,69 @@ def test_gauntlet_and_balance_forms_carry_a_capped_budget(client) -> None:
         "csrf_token": token, "deck": "rot-and-stone", "vs": "skyburn-blitz", "games": "2", "seed": "1",
         "workers": "1", "agent_a": "search:99999"})
     assert sneaked.status_code == 400 and "at most 10,000" in sneaked.get_data(as_text=True)
+
+
+class _MatrixGame:
+    """One simultaneous step of two players (four choices each), then over: the row player's
+    result is ``payoff[row][column]`` (1 won, 0 lost, 0.5 drawn)."""
+
+    def __init__(self, payoff: list[list[float]]) -> None:
+        self.payoff = payoff
+        self.picked: tuple[int, int] | None = None
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.picked else (0, 1)
+
+    def legal_actions(self, player: int) -> list:
+        from workbench.domain.engines.base import Action
+
+        return [Action("pick", (player, k)) for k in range(4)]
+
+    def determinize(self, player: int, rng) -> _MatrixGame:
+        return self.clone()
+
+    def clone(self) -> _MatrixGame:
+        other = _MatrixGame(self.payoff)
+        other.picked = self.picked
+        return other
+
+    def apply_joint(self, actions) -> None:
+        self.picked = (actions[0].args[1], actions[1].args[1])
+
+    def is_terminal(self) -> bool:
+        return self.picked is not None
+
+    def result(self):
+        from workbench.domain.engines.base import GameResult
+
+        value = self.payoff[self.picked[0]][self.picked[1]]
+        return GameResult(None if value == 0.5 else (0 if value == 1 else 1), "matrix", 1)
+
+
+class _First:
+    def __init__(self, seed: int = 0) -> None:
+        pass
+
+    def choose(self, state, player):
+        return state.legal_actions(player)[0]
+
+
+def _matrix_search(payoff: list[list[float]], **tuning) -> tuple[int, int]:
+    agent = SearchAgent(1, _First, lambda s, p: 0.5, budget=48, **tuning)
+    choice = agent.choose(_MatrixGame(payoff), 0)
+    return choice.args[1], agent.playouts
+
+
+def test_simultaneous_search_stops_playing_rows_that_equal_an_earlier_one() -> None:
+    same = [[1.0, 0.5, 1.0, 0.0]] * 4
+    assert _matrix_search(same, prune=False) == (0, 48)
+    assert _matrix_search(same) == (0, 16)  # one sweep over the 4 columns, then only row 0 is left
+
+
+def test_simultaneous_search_settles_early_only_when_the_policys_choice_stands() -> None:
+    first_best = [[1.0] * 4, [0.0, 1.0, 0.0, 0.5], [0.5, 0.0, 1.0, 0.0], [0.0] * 4]
+    assert _matrix_search(first_best) == (0, 48)
+    assert _matrix_search(first_best, settle=0.3) == (0, 16)
+    third_best = [first_best[1], first_best[2], first_best[0], first_best[3]]
+    row, playouts = _matrix_search(third_best, settle=0.3)
+    assert row == 2 and playouts == 48  # it never stands: the whole budget, and the better row
