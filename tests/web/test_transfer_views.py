@@ -118,4 +118,4 @@ def test_export_pages_link_the_lackey_install_steps_rendered_in_the_app(client):
     assert done.status_code == 200
     text = done.get_data(as_text=True)
     assert re.search(r'id="guide-install" href="([^"]+)"', text).group(1) == link
-    assert "folded to ASCII" in text  # the ASCII option reached the Lackey export
+    assert "个卡名被转为 ASCII" in text  # the ASCII option reached the Lackey export (its note in Chinese: fusion's pages are)

@@ -713,6 +713,23 @@ def problem_message(problem: Any) -> str:
     return translated if translated is not None else problem_text(message)
 
 
+def problem_sentence(message: str) -> str | None:
+    """A validation problem's sentence without its code (an import's row problem), in the reader's
+    language, or ``None`` when it reads as no problem form."""
+    for forms in PROBLEM_FORMS.values():
+        for pattern, template in forms:
+            m = pattern.match(message)
+            if m:
+                values = {k: v or "" for k, v in m.groupdict().items()}
+                rule = values.pop("rule", "")
+                if values.get("type") in _TYPE_WORDS:
+                    values["type"] = gettext(_TYPE_WORDS[values["type"]])
+                return gettext(template, **values) + rule
+    from workbench.web.problem_forms import translate_problem
+
+    return translate_problem({"code": "", "message": message})
+
+
 def with_texts(problems: Any) -> Any:
     """Problem dicts for a JSON answer: each gains ``text``, its message in the reader's language
     (``message`` stays the domain's English for clients and scripts that match on it)."""
@@ -722,3 +739,12 @@ def with_texts(problems: Any) -> Any:
 
 
 FILTERS["problem_message"] = problem_message
+
+
+def _transfer_text(text: Any) -> str:
+    from workbench.web.transfer_text import transfer_text
+
+    return transfer_text(text)
+
+
+FILTERS["transfer_text"] = _transfer_text

@@ -13,6 +13,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request, send_file
+from flask_babel import gettext
 
 from workbench.domain.errors import InvalidId, NotFound, WorkbenchError
 from workbench.services.exports import run as export_run
@@ -148,14 +149,15 @@ def import_dry_run(game: str) -> Any:
                                kinds=import_plan.FILE_KINDS, limit=MAX_FILE_BYTES), 400
 
     if upload is None or not upload.filename:
-        return fail("choose a file to import")
+        return fail(gettext("Choose a file to import."))
     suffix = PurePath(upload.filename).suffix.lower()
     if suffix not in UPLOAD_SUFFIXES:
-        return fail(f"{suffix or 'a file without extension'} files cannot be imported; "
-                    f"use {', '.join(sorted(UPLOAD_SUFFIXES))}")
+        what = suffix or gettext("a file without extension")
+        return fail(gettext("%(what)s files cannot be imported; use %(suffixes)s", what=what,
+                            suffixes=", ".join(sorted(UPLOAD_SUFFIXES))))
     data = upload.stream.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
-        return fail(f"the file is larger than {MAX_FILE_BYTES:,} bytes")
+        return fail(gettext("The file is larger than %(n)s MB.", n=f"{MAX_FILE_BYTES / 1048576:g}"))
     try:
         plan = import_plan.dry_run(get_repo(), game, upload.filename, data, mapping=form.get("mapping") or None,
                                    kind=form.get("kind") or None, deck_id=form.get("deck_id") or None)
@@ -181,8 +183,8 @@ def import_confirm(game: str) -> Any:
                                kinds=import_plan.FILE_KINDS, limit=MAX_FILE_BYTES), 400
     if plan.digest() != form.get("digest"):
         return _report(game, definition, plan, token, form,
-                       "The cards changed since this dry run was made. Nothing was written: review the "
-                       "new dry run below and confirm again."), 409
+                       gettext("The cards changed since this dry run was made. Nothing was written: review the "
+                               "new dry run below and confirm again.")), 409
     result = import_plan.apply(get_repo(), game, plan)
     export_files.discard_staged(_export_root(), game, token)
     return render_template("transfer/import_done.html", game=definition, game_id=game, result=result,
