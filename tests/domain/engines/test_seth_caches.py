@@ -29,7 +29,7 @@ def _play(state: SethState, seed: int) -> tuple[list[str], tuple[Any, ...]]:
 
 def test_a_cached_opening_plays_like_a_freshly_built_one() -> None:
     a, b = decks()
-    for seed in range(6):
+    for seed in range(100):
         setup._OPENINGS.clear()
         built = _play(ENGINE.new_game(a, b, DEFAULTS, seed), seed)  # builds and caches the opening
         copied_state = ENGINE.new_game(a, b, DEFAULTS, seed)  # copies the cached opening
@@ -82,3 +82,104 @@ def test_a_monster_whose_health_drops_to_zero_before_play_is_removed_in_the_firs
     while state.phase == 0 and not state.is_terminal():
         state.apply_joint({p: ENGINE.agents["heuristic"](0).choose(state, p) for p in state.to_act()})
     assert not wisp.alive
+
+
+_ABILITIES: list[dict[str, Any]] = [  # what a lone ability may do (§2.7.2's sum covers each)
+    {"action": "damage", "target": "enemy_creature", "amount": 3},
+    {"action": "damage", "target": "enemy_creatures", "amount": 1},
+    {"action": "heal", "target": "own_creature", "amount": 4},
+    {"action": "add_poison", "target": "any_creature", "amount": 2},
+    {"action": "destroy", "target": "enemy_creature"},
+    {"action": "damage", "target": "enemy_creatures", "amount": 2, "filter": {"health": {"max": 8}}},
+    {"action": "modify_stats", "target": "own_creatures", "stats": {"damage": 2, "health": -3},
+     "duration": "end_of_turn"},
+    {"action": "modify_stats", "target": "enemy_creature", "stats": {"health": -4}, "duration": "permanent"},
+    {"action": "add_counters", "target": "this", "counter": "charge", "amount": 1},
+    {"action": "remove_counters", "target": "any_creature", "counter": "charge", "amount": 1},
+    {"action": "remove_counters", "target": "enemy_creature", "counter": "poison", "amount": 1},
+    {"action": "choose", "options": [{"action": "heal", "target": "this", "amount": 2},
+                                     {"action": "damage", "target": "enemy_creature", "amount": 2}]},
+]
+
+
+def test_a_lone_ability_resolves_as_the_summed_simultaneous_changes_do() -> None:
+    """``_resolve_one`` (one queued ability runs straight on the monsters) against the plain
+    §2.7.2 path (each ability's changes noted, undone and summed), from random step-2 positions
+    of random games with random abilities, poison and counters."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+    from workbench.domain.engines.seth.state import ABILITY
+
+    def monsters(state: SethState) -> list[tuple[Any, ...]]:
+        return [(m.name, m.damage_taken, m.poison, m.damage, m.health, m.alive,
+                 dict(m.counters) if m.counters is not None else None) for m in state.everyone]
+
+    ran: set[str] = set()
+    for seed in range(100):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [dict(rng.choice(_ABILITIES), trigger="activated") for _ in range(rng.randint(1, 2))]
+        state = ENGINE.new_game(a, b, DEFAULTS, seed)
+        agent = RandomAgent(seed)
+        for _ in range(rng.randint(0, 30)):  # play on to a random position
+            if state.is_terminal():
+                break
+            state.apply_joint({p: agent.choose(state, p) for p in state.to_act()})
+        if state.is_terminal() or state.step != ABILITY:
+            continue
+        for x in state.everyone:  # counters to add to, remove and empty
+            x.poison = rng.randint(0, 2)
+            x.counters = rng.choice((None, {}, {"charge": 1}, {"charge": 1, "other": 2}))
+        m = rng.choice([x for x in state.everyone if x.alive])
+        effect = rng.choice(m.card.abilities)
+        if effect.action == "choose":
+            effect = state.picked_mode(effect, rng.choice(state._modes(effect))[0])
+            aim = next((step for step in effect.options[0] if step.chooses), None)
+        else:
+            aim = effect if effect.single_target else None
+        targets = state._targets_for(m, aim) if aim is not None else []
+        if aim is not None and not targets:
+            continue
+        target = rng.choice(targets) if targets else None
+        activation = rng.random() < 0.8
+        runs = []
+        for alone in (True, False):
+            s = state.clone()
+            s.one_alone = alone  # type: ignore[misc]
+            s.queued = [[], []]
+            s.queued[m.owner] = [(s.by_name[m.name], effect, s.by_name[target.name] if target else None, activation)]
+            s.slots = [[], []]
+            s.finished = [True, True]
+            s._resolve_abilities()
+            runs.append((monsters(s), s.log[len(state.log):], s.step, s.to_act(), s.is_terminal(),
+                         sorted(map(str, s.flight_used))))
+        for u, v in zip(runs[0], runs[1]):
+            assert u == v, (seed, effect.action, m.name, target and target.name, activation)
+        ran.add(effect.action)
+    assert ran >= {"damage", "heal", "add_poison", "destroy", "modify_stats", "add_counters", "remove_counters"}
+
+
+def test_a_poisoned_monster_activating_destroy_takes_its_poison_and_is_not_destroyed() -> None:
+    """§2.5 and §2.7.2: the activator's poison damage is not the destroy effect's doing (the
+    summing path had counted any damage taken during a destroy ability as a destruction)."""
+    from workbench.domain.engines.seth.state import ABILITY
+
+    a, b = decks()
+    a["team"][3]["effects"] = [{"trigger": "activated", "action": "destroy", "target": "enemy_creature"}]
+    state = ENGINE.new_game(a, b, DEFAULTS, 0)
+    witch, wolf, boar = state.by_name["a-spark-witch"], state.by_name["b-thorn-wolf"], state.by_name["b-stone-boar"]
+    witch.poison = 2
+    effect = witch.card.abilities[0]
+    heal = [e for e in state.by_name["b-grove-healer"].card.abilities][0]
+    for alone in (True, False):
+        s = state.clone()
+        s.one_alone = alone  # type: ignore[misc]
+        s.step = ABILITY
+        s.slots, s.finished = [[], []], [True, True]
+        s.queued = [[(s.by_name[witch.name], effect, s.by_name[wolf.name], True)],
+                    [] if alone else [(s.by_name["b-grove-healer"], heal, s.by_name[boar.name], True)]]
+        s._resolve_abilities()
+        assert not s.by_name[wolf.name].alive
+        assert s.by_name[witch.name].alive and s.by_name[witch.name].damage_taken == 2, alone

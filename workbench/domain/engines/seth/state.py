@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from workbench.domain.effects.asks import mode_arg, mode_selections, mode_steps
 from workbench.domain.effects.interpreter import holds, legal_targets, matches, resolve
@@ -101,6 +101,10 @@ class Monster:
 
 class SethState(Observe, State):
     """A position of the seth game. Build it with ``new_game`` or ``from_setup`` (setup.py)."""
+
+    one_alone: ClassVar[bool] = True
+    """Resolve a lone queued ability straight on the monsters (``_resolve_one``); False: always
+    note and sum each ability's changes (the plain §2.7.2 reading; the tests compare both)."""
 
     def __init__(self, teams: list[list[Monster]], options: Mapping[str, Any], seed: int,
                  round_no: int = 1, phase: int = 0) -> None:
@@ -682,6 +686,9 @@ class SethState(Observe, State):
         if not (self.queued[0] or self.queued[1]):
             self._begin_split()
             return
+        if self.one_alone and len(self.queued[0]) + len(self.queued[1]) == 1:
+            self._resolve_one()
+            return
         # §2.7.2: every ability is computed against the state as resolution began, then all
         # results are applied at once (no seat gains from resolving first). Each one runs on
         # the starting values; its changes are noted and undone before the next one runs.
@@ -697,16 +704,8 @@ class SethState(Observe, State):
         for p in (0, 1):
             for m, effect, target, activation in self.queued[p]:
                 any_effect = True
-                if self.logging:
-                    on = f" on {target.label}" if target else ""
-                    if activation:
-                        self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}{on}")
-                    else:
-                        self.say(f"{self.where()} — P{p + 1}'s {m.label} on play: {effect.describe()}{on}")
                 self.flight_used = set(flight_start)
-                if activation and m.poison:
-                    self._hurt(m, m.poison, None, "", poison=True)
-                self.run_effect(m, effect, target)
+                poisoned = self._run_ability(p, m, effect, target, activation)
                 flight_after |= self.flight_used
                 for k, x in enumerate(monsters):
                     now = _mutable(x)
@@ -715,7 +714,8 @@ class SethState(Observe, State):
                         d = deltas.setdefault(k, [0] * len(was))
                         for f in range(len(was)):
                             d[f] += now[f] - was[f]
-                        if effect.action == "destroy" and now[0] > was[0]:
+                        # destroyed by the effect (not the activator's own poison damage)
+                        if effect.action == "destroy" and now[0] > (poisoned if x is m else was[0]):
                             destroyed.add(k)
                         _restore(x, was)
                     if x.counters or counters_start[k]:
@@ -752,6 +752,38 @@ class SethState(Observe, State):
             if self._check_end():
                 return
         self._begin_split()
+
+    def _resolve_one(self) -> None:
+        """§2.7.2 with one ability queued: it alone runs on the state as resolution began, so
+        it runs straight on the monsters (the same result as noting and summing its changes)."""
+        p = 0 if self.queued[0] else 1
+        (m, effect, target, activation), = self.queued[p]
+        self.queued[p] = []
+        self._run_ability(p, m, effect, target, activation)
+        for x in self.everyone:  # counters summed to nothing are dropped, as the sum drops them
+            table = x.counters
+            if table and 0 in table.values():
+                x.counters = {name: n for name, n in table.items() if n > 0} or None
+        if self.hurt or not self.settled:
+            self._settle_damage()
+            if self._check_end():
+                return
+        self._begin_split()
+
+    def _run_ability(self, p: int, m: Monster, effect: Effect, target: Monster | None, activation: bool) -> int:
+        """Resolve one picked ability of player ``p``: an activation first costs ``m`` its poison
+        (§2.5), then its effect runs. Returns the damage ``m`` had when its effect began."""
+        if self.logging:
+            on = f" on {target.label}" if target else ""
+            if activation:
+                self.say(f"{self.where()} — P{p + 1} activates {m.label}: {effect.describe()}{on}")
+            else:
+                self.say(f"{self.where()} — P{p + 1}'s {m.label} on play: {effect.describe()}{on}")
+        if activation and m.poison:
+            self._hurt(m, m.poison, None, "", poison=True)
+        poisoned = m.damage_taken
+        self.run_effect(m, effect, target)
+        return poisoned
 
     # ------------------------------------------------------------------ effects
 
