@@ -219,6 +219,8 @@ def test_a_playtest_and_the_game_table_in_chinese(live_server, live_server_data,
     page.get_by_label("你的卡组").select_option("lie-yan-ji-feng")
     page.get_by_label("对手的卡组", exact=True).select_option("pan-shi-chao-xi")
     page.get_by_label("种子", exact=False).fill("3")
+    page.locator("details.play-options summary").click()  # a short game: random clicks play long ones
+    page.locator("#opt_start_life").fill("8")
     page.get_by_role("button", name="开始对战").click()
     page.get_by_label("AI 速度").select_option("0")
     rng, root = random.Random(1), page.locator("#play")

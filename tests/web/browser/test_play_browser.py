@@ -22,7 +22,9 @@ READY = ("() => { const r = document.getElementById('play'); return !r.hasAttrib
          " (r.dataset.over === 'true' || document.querySelectorAll('#pt-moves button.pt-move').length > 0); }")
 
 
-def open_table(page, base: str, game: str, opponent: str = "random", seed: str = "7", seat: str = "first") -> str:
+def open_table(page, base: str, game: str, opponent: str = "random", seed: str = "7", seat: str = "first",
+               options: dict[str, str] | None = None) -> str:
+    """Start a game from the play form; ``options`` fills the form's rule options (by name)."""
     # fusion's pages open in Chinese: these tests read the English labels (test_i18n_browser the Chinese)
     page.context.add_cookies([{"name": "workbench_lang", "value": "en", "url": base}])
     page.goto(f"{base}/games/{game}/play")
@@ -32,11 +34,25 @@ def open_table(page, base: str, game: str, opponent: str = "random", seed: str =
     page.get_by_label("Opponent", exact=True).select_option(opponent)
     page.get_by_label("You play").select_option(seat)
     page.get_by_label("Seed").fill(seed)
+    fill_rule_options(page, options or {})
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#pt-status")).to_be_visible()
     if opponent != "human":
         page.get_by_label("AI speed").select_option("0")
     return page.url.rsplit("/", 1)[1]
+
+
+def fill_rule_options(page, options: dict[str, str]) -> None:
+    """Open the form's "Rule options" and fill the named ones."""
+    if options:
+        page.locator("details.play-options summary").click()
+        for name, value in options.items():
+            page.locator(f"#opt_{name}").fill(value)
+
+
+# Random clicks make long fusion games (a three-player one took 70 s): a lower starting life,
+# set on the form as a designer would, keeps them short and checks that the option reaches the game.
+SHORT_FUSION = {"start_life": "8"}
 
 
 def click_moves(page, rng: random.Random, limit: int, card_first: bool = True) -> list[str]:
@@ -99,7 +115,7 @@ def engine_result(table: dict) -> tuple:
 
 @pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
 def test_a_whole_game_by_clicks_against_the_random_ai_matches_the_engine(live_server, page, screenshot, game):
-    table_id = open_table(page, live_server, game)
+    table_id = open_table(page, live_server, game, options=SHORT_FUSION if game == "fusion" else None)
     rng = random.Random(11)
     clicked = click_moves(page, rng, 3000)
     status = page.locator("#pt-status")
@@ -301,6 +317,7 @@ def test_a_three_player_fusion_game_by_clicks_against_two_ai_players(live_server
     page.get_by_label("Players", exact=True).select_option("3")
     page.get_by_label("Deck of opponent 2").select_option(you)
     page.get_by_label("Seed").fill("5")
+    fill_rule_options(page, SHORT_FUSION)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#pt-status")).to_be_visible()
     page.get_by_label("AI speed").select_option("0")
@@ -310,6 +327,7 @@ def test_a_three_player_fusion_game_by_clicks_against_two_ai_players(live_server
     status = page.locator("#pt-status")
     expect(status).to_contain_text("Game over")
     table = page.request.get(f"{live_server}/games/fusion/play/{table_id}.json").json()
+    assert table["options"]["start_life"] == 8
     assert len(table["seats"]) == 3 and [s["player"] for s in table["seats"]][1:] == ["random", "random"]
     engine = load_engine("fusion")
     state = engine.new_seated(tables.decks_of(table), dict(table["options"]), int(table["seed"]))
