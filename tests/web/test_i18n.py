@@ -133,3 +133,23 @@ def test_gallery_thumbnails_are_kept_per_language(client) -> None:  # type: igno
     english = client.get("/games/warzone/cards", headers={"Accept-Language": "en"}).get_data(as_text=True)
     chinese = client.get("/games/warzone/cards", headers={"Accept-Language": "zh"}).get_data(as_text=True)
     assert 'aria-label="Edit ' in english and 'aria-label="编辑 ' in chinese and 'aria-label="Edit ' not in chinese
+
+
+def test_no_message_is_hidden_from_extraction_inside_an_f_string() -> None:
+    """Babel does not read calls inside an f-string: ``f'{gettext("budget")}'`` would never reach
+    the catalogue, so the page would stay English without a missing-translation failure."""
+    pattern = re.compile(r"""f["'][^"'\n]*\{[^}\n]*\b(?:n?gettext|pgettext|_)\(""")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in (ROOT / "workbench").rglob("*.py")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert found == []
+
+
+def test_the_overview_and_deck_charts_speak_the_readers_language(client) -> None:  # type: ignore[no-untyped-def]
+    overview = client.get("/games/seth/overview", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    titles = re.findall(r"<title>([^<]*)</title>", overview)
+    assert "预算" in titles and any(re.match(r"^Ash Adder：7（Power 4）", t) for t in titles), titles[:6]
+    assert not [t for t in titles if re.search(r"\b(at|budget)\b", t)]
+    builder = client.get("/games/seth/decks/rot-and-stone/edit", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert "上限 30（必须小于）" in builder and "limit (must be less)" not in builder
+    sorts = client.get("/games/seth/cards", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert '<option value="id">卡牌编号</option>' in sorts

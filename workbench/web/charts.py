@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 WIDTH = 360
@@ -105,10 +106,12 @@ def gauge(title: str, total: float, limit: float | None, strict: bool) -> Markup
     ]
     if limit is not None:
         lx = 10 + inner * limit / top
+        limit_text = (gettext("limit (must be less) %(n)s", n=_num(limit)) if strict
+                      else gettext("limit %(n)s", n=_num(limit)))
         anchor = "end" if lx > width * 0.65 else "middle"
         parts.append(f'<line class="limit" x1="{_num(lx)}" y1="6" x2="{_num(lx)}" y2="34"/>'
                      f'<text class="label" x="{_num(lx)}" y="48" text-anchor="{anchor}">'
-                     f'{"limit (must be less) " if strict else "limit "}{_num(limit)}</text>')
+                     f'{escape(limit_text)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -155,16 +158,19 @@ def budget_scatter(title: str, points: Sequence[tuple[str, str, float, float, bo
     parts.append(f'<text class="label" x="{width - pad_r}" y="{height - 4}" text-anchor="end">{escape(x_label)}</text>'
                  f'<text class="label" x="{pad_l}" y="{pad_t - 3}">{escape(y_label)}</text>')
     if limit_line:
+        budget_word = gettext("budget")
         path = " ".join(f"{'M' if i == 0 else 'L'}{_num(px(x))},{_num(py(y))}" for i, (x, y) in enumerate(limit_line))
-        parts.append(f'<path class="limit-line" d="{path}"><title>budget</title></path>')
+        parts.append(f'<path class="limit-line" d="{path}"><title>{escape(budget_word)}</title></path>')
     seen: dict[tuple[float, float], int] = {}
     for name, link, x, y, over in points:
         stack = seen.get((x, y), 0)  # cards on the same spot fan out a little
         seen[(x, y)] = stack + 1
         cx, cy = px(x) + (stack % 5) * 3 - 6 if stack else px(x), py(y)
         css = "dot-over" if over else "dot-ok"
+        dot_title = gettext("%(card)s: %(value)s at %(field)s %(at)s", card=name, value=_num(y), field=x_label,
+                            at=_num(x)) + (gettext(" (over budget)") if over else "")
         parts.append(f'<a href="{escape(link)}"><circle class="{css}" cx="{_num(cx)}" cy="{_num(cy)}" r="4">'
-                     f'<title>{escape(name)}: {_num(y)} at {escape(x_label)} {_num(x)}{" (over budget)" if over else ""}'
+                     f'<title>{escape(dot_title)}'
                      f'</title></circle></a>')
     parts.append("</svg>")
     return Markup("".join(parts))

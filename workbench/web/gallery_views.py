@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, make_response, render_template, request
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -95,7 +95,7 @@ def filter_fields(definition: GameDefinition) -> list[FieldDef]:
 
 def sort_fields(definition: GameDefinition) -> list[tuple[str, str]]:
     """(key, label) of every sort order: name, id, kind, then every number field."""
-    fields = [("name", "Name"), ("id", "Id"), ("kind", "Kind")]
+    fields = [("name", gettext("Name")), ("id", gettext("Card id")), ("kind", gettext("Kind"))]
     fields += [(f.name, f.label) for f in all_fields(definition) if f.type in {"integer", "number"}]
     return fields
 
