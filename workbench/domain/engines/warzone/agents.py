@@ -982,9 +982,12 @@ def _find(cards: list[Card], iid: str) -> Card:
 
 # ---------------------------------------------------------------------- the search player
 
-SEARCH_BUDGET = 24
+SEARCH_BUDGET = 32
 """Default iterations per searched decision of ``search`` (benchmarks/agents.py measures it)."""
-SEARCH_HORIZON = 30
+SEARCH_HORIZON = 20
+"""Decisions a playout plays before position_value scores it. 20 with 32 playouts instead of 30
+with 24: iron-bastion search vs heuristic, the same 200 seeds, 68.0 % against 64.0 %, for fewer
+CPU seconds a decision (about 0.83 times, search mirrors side by side in one process)."""
 SEARCH_WIDTH = 5
 SEARCH_RACE_FROM = 2
 """Worlds after which a candidate clearly behind the heuristic's choice drops out (search.py)."""
