@@ -102,21 +102,20 @@ _ABILITIES: list[dict[str, Any]] = [  # what a lone ability may do (§2.7.2's su
 ]
 
 
-def test_a_lone_ability_resolves_as_the_summed_simultaneous_changes_do() -> None:
-    """``_resolve_one`` (one queued ability runs straight on the monsters) against the plain
-    §2.7.2 path (each ability's changes noted, undone and summed), from random step-2 positions
-    of random games with random abilities, poison and counters."""
+def _monsters(state: SethState) -> list[tuple[Any, ...]]:
+    return [(m.name, m.damage_taken, m.poison, m.damage, m.health, m.alive,
+             dict(m.counters) if m.counters is not None else None) for m in state.everyone]
+
+
+def _queued_positions(picks: int, seeds: int) -> Any:
+    """Random step-2 positions of random games with random abilities, poison and counters, each
+    with ``picks`` random abilities to queue (monster, effect, target, activation)."""
     import random
 
     from workbench.domain.engines.base import RandomAgent
     from workbench.domain.engines.seth.state import ABILITY
 
-    def monsters(state: SethState) -> list[tuple[Any, ...]]:
-        return [(m.name, m.damage_taken, m.poison, m.damage, m.health, m.alive,
-                 dict(m.counters) if m.counters is not None else None) for m in state.everyone]
-
-    ran: set[str] = set()
-    for seed in range(100):
+    for seed in range(seeds):
         rng = random.Random(seed)
         a, b = decks()
         for card in a["team"] + b["team"]:
@@ -132,33 +131,64 @@ def test_a_lone_ability_resolves_as_the_summed_simultaneous_changes_do() -> None
         for x in state.everyone:  # counters to add to, remove and empty
             x.poison = rng.randint(0, 2)
             x.counters = rng.choice((None, {}, {"charge": 1}, {"charge": 1, "other": 2}))
-        m = rng.choice([x for x in state.everyone if x.alive])
-        effect = rng.choice(m.card.abilities)
-        if effect.action == "choose":
-            effect = state.picked_mode(effect, rng.choice(state._modes(effect))[0])
-            aim = next((step for step in effect.options[0] if step.chooses), None)
-        else:
-            aim = effect if effect.single_target else None
-        targets = state._targets_for(m, aim) if aim is not None else []
-        if aim is not None and not targets:
+        alive = [x for x in state.everyone if x.alive]
+        if len(alive) < picks:
             continue
-        target = rng.choice(targets) if targets else None
-        activation = rng.random() < 0.8
-        runs = []
-        for alone in (True, False):
-            s = state.clone()
-            s.one_alone = alone  # type: ignore[misc]
-            s.queued = [[], []]
-            s.queued[m.owner] = [(s.by_name[m.name], effect, s.by_name[target.name] if target else None, activation)]
-            s.slots = [[], []]
-            s.finished = [True, True]
-            s._resolve_abilities()
-            runs.append((monsters(s), s.log[len(state.log):], s.step, s.to_act(), s.is_terminal(),
-                         sorted(map(str, s.flight_used))))
-        for u, v in zip(runs[0], runs[1]):
-            assert u == v, (seed, effect.action, m.name, target and target.name, activation)
-        ran.add(effect.action)
+        queue = []
+        for m in rng.sample(alive, picks):
+            effect = rng.choice(m.card.abilities)
+            if effect.action == "choose":
+                effect = state.picked_mode(effect, rng.choice(state._modes(effect))[0])
+                aim = next((step for step in effect.options[0] if step.chooses), None)
+            else:
+                aim = effect if effect.single_target else None
+            targets = state._targets_for(m, aim) if aim is not None else []
+            if aim is None or targets:
+                queue.append((m, effect, rng.choice(targets) if targets else None, rng.random() < 0.8))
+        if len(queue) == picks:
+            yield seed, state, queue
+
+
+def _resolved(state: SethState, queue: Any, **flags: bool) -> tuple[Any, ...]:
+    """``queue`` resolved on a clone of ``state`` (§2.7.2) with the shortcut ``flags`` set."""
+    s = state.clone()
+    for name, value in flags.items():
+        setattr(s, name, value)
+    s.queued = [[], []]
+    for m, effect, target, activation in queue:
+        s.queued[m.owner].append((s.by_name[m.name], effect, s.by_name[target.name] if target else None, activation))
+    s.slots = [[], []]
+    s.finished = [True, True]
+    s._resolve_abilities()
+    return (_monsters(s), s.log[len(state.log):], s.step, s.to_act(), s.is_terminal(),
+            sorted(map(str, s.flight_used)))
+
+
+def test_a_lone_ability_resolves_as_the_summed_simultaneous_changes_do() -> None:
+    """``_resolve_one`` (one queued ability runs straight on the monsters) against the plain
+    §2.7.2 path (each ability's changes noted, undone and summed)."""
+    ran: set[str] = set()
+    for seed, state, queue in _queued_positions(1, 100):
+        alone = _resolved(state, queue, one_alone=True)
+        summed = _resolved(state, queue, one_alone=False, reach_only=False)
+        for u, v in zip(alone, summed):
+            assert u == v, (seed, queue)
+        ran.add(queue[0][1].action)
     assert ran >= {"damage", "heal", "add_poison", "destroy", "modify_stats", "add_counters", "remove_counters"}
+
+
+def test_comparing_only_what_each_ability_can_change_sums_the_same_changes() -> None:
+    """``_changeable`` (after each ability only its own monster and its target's side are
+    compared) against comparing every monster, with two to four abilities queued."""
+    ran = 0
+    for picks in (2, 3, 4):
+        for seed, state, queue in _queued_positions(picks, 30):
+            reach = _resolved(state, queue, reach_only=True)
+            every = _resolved(state, queue, reach_only=False)
+            for u, v in zip(reach, every):
+                assert u == v, (seed, queue)
+            ran += 1
+    assert ran > 30
 
 
 def test_a_poisoned_monster_activating_destroy_takes_its_poison_and_is_not_destroyed() -> None:

@@ -102,6 +102,9 @@ class Monster:
 class SethState(Observe, State):
     """A position of the seth game. Build it with ``new_game`` or ``from_setup`` (setup.py)."""
 
+    reach_only: ClassVar[bool] = True
+    """Compare after each ability only the monsters it can change (``_changeable``); False:
+    compare every monster (the plain reading; the tests compare both)."""
     one_alone: ClassVar[bool] = True
     """Resolve a lone queued ability straight on the monsters (``_resolve_one``); False: always
     note and sum each ability's changes (the plain §2.7.2 reading; the tests compare both)."""
@@ -707,7 +710,8 @@ class SethState(Observe, State):
                 self.flight_used = set(flight_start)
                 poisoned = self._run_ability(p, m, effect, target, activation)
                 flight_after |= self.flight_used
-                for k, x in enumerate(monsters):
+                for k in self._changeable(m, effect) if self.reach_only else range(len(monsters)):
+                    x = monsters[k]
                     now = _mutable(x)
                     was = start[k]
                     if now != was:
@@ -752,6 +756,32 @@ class SethState(Observe, State):
             if self._check_end():
                 return
         self._begin_split()
+
+    def _changeable(self, m: Monster, effect: Effect) -> list[int]:
+        """Indexes in ``everyone`` of the monsters one ability of ``m`` can change: ``m`` itself
+        (its poison), and the side(s) its target names (a picked mode: those of its steps)."""
+        steps = effect.options[0] if effect.action == "choose" and len(effect.options) == 1 else (effect,)
+        own = enemy = False
+        for step in steps:
+            target = step.target if step.action != "choose" else ""
+            if target in ("this", "self"):
+                continue
+            if target in ("own_creatures", "own_creature"):
+                own = True
+            elif target in ("enemy_creatures", "enemy_creature"):
+                enemy = True
+            else:  # any_creature, or anything else: both sides
+                own = enemy = True
+        teams = self.teams
+        first = len(teams[0])
+        sides = (range(first), range(first, first + len(teams[1])))
+        mine = teams[m.owner].index(m) + (first if m.owner else 0)
+        out = [mine]
+        for side in (0, 1):
+            if (own and side == m.owner) or (enemy and side != m.owner):
+                out.extend(k for k in sides[side] if k != mine)
+        out.sort()
+        return out
 
     def _resolve_one(self) -> None:
         """§2.7.2 with one ability queued: it alone runs on the state as resolution began, so
