@@ -91,8 +91,8 @@ def _walk(client, game: str, table_id: str, token: str, rng, check, steps: int =
 
 @pytest.mark.parametrize("game, deck_a, deck_b, engine_words", [
     ("fusion", "lie-yan-ji-feng", "pan-shi-chao-xi", True),
-    ("seth", "rot-and-stone", "skyburn-blitz", False),  # the engine's own lines and moves: still English
-    ("warzone", "iron-bastion", "vanguard-rush", False),
+    ("seth", "rot-and-stone", "skyburn-blitz", True),
+    ("warzone", "iron-bastion", "vanguard-rush", True),
 ])
 def test_the_game_table_in_chinese(client, repo, game, deck_a, deck_b, engine_words) -> None:  # type: ignore[no-untyped-def]
     import random
@@ -146,6 +146,11 @@ def test_end_reasons_and_verdicts_read_chinese_and_english_stays_as_the_engine_w
         turn = "第 7 回合 — P2 的回合：生命值 23 / 21 / 5 / -9，魔力 3/5，手牌 4，卡组 30"
         assert engine_line("Turn 7 — P2's turn: life 23 / 21 / 5 / -9, mana 3/5, hand 4, deck 30") == turn
         assert engine_line("Turn 7 — P2's turn: life 23-21-5--9, mana 3/5, hand 4, deck 30") == turn  # an older run file
+        assert engine_line("Turn 4 — P1 recruits Mudfoot Recruit (C1, Guarding)") == "第 4 回合 — P1 招募 Mudfoot Recruit（阶级 1，守备）"
+        assert engine_line("Round 2, Fast — P2 assigns nothing") == "第 2 轮，快速 — P2 没有派出怪兽"
+        assert engine_line("activate Glass Wasp (b-glass-wasp) #0 on Ash Adder (a-ash-adder)") == \
+            "发动 Glass Wasp (b-glass-wasp) 的第 1 个效果，对象 Ash Adder (a-ash-adder)"
+        assert engine_line("2 fire on Ash Adder (a1); 1 poison on Elder Oak (a2)") == "2 fire 给 Ash Adder (a1)；1 poison 给 Elder Oak (a2)"
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         assert [end_reason(r) for r in REASONS] == list(REASONS)
         assert engine_line("Turn 3 — P1: pass") == "Turn 3 — P1: pass"

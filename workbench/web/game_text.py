@@ -635,7 +635,159 @@ def _body(body: str) -> str:
                 values["list"] = gettext(", ").join(values["list"].split(", "))
             return gettext(message, **values)
     translated = fusion_action(body)
-    return translated
+    if translated != body:
+        return translated
+    return _other_engine_line(body)
+
+
+ENGINE_FORMS: tuple[str, ...] = (
+    # warzone (engines/warzone: state.py, combat.py, setup.py, adapter.py; RULES.md §1)
+    N_("%(p)s takes %(n)s: %(cards)s Damage Card(s), %(lp)s Life Points -> Life %(life)s, damage pile %(pile)s"),
+    N_("%(p)s wakes (Life %(life)s, hand %(hand)s, deck %(deck)s, damage pile %(pile)s)"),
+    N_("%(p)s switches %(card)s to %(position)s"),
+    N_("%(p)s's %(card)s is destroyed"),
+    N_("%(p)s's %(card)s (C%(cls)s) attacks %(target)s (C%(tcls)s)"),
+    N_("%(p)s's %(card)s (C%(cls)s) declares a Direct Attack"),
+    N_("%(p)s recruits %(card)s (C%(cls)s, %(position)s)"),
+    N_("%(src)s: %(p)s gains %(n)s Life Points -> %(life)s"),
+    N_("%(src)s gives %(card)s %(change)s"),
+    N_("%(src)s deals %(n)s to %(target)s"),
+    N_("%(p)s takes %(n)s Battle Damage"),
+    N_("%(p)s activates spell %(card)s"),
+    N_("%(p)s sets a trap face down"),
+    N_("%(p)s answers with trap %(card)s"),
+    N_("battle: %(card)s %(atk)s vs %(target)s %(def)s (%(position)s) -> %(left)s | %(tleft)s"),
+    N_("%(p)s intercepts with %(card)s"),
+    N_("%(p)s brings Areas %(areas)s and draws %(n)s cards"),
+    N_("%(p)s places its Areas: %(areas)s"),
+    N_("%(p)s's %(card)s returns to the hand"),
+    N_("Direct Attack hits %(p)s for %(n)s"),
+    N_("game over — %(reason)s; %(p)s wins"),
+    N_("game over — %(reason)s; draw"),
+    N_("%(src)s heals %(card)s by %(n)s"),
+    N_("%(card)s's %(trigger)s effect goes on the chain"),
+    N_("recruit %(card)s (battling)"),
+    N_("recruit %(card)s (guarding)"),
+    N_("switch the position of %(card)s"),
+    N_("%(card)s attacks directly"),
+    N_("%(card)s attacks %(target)s"),
+    N_("%(card)s targets %(target)s"),
+    N_("activate trap %(card)s"),
+    N_("activate %(card)s"),
+    N_("intercept with %(card)s"),
+    N_("use %(card)s"),
+    N_("turn %(card)s face up"),
+    N_("set %(card)s face down"),
+    N_("end the phase"),
+    N_("no response"),
+    N_("let the attack through"),
+    N_("Areas: %(areas)s"),
+    # seth (engines/seth/state.py; RULES.md §2)
+    N_("%(p)s assigns nothing"),
+    N_("%(p)s assigns %(cards)s"),
+    N_("%(card)s heals %(n)s"),
+    N_("%(card)s takes %(n)s from %(p)s's %(element)s %(m)s (%(left)s health left)"),
+    N_("%(card)s takes %(n)s from %(counters)s poison counter(s) (%(left)s health left)"),
+    N_("%(card)s takes %(n)s from %(src)s's ability (%(left)s health left)"),
+    N_("%(card)s gets %(n)s poison counter(s) (now %(now)s)"),
+    N_("%(card)s is removed"),
+    N_("%(p)s activates %(card)s: %(what)s"),
+    N_("%(p)s's %(card)s on play: %(what)s"),
+    N_("%(card)s (start of turn): %(what)s"),
+    N_("%(p)s splits %(damage)s: all on %(card)s"),
+    N_("%(p)s splits %(damage)s: %(parts)s"),
+    N_("Game over: %(reason)s"),
+    N_("assign nothing"),
+    N_("assign %(cards)s"),
+    N_("done"),
+    N_("everything on %(card)s"),
+    N_("activate %(card)s #%(effect)s mode %(mode)s on %(target)s"),
+    N_("activate %(card)s #%(effect)s mode %(mode)s"),
+    N_("activate %(card)s #%(effect)s on %(target)s"),
+    N_("activate %(card)s #%(effect)s"),
+    N_("trigger %(card)s #%(effect)s mode %(mode)s on %(target)s"),
+    N_("trigger %(card)s #%(effect)s mode %(mode)s"),
+    N_("trigger %(card)s #%(effect)s on %(target)s"),
+    N_("trigger %(card)s #%(effect)s"),
+)
+"""Warzone's and seth's log lines and moves (fusion's are the tables above), values as %(name)s."""
+
+_ROW_WORDS = {"row": N_("row %(n)s")}
+_POSITIONS = {"Battling": N_("battling"), "Guarding": N_("guarding"), "battling": N_("battling"),
+              "guarding": N_("guarding")}
+_SETH_PHASES = {"Fast": N_("fast"), "Medium": N_("medium"), "Slow": N_("slow")}
+
+
+def _other_engine_line(body: str) -> str:
+    """A warzone or seth line (see :data:`ENGINE_FORMS`); unknown lines stay as the engine wrote them."""
+    from workbench.web.problem_forms import match_form
+
+    indent = body[: len(body) - len(body.lstrip(" "))]
+    text = body.lstrip(" ")
+    m = re.match(r"^Round (?P<n>\d+)(?:, (?P<phase>Fast|Medium|Slow) — (?P<rest>.*))?$", text, re.S)
+    if m:
+        if m.group("rest") is None:
+            return indent + gettext("Round %(n)s", n=m.group("n"))
+        return indent + gettext("Round %(n)s, %(phase)s — %(text)s", n=m.group("n"),
+                                phase=gettext(_SETH_PHASES[m.group("phase")]), text=_other_engine_line(m.group("rest")))
+    if re.match(r"^-?\d+ \S+ on .+$", text) and all(re.match(r"^-?\d+ \S+ on .+$", p) for p in text.split("; ")):
+        # a seth damage split: "2 fire on Glass Wasp (b-glass-wasp); 1 poison on …"
+        return indent + gettext("; ").join(
+            gettext("%(damage)s on %(card)s", damage=d, card=c)
+            for d, _, c in (part.partition(" on ") for part in text.split("; ")))
+    found = match_form(text, _ENGINE_FORMS)
+    if found is None:
+        return body
+    form, values = found
+    if "position" in values and values["position"] in _POSITIONS:
+        values["position"] = gettext(_POSITIONS[values["position"]])
+    if "reason" in values:
+        values["reason"] = end_reason(values["reason"])
+    if "target" in values:
+        values["target"] = _target(values["target"])
+    if "trigger" in values:
+        values["trigger"] = _trigger_word(values["trigger"])
+    if "areas" in values:
+        values["areas"] = re.sub(r"\(row (\d+)\)", lambda r: "（" + gettext("row %(n)s", n=r.group(1)) + "）",
+                                 re.sub(r" in row (\d+)", lambda r: gettext(" in row %(n)s", n=r.group(1)), values["areas"]))
+    if "effect" in values and values["effect"].isdigit():  # "#0": counted from 1 in words (no '#')
+        values["effect"] = str(int(values["effect"]) + 1)
+    if "what" in values:
+        values["what"] = _seth_what(values["what"])
+    if "parts" in values:
+        values["parts"] = gettext("; ").join(
+            gettext("%(damage)s on %(card)s", damage=d, card=c)
+            for d, _, c in (part.partition(" on ") for part in values["parts"].split("; ")))
+    return indent + gettext(form, **values)
+
+
+def _sorted_forms() -> list[str]:
+    from workbench.web.problem_forms import _by_length
+
+    return _by_length(ENGINE_FORMS)
+
+
+_ENGINE_FORMS = _sorted_forms()
+
+
+def _trigger_word(trigger: str) -> str:
+    from workbench.domain.effects.schema import LABELS
+
+    return str(LABELS.get("zh", {}).get("triggers", {}).get(trigger, trigger))
+
+
+def _seth_what(what: str) -> str:
+    """``add poison 2 on Glass Wasp (b-glass-wasp)``: an ability's action (seth's ``_describe``)."""
+    m = re.match(r"^(?P<verb>[a-z ]+?) (?P<n>-?\d+)(?: on (?P<target>.+))?$", what)
+    if not m:
+        return what
+    from workbench.domain.effects.schema import LABELS
+
+    action = m.group("verb").replace(" ", "_")
+    word = str(LABELS.get("zh", {}).get("actions", {}).get(action, m.group("verb")))
+    if m.group("target"):
+        return gettext("%(action)s %(n)s on %(target)s", action=word, n=m.group("n"), target=m.group("target"))
+    return gettext("%(action)s %(n)s", action=word, n=m.group("n"))
 
 
 FILTERS.update({"seat_player": seat_player, "zone_label": zone_label, "stat_label": stat_label, "flag_label": flag_label,
