@@ -81,3 +81,18 @@ def test_the_import_pages_in_chinese(client, repo) -> None:  # type: ignore[no-u
              "Serpent", "Beast", "poison", "water", "fast", "cards.csv", "Seth", "seth", "Health", "Power", "Damage",
              "Speed", "Race", "Element", "Title", "Id", "extra", "csv")
     assert untranslated(body, words) == []
+
+
+def test_error_pages_and_the_export_form_show_the_services_messages_in_chinese(client) -> None:  # type: ignore[no-untyped-def]
+    missing = client.get("/games/seth/cards/no-such-card/edit", headers=ZH)
+    body = missing.get_data(as_text=True)
+    assert missing.status_code == 404 and "卡牌 &#39;no-such-card&#39; 不存在" in body and "does not exist" not in body
+    history = client.get("/games/seth/cards/no-such-card/history", headers=ZH).get_data(as_text=True)
+    assert "没有卡牌 &#39;no-such-card&#39;，也没有它的历史" in history
+    token = page_token(client, "/games/seth/export")
+    bad = client.post("/games/seth/export", headers=ZH, data={"csrf_token": token, "format": "lackey",
+                                                              "base_url": "javascript:alert(1)"})
+    text = bad.get_data(as_text=True)
+    assert bad.status_code == 400 and "基础网址 &#39;javascript:alert(1)&#39; 必须是 http(s) 地址" in text, text[:300]
+    english = client.get("/games/seth/cards/no-such-card/edit", headers={"Accept-Language": "en"})
+    assert "does not exist" in english.get_data(as_text=True)

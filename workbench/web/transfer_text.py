@@ -1,4 +1,4 @@
-"""Import and export notes in the reader's language.
+"""Import and export notes, and the errors a page shows, in the reader's language.
 
 The export and import services write their notes and a dry run's row and deck problems as
 English sentences (kept as they are in the JSON answers, the CLI and English pages). Each known
@@ -74,6 +74,40 @@ SENTENCES: tuple[str, ...] = (
     N_("zone %(zone)s is not a zone of %(game)s (%(zones)s); its cards were skipped"),
     N_("%(line)s is neither 'count name' nor 'Zone:'; skipped"),
     N_("%(n)s cards are named %(name)s; %(card)s was used"),
+    # errors a page shows (the storage's and services' WorkbenchError, the views' 404s)
+    N_("card %(id)s does not exist"),
+    N_("no card %(id)s and no history of one"),
+    N_("no deck %(id)s and no history of one"),
+    N_("deck %(id)s does not exist"),
+    N_("game %(game)s does not exist"),
+    N_("game %(game)s does not exist (the data folder has no %(path)s)"),
+    N_("no game %(game)s"),
+    N_("no table %(table)s"),
+    N_("table %(table)s does not exist for game %(game)s"),
+    N_("no playtest run %(run)s"),
+    N_("playtest run %(run)s does not exist for game %(game)s"),
+    N_("version %(version)s of card %(id)s is not in the history"),
+    N_("version %(version)s of deck %(id)s is not in the history"),
+    N_("export file %(file)s does not exist"),
+    N_("no help page %(page)s"),
+    N_("the documentation is not installed beside the app"),
+    N_("the uploaded file has expired or was already imported; upload it again"),
+    N_("upload token is not valid"),
+    N_("the export produced no files"),
+    N_("%(id)s is not a playtest run id"),
+    N_("%(id)s is not a table id"),
+    N_("path leaves its folder"),
+    N_("path leaves the data folder"),
+    N_("game %(game)s names no engine, so it has no table"),
+    N_("base URL %(url)s must be an http(s) address without spaces or quotes"),
+    N_("base URL %(url)s is not a valid address"),
+    N_("base URL %(url)s must be an http(s) address: start with http:// or https:// and name a host"),
+    N_("a Tabletop Simulator export needs a base URL or a local folder"),
+    N_("missing or wrong CSRF token; reload the page and try again"),
+    N_("log in first (team mode)"),
+    N_("the PDF is not ready"),
+    N_("no such print job (jobs are kept until the server restarts)"),
+    N_("step must be between 0 and %(n)s"),
 )
 """The services' notes and problems (values as ``%(name)s``)."""
 
