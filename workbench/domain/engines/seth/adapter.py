@@ -36,12 +36,16 @@ class Effect(EffectSpec):
     """Its controller picks it in step 2 with a choice: a target, or a mode (``action: choose``)."""
     mode: str = ""
     """A picked mode of a choose ability (``"2"``): ``options`` then holds only its steps."""
+    reach: tuple[bool, bool] = (True, True)
+    """Whether it can change monsters of its own side, of the enemy side (besides its own
+    monster): what §2.7.2's summing compares after it (``SethState._changeable``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "damage_mod", self.stat("damage"))
         object.__setattr__(self, "health_mod", self.stat("health"))
         object.__setattr__(self, "single_target", self.chooses)
         object.__setattr__(self, "picked", self.chooses or self.action == "choose")
+        object.__setattr__(self, "reach", _reach(self))
 
     def describe(self) -> str:
         """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
@@ -54,6 +58,23 @@ class Effect(EffectSpec):
         if self.action == "destroy":
             return "destroy"
         return f"{self.action.replace('_', ' ')} {self.amount}"
+
+
+def _reach(e: EffectSpec) -> tuple[bool, bool]:
+    """(own side, enemy side): the sides an effect's target names, or its steps' (a picked mode)."""
+    steps = e.options[0] if e.action == "choose" and len(e.options) == 1 else (e,)
+    own = enemy = False
+    for step in steps:
+        target = step.target if step.action != "choose" else ""
+        if target in ("this", "self"):
+            continue
+        if target in ("own_creatures", "own_creature"):
+            own = True
+        elif target in ("enemy_creatures", "enemy_creature"):
+            enemy = True
+        else:  # any_creature, or anything else: both sides
+            own = enemy = True
+    return (own, enemy)
 
 
 def _refuse(kind: str, e: EffectSpec) -> str | None:

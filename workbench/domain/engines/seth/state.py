@@ -16,7 +16,7 @@ asked: the engine makes the forced choice, which keeps games short to play and t
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
@@ -194,6 +194,8 @@ class SethState(Observe, State):
         """
         teams = self.teams
         self.everyone = teams[0] + teams[1]
+        first = len(teams[0])  # indexes in everyone of P1's, P2's and all monsters
+        self.sides = (range(first), range(first, len(self.everyone)), range(len(self.everyone)))
         by_phase: list[list[list[Monster]]] = [[[], [], []], [[], [], []]]
         starts: list[Monster] = []
         ends: list[Monster] = []
@@ -757,31 +759,18 @@ class SethState(Observe, State):
                 return
         self._begin_split()
 
-    def _changeable(self, m: Monster, effect: Effect) -> list[int]:
-        """Indexes in ``everyone`` of the monsters one ability of ``m`` can change: ``m`` itself
-        (its poison), and the side(s) its target names (a picked mode: those of its steps)."""
-        steps = effect.options[0] if effect.action == "choose" and len(effect.options) == 1 else (effect,)
-        own = enemy = False
-        for step in steps:
-            target = step.target if step.action != "choose" else ""
-            if target in ("this", "self"):
-                continue
-            if target in ("own_creatures", "own_creature"):
-                own = True
-            elif target in ("enemy_creatures", "enemy_creature"):
-                enemy = True
-            else:  # any_creature, or anything else: both sides
-                own = enemy = True
-        teams = self.teams
-        first = len(teams[0])
-        sides = (range(first), range(first, first + len(teams[1])))
-        mine = teams[m.owner].index(m) + (first if m.owner else 0)
-        out = [mine]
-        for side in (0, 1):
-            if (own and side == m.owner) or (enemy and side != m.owner):
-                out.extend(k for k in sides[side] if k != mine)
-        out.sort()
-        return out
+    def _changeable(self, m: Monster, effect: Effect) -> Sequence[int]:
+        """Indexes in ``everyone``, in order, of the monsters one ability of ``m`` can change:
+        ``m`` itself (its poison), and the side(s) its target names (``Effect.reach``)."""
+        own, enemy = effect.reach
+        if own and enemy:
+            return self.sides[2]
+        if own:
+            return self.sides[m.owner]
+        mine = self.teams[m.owner].index(m) + (len(self.teams[0]) if m.owner else 0)
+        if not enemy:
+            return (mine,)
+        return (mine, *self.sides[1]) if m.owner == 0 else (*self.sides[0], mine)
 
     def _resolve_one(self) -> None:
         """§2.7.2 with one ability queued: it alone runs on the state as resolution began, so
