@@ -153,3 +153,11 @@ def test_the_overview_and_deck_charts_speak_the_readers_language(client) -> None
     assert "上限 30（必须小于）" in builder and "limit (must be less)" not in builder
     sorts = client.get("/games/seth/cards", headers={"Accept-Language": "zh"}).get_data(as_text=True)
     assert '<option value="id">卡牌编号</option>' in sorts
+
+
+def test_the_deck_builders_list_example_uses_the_games_own_cards_and_zones(client) -> None:  # type: ignore[no-untyped-def]
+    page = client.get("/games/fusion/decks/lie-yan-ji-feng/edit").get_data(as_text=True)
+    example = re.search(r'id="list-text" rows="8" placeholder="([^"]*)"', page).group(1)
+    assert example.startswith("2 ") and "额外卡组 Extra deck:" in example and "Ironclad" not in example
+    warzone = client.get("/games/warzone/decks/iron-bastion/edit", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Areas:" in re.search(r'id="list-text" rows="8" placeholder="([^"]*)"', warzone).group(1)

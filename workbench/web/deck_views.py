@@ -161,7 +161,21 @@ def _builder(game: str, deck_id: str | None, deck: dict[str, Any], version: str 
         kinds=[{"id": k, "label": kd.label} for k, kd in definition.kinds.items()],
         stats_html=stats_html, nav_active="Decks", has_draws=draw_plan(definition).draws,
         deck_links=_deck_links(game, deck_id) if deck_id else [],
+        list_example=_list_example(definition, card_rows),
     )
+
+
+def _list_example(definition: Any, card_rows: list[dict[str, Any]]) -> str:
+    """The paste box's example in this game's own cards and zones ("2 火龙 / 2x … / 额外卡组 Extra deck: / 1 …")."""
+    zones = list(definition.zones.values())
+    if not zones:
+        return ""
+    first = [c for c in card_rows if c["kind"] in zones[0].kinds][:2]
+    lines = [f"{count} {c['name']}" for count, c in zip(("2", "2x"), first)]
+    if len(zones) > 1:
+        other = [c for c in card_rows if c["kind"] in zones[1].kinds and c not in first][:1]
+        lines += [f"{zones[1].label}:", *(f"1 {c['name']}" for c in other)] if other else []
+    return "\n".join(lines)
 
 
 @bp.get("/games/<game>/new-deck")
