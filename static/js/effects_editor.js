@@ -734,14 +734,20 @@
     /* The form's Save bar is sticky at the bottom of the window: a control focused behind it (Tab into a
        row near the bottom, a new row's first select) is scrolled up until it shows above the bar. The
        controls' scroll-margin-bottom (app.css) does the same for the browser's own scrolling. */
-    node.addEventListener("focusin", function (event) {
+    function keepAboveBar(target) {
       const form = node.closest("form");
       const bar = form ? form.querySelector(".form-actions") : null;
-      if (!bar || bar.hidden) return;
+      if (!bar || bar.hidden || !target || !node.contains(target)) return;
       const barTop = bar.getBoundingClientRect().top;
-      const rect = event.target.getBoundingClientRect();
+      const rect = target.getBoundingClientRect();
       if (barTop < window.innerHeight && rect.bottom > barTop - 8) window.scrollBy(0, rect.bottom - barTop + 8);
-    });
+    }
+    node.addEventListener("focusin", function (event) { keepAboveBar(event.target); });
+    /* The live check's answer fills the rows' problem lists after a row was added and focused: rows above
+       the focused control grow and push it down behind the bar again, so look again whenever they resize. */
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () { keepAboveBar(document.activeElement); }).observe(node);
+    }
     node.addEventListener("change", function (event) { if (event.target !== area) syncYaml(); });
 
     return {

@@ -544,7 +544,14 @@ def test_a_focused_row_scrolls_above_the_sticky_save_bar(live_server, page, size
     page.goto(live_server + "/games/warzone/cards/archmage-torvin/edit")
     for _ in range(3):
         page.get_by_role("button", name="Add effect").click()
-        seen = page.evaluate(_COVERED)  # the new row's When select has the focus
+        # the new row's When select has the focus and shows above the bar, also once the live check's
+        # answer (which may come while the row is added) has grown the rows above it
+        try:
+            page.wait_for_function(f"() => {{ const s = ({_COVERED})(); return s.inEffects && s.bottom <= s.barTop; }}",
+                                   timeout=3000)
+        except Exception:
+            pass
+        seen = page.evaluate(_COVERED)
         assert seen["inEffects"] and seen["bottom"] <= seen["barTop"], seen
     # the live check's answer fills the new rows' problem lists (rows grow): wait for it, so the
     # walk below measures the settled page, not one that shifts while it tabs

@@ -4,6 +4,7 @@ Chromium: one material a line, a mapping as JSON, saved as the list the card fil
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -24,14 +25,14 @@ def test_materials_show_one_a_line_and_save_as_a_list(live_server, page):
     expect(page.locator("#field-extra")).to_be_checked()
     area.fill('火花小鬼\n{"filter": {"attribute": "wind"}, "count": 2}')
     page.get_by_role("button", name="保存").click()
-    page.wait_for_load_state("networkidle")
+    expect(page.locator("#save-status")).to_have_class(re.compile(r"\bstatus-ok\b"))  # saved (networkidle may come first)
     card = _card(live_server, "yan-feng-he-ti-long")
     assert card["materials"] == ["火花小鬼", {"filter": {"attribute": "wind"}, "count": 2}]
     # put the bundled card back (the live server's data is shared by the session's browser tests)
     page.goto(live_server + "/games/fusion/cards/yan-feng-he-ti-long/edit")
     page.locator("#field-materials").fill('{"filter": {"attribute": "fire"}}\n{"filter": {"attribute": "wind"}}')
     page.get_by_role("button", name="保存").click()
-    page.wait_for_load_state("networkidle")
+    expect(page.locator("#save-status")).to_have_class(re.compile(r"\bstatus-ok\b"))
     assert _card(live_server, "yan-feng-he-ti-long")["materials"] == [
         {"filter": {"attribute": "fire"}}, {"filter": {"attribute": "wind"}}]
     assert not page.console_errors, page.console_errors
