@@ -693,6 +693,7 @@ ENGINE_FORMS: tuple[str, ...] = (
     N_("%(card)s is removed"),
     N_("%(p)s activates %(card)s: %(what)s"),
     N_("%(p)s's %(card)s on play: %(what)s"),
+    N_("%(card)s's on-play ability %(n)s has no legal target and does nothing"),
     N_("%(card)s (start of turn): %(what)s"),
     N_("%(p)s splits %(damage)s: all on %(card)s"),
     N_("%(p)s splits %(damage)s: %(parts)s"),

@@ -258,3 +258,23 @@ def test_clone_does_not_deep_copy(options: dict[str, Any], monkeypatch: pytest.M
     state = ENGINE.new_game(*decks(), options, 1)
     copy_state = state.clone()
     assert ENGINE.snapshot(copy_state) == ENGINE.snapshot(state)
+
+
+def test_an_on_play_trigger_with_no_legal_target_does_nothing_and_the_game_goes_on() -> None:
+    """A must-pick on-play ability whose filter no enemy matches once left its player with no legal
+    action at all (the game stalled, a random player crashed): it now does nothing, said in the log."""
+    from workbench.domain.engines.base import RandomAgent
+
+    a, b = decks()
+    a["team"][0]["effects"] = [{"trigger": "on_play", "action": "destroy", "target": "enemy_creature",
+                                "filter": {"health": {"max": 1}}}]
+    state = ENGINE.new_game(a, b, DEFAULTS, 0)
+    agent = RandomAgent(0)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        to_act = state.to_act()
+        assert all(state.legal_actions(p) for p in to_act), state.where()
+        state.apply_joint({p: agent.choose(state, p) for p in to_act})
+    assert state.is_terminal()
+    assert any("has no legal target and does nothing" in line for line in state.log)

@@ -551,7 +551,11 @@ class SethState(Observe, State):
                     if trigger == "activated":
                         slots.append((m, effect.index, effect, False))
                     elif trigger == "on_play" and first:
-                        if effect.picked:
+                        if effect.picked and not self._can_pick(m, effect):
+                            # Nothing it may pick (a filter no monster matches, every target
+                            # untargetable): the trigger does nothing, as a pick of no target would.
+                            self.say(f"{m.name}'s on-play ability {effect.index} has no legal target and does nothing")
+                        elif effect.picked:
                             slots.append((m, effect.index, effect, True))
                         else:
                             waiting.append((m, effect, None, False))
@@ -621,6 +625,15 @@ class SethState(Observe, State):
         if not mandatory:
             actions.append(DONE)
         return actions
+
+    def _can_pick(self, m: Monster, effect: Effect) -> bool:
+        """Whether a picked ability of ``m`` has at least one pick: a mode without a target, or a
+        legal target for its (or a mode's) targeted step."""
+        if effect.action == "choose":
+            return any(step is None or self._targets_for(m, step) for _, step in self._modes(effect))
+        if effect.single_target:
+            return bool(self._targets_for(m, effect))
+        return True
 
     @staticmethod
     def _modes(effect: Effect) -> list[tuple[str, Effect | None]]:
