@@ -63,3 +63,13 @@ def test_a_condition_without_bounds_reads_as_no_words_not_none() -> None:
     entry = {"trigger": "on_play", "action": "draw", "target": "self", "amount": 1, "if": {"count": {"zone": "field"}}}
     assert rules_text([entry], "en", "spell") == "Draw 1 card."
     assert "None" not in rules_text([entry], "zh", "magic")
+
+
+@pytest.mark.parametrize("step", [{"action": None}, {}, {"action": "no_such_action"}])
+def test_a_half_built_choose_option_gives_words_for_the_rest_and_no_error(step):
+    """The editor's live check sends effects while a designer builds them: a new option row whose
+    action is not picked yet once raised KeyError('None') here, a 500 on the check."""
+    entries = [{"trigger": "on_play", "action": "choose",
+                "options": [{"action": "draw", "target": "self", "amount": 1}, step]}]
+    assert "draw 1 card" in rules_text(entries).lower()
+    assert missing_numbers("Choose one — draw 1 card.", entries, "en", "spell")[1]

@@ -311,6 +311,10 @@ def _move(entry: Mapping[str, Any], lang: str) -> str:
 
 def _body(entry: Mapping[str, Any], lang: str) -> str:
     action = entry.get("action")
+    if action not in ACTIONS:
+        # A step still being written (an option row whose action is not picked yet) or a typo the
+        # checker reports: no words, never an error (the live check sends half-built effects).
+        return ""
     zh = lang == "zh"
     n = _n(entry.get("amount", 0))
     target = entry.get("target") or DEFAULT_TARGET.get(str(action), "")
