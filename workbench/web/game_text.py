@@ -855,15 +855,20 @@ def problem_message(problem: Any) -> str:
     for pattern, template in PROBLEM_FORMS.get(str(get("code", "")), []):
         m = pattern.match(message)
         if m:
-            values = {k: v or "" for k, v in m.groupdict().items()}
-            rule = values.pop("rule", "")
-            if values.get("type") in _TYPE_WORDS:
-                values["type"] = gettext(_TYPE_WORDS[values["type"]])
-            return gettext(template, **values) + rule
+            return _filled_form(template, m)
     from workbench.web.problem_forms import translate_problem
 
     translated = translate_problem(problem)
     return translated if translated is not None else problem_text(message)
+
+
+def _filled_form(template: str, m: re.Match[str]) -> str:
+    """A problem form's translation with the values its pattern read (the rule reference kept as written)."""
+    values = {k: v or "" for k, v in m.groupdict().items()}
+    rule = values.pop("rule", "")
+    if values.get("type") in _TYPE_WORDS:
+        values["type"] = gettext(_TYPE_WORDS[values["type"]])
+    return gettext(template, **values) + rule
 
 
 def problem_sentence(message: str) -> str | None:
@@ -873,11 +878,7 @@ def problem_sentence(message: str) -> str | None:
         for pattern, template in forms:
             m = pattern.match(message)
             if m:
-                values = {k: v or "" for k, v in m.groupdict().items()}
-                rule = values.pop("rule", "")
-                if values.get("type") in _TYPE_WORDS:
-                    values["type"] = gettext(_TYPE_WORDS[values["type"]])
-                return gettext(template, **values) + rule
+                return _filled_form(template, m)
     from workbench.web.problem_forms import translate_problem
 
     return translate_problem({"code": "", "message": message})
