@@ -20,6 +20,9 @@ import pytest
 from tests.live_server import copy_data, running_server
 from tests.security.helpers import CSRF_FIELD, add_users
 
+# Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
+pytestmark = pytest.mark.solo
+
 CARD = "/api/games/warzone/cards/ironbark-warden"
 
 

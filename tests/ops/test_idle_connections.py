@@ -20,6 +20,9 @@ import pytest
 
 from tests.security.helpers import add_users, copy_data, http, running_server
 
+# Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
+pytestmark = pytest.mark.solo
+
 SOCKETS = 200
 HOLD_S = 30.0
 LINE_EVERY_S = 10.0

@@ -9,6 +9,9 @@ import pytest
 
 from tests.security.helpers import PROJECT_ROOT, copy_data, running_server
 
+# Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
+pytestmark = pytest.mark.solo
+
 
 def _load_module():
     spec = importlib.util.spec_from_file_location("load_benchmark", PROJECT_ROOT / "benchmarks" / "load.py")

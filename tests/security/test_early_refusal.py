@@ -15,6 +15,9 @@ import pytest
 
 from tests.security.helpers import PASSWORDS, add_users, copy_data, http, running_server
 
+# Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
+pytestmark = pytest.mark.solo
+
 MIB = 1024 * 1024
 
 
