@@ -92,7 +92,9 @@ def _reach(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
         if e.random:
             n = e.count or 1
             if len(units) > n:
-                units = a.rng(s).sample(units, n)
+                # One pick is ``choice``: the very draw of ``sample(units, 1)`` (one random index
+                # below len(units)) without its set-up (tests/domain/test_effects_plain_path.py).
+                units = [a.rng(s).choice(units)] if n == 1 else a.rng(s).sample(units, n)
         elif e.count and len(units) > e.count:
             units = units[:e.count]
         return units
@@ -449,19 +451,95 @@ def pay(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> None:
             a.remove_counters(s, src.unit, kind.split(":", 1)[1], n, src)
 
 
+_PLAIN_REACH = {"damage": frozenset({"unit", "this", "player"}), "heal": frozenset({"unit", "this"}),
+                "add_poison": frozenset({"unit", "this"}), "draw": frozenset({"player"})}
+"""The verbs of the short path and the selector kinds (``Selector.what``) each takes there."""
+
+PLAIN_PATH = True
+"""Let ``resolve`` take the short path for plain entries (``is_plain``); False: always the general
+verbs of ``VERBS`` (the plain definition; tests/domain/test_effects_plain_path.py compares both)."""
+
+
+def is_plain(e: EffectSpec) -> bool:
+    """Whether ``e`` is one of the simple, frequent entries: damage, heal, poison or draw of a fixed
+    amount (no X, no ``per``) at a plain target — the chosen one, the card itself, all of a side,
+    or a player — with no filter, random pick or count. For those the general verb's steps
+    (``_amount``, ``affected``, ``_each_unit``) reduce to what ``_plain`` does."""
+    reach = _PLAIN_REACH.get(e.action)
+    return (reach is not None and e.selector.what in reach and not e.x and e.per is None
+            and e.filter is None and not e.random and not e.count)
+
+
+def _plain(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
+    """``VERBS[e.action]`` of a plain entry (``is_plain``), step for step: the same targets (a
+    chosen unit still in play and targetable; the card itself; every unit of the side; the
+    players named), the same ``src.reached``, the same "has no target" line, the same primitive
+    for each target in order. Returns how many targets it reached."""
+    sel = e.selector
+    n = e.amount
+    action = e.action
+    if sel.what == "player":
+        if sel.choose:
+            players = [chosen] if isinstance(chosen, PlayerRef) else []
+        elif sel.side == "controller":
+            players = [PLAYERS[src.controller]]
+        else:
+            players = [PLAYERS[p] for p in _sides(sel.side, src.controller, s, a)]
+        src.reached = tuple(players)
+        reach = a.draw if action == "draw" else a.damage_player
+        for t in players:
+            reach(s, t.index, n, src)
+        return len(players)
+    this = sel.what == "this"
+    if this:
+        u = src.unit
+        units = [u] if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)) else []
+    elif sel.choose:
+        ok = chosen is not None and a.in_play(s, chosen) and targetable(s, a, chosen)
+        units = [chosen] if ok else []
+        src.reached = tuple(units)
+    else:
+        units = _pool(e, src, s, a)
+        src.reached = tuple(units)
+    if not units:
+        a.say(s, f"{src.name}: {action} has no target")
+        return 0
+    done = 0
+    for u in units:
+        if isinstance(u, PlayerRef):
+            continue  # as _each_unit: a unit verb passes over a player
+        if this or a.in_play(s, u):  # an earlier target's fate may have removed it
+            if action == "damage":
+                a.damage_unit(s, u, n, src)
+            elif action == "heal":
+                a.heal(s, u, n, src)
+            else:
+                a.add_counters(s, u, "poison", n, src)
+            done += 1
+    return done
+
+
 def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
     """Carry out one effect; ``chosen`` is the decoded target of a single-target one.
 
     Returns how many things it did (targets reached, cards moved); an unmet ``if`` does
     nothing. ``src.did`` keeps it for an ``if: {previous: true}`` after it. The caller settles
-    (state-based checks) when it is done; ``resolve_all`` does so itself.
+    (state-based checks) when it is done; ``resolve_all`` does so itself. Plain entries
+    (``is_plain``) take the short path ``_plain``; it decides nothing the verb would not.
     """
     if e.condition is not None and not holds(e.condition, src, s, a):
         a.say(s, f"{src.name}: the condition of {e.action} does not hold")
         done = 0
         src.reached = ()
     else:
-        done = VERBS[e.action](a, s, e, src, chosen)  # affected() keeps src.reached for a next same
+        plain = e.plain
+        if plain < 0:  # first use of this entry: decide once (the field is not part of its value)
+            plain = int(is_plain(e))
+            object.__setattr__(e, "plain", plain)
+        if plain and PLAIN_PATH:
+            done = _plain(e, src, chosen, s, a)
+        else:
+            done = VERBS[e.action](a, s, e, src, chosen)  # affected() keeps src.reached for a next same
     src.did = done
     return done
 

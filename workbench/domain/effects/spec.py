@@ -8,7 +8,7 @@ once, in ``parse.py``: for a verb the game aims at players it is the controller,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.domain.effects.filters import Condition, Filter
@@ -123,6 +123,10 @@ class EffectSpec:
     """``unless: {pay_life: N}``: the affected player may pay this to stop the entry ("", 0: none)."""
     asks: bool = False
     """Resolving it asks a player (a mode, an unless payment, an order): ``effects.asks``."""
+    plain: int = field(default=-1, init=False, repr=False, compare=False)
+    """Whether ``interpreter.resolve`` may take its short path for it (``interpreter.is_plain``):
+    1 yes, 0 no, -1 not known yet — the interpreter fills it on first use. Not an ``__init__``
+    argument, so a ``dataclasses.replace`` copy (another target, a condition …) starts unknown."""
 
     @property
     def permanent(self) -> bool:
