@@ -8,7 +8,7 @@ processes, and the wall time with ``--jobs`` processes).
 
 Usage:
     python benchmarks/agents.py [--game G] [--deck D] [--games N] [--budget B] [--jobs J]
-        [--matchups search-heuristic,heuristic-random,search-search]
+        [--matchups search-heuristic,heuristic-random,search-search] [--players 3|4]
     python benchmarks/agents.py --game seth --matchups search-search --games 2000   # seats
     python benchmarks/agents.py --hold-sweep 600    # seth: the heuristic's hold constant
 
@@ -17,6 +17,12 @@ the seat balance of item 3: it prints the first seat's win rate with its interva
 of 1,000 games extrapolated from the CPU seconds the run took (CPU seconds per game × 1,000 / 2:
 two free cores; the machine may be shared, so wall time says little) next to the wall time
 extrapolated with the given ``--jobs``.
+
+``--players 3`` (or 4; fusion, RULES.md §3.9) plays pods instead of pairs: each unit is a
+rotation of N games on one seed with the same deck in every seat, the player under test in seat
+r of game r and the other player in the remaining seats; it prints the tested player's share of
+the wins against the fair share 1/N (a Wilson interval over games), for ``search-search`` the
+first seat's share.
 
 ``--hold-sweep N`` plays N heuristic games (seat-swapped pairs) of seth's two sample line-ups,
 rot-and-stone against skyburn-blitz, for each ``hold`` in 0, 0.1, … 0.5 (both sides), and prints
@@ -101,18 +107,42 @@ def play_pair(task):
     return points, decisions, first, time.process_time() - start
 
 
+def play_rotation(task):
+    """``players`` games of one seed, the same deck in every seat: ``a`` in seat r of game r,
+    ``b`` in the other seats. Returns (a's share of the wins, decisions, the first seat's share,
+    CPU seconds); a shared first place counts 1/k (``GameResult.score``)."""
+    game, deck, a, b, seed, budget, players = task
+    engine = load_engine(game)
+    decks, options = bundled(game)
+    options = dict(options, players=players)
+    points = first = 0.0
+    decisions = 0
+    start = time.process_time()
+    for seat in range(players):
+        agents = [Counting(make(engine, a if k == seat else b, seed * players + k + (0 if k == seat else 7), budget))
+                  for k in range(players)]
+        result = play_game(engine.new_seated([decks[deck]] * players, options, seed), agents)
+        decisions += sum(p.calls for p in agents)
+        points += result.score(seat)
+        first += result.score(0)
+    return points, decisions, first, time.process_time() - start
+
+
 def matchup(game: str, deck: str, a: str, b: str, games: int, budget: int | None,
-            jobs: int) -> dict:
-    pairs = max(1, games // 2)
-    tasks = [(game, deck, a, b, seed, budget) for seed in range(pairs)]
+            jobs: int, players: int = 2) -> dict:
+    units = max(1, games // players)
+    if players == 2:
+        work, tasks = play_pair, [(game, deck, a, b, seed, budget) for seed in range(units)]
+    else:
+        work, tasks = play_rotation, [(game, deck, a, b, seed, budget, players) for seed in range(units)]
     wall = time.perf_counter()
     if jobs > 1:
         with mp.get_context("fork").Pool(jobs) as pool:
-            out = pool.map(play_pair, tasks, chunksize=1)
+            out = pool.map(work, tasks, chunksize=1)
     else:
-        out = [play_pair(t) for t in tasks]
+        out = [work(t) for t in tasks]
     wall = time.perf_counter() - wall
-    n = 2 * pairs
+    n = players * units
     points = sum(o[0] for o in out)
     decisions = sum(o[1] for o in out)
     first = sum(o[2] for o in out)
@@ -170,6 +200,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--matchups", default="search-heuristic,heuristic-random,search-search")
     parser.add_argument("--deck", action="append", help="only these decks (default: every bundled one)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="seats per game (3 or 4: fusion pods in rotations, RULES.md §3.9)")
     parser.add_argument("--hold-sweep", type=int, metavar="N",
                         help="seth: N heuristic games per value of the hold constant, then stop")
     parser.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
@@ -182,24 +214,32 @@ def main() -> None:
     if args.hold_sweep:
         hold_sweep(args.hold_sweep, args.jobs)
         return
-    for game in args.game or GAMES:
+    games = args.game or (["fusion"] if args.players > 2 else GAMES)
+    for game in games:
+        engine = load_engine(game)
+        if args.players > engine.max_players:
+            parser.error(f"{game} seats at most {engine.max_players} players")
         decks, _ = bundled(game)
         if args.deck:
             decks = {d: c for d, c in decks.items() if d in args.deck}
-        print(f"{game}: {args.games} games per line in seat-swapped mirror pairs, "
+        units = ("seat-swapped mirror pairs" if args.players == 2 else
+                 f"mirror rotations of {args.players} games (the player under test in each seat once)")
+        print(f"{game}: {args.games} games per line in {units}, "
               f"{args.jobs} processes, search budget {args.budget or 'default'}")
+        fair = 1 / args.players
         for pair in args.matchups.split(","):
             a, b = pair.split("-")
             for deck in decks:
-                r = matchup(game, deck, a, b, args.games, args.budget, args.jobs)
+                r = matchup(game, deck, a, b, args.games, args.budget, args.jobs, args.players)
                 per_1000 = r["wall"] * 1000 / r["n"]
+                share = "" if args.players == 2 else f" (fair share {fair:.1%})"
                 if a == b:
                     low, high = wilson_interval(r["first"] * r["n"], r["n"])
-                    what = (f"first seat wins {r['first']:.1%} [{low:.1%}, {high:.1%}]; 1,000 games ≈ "
+                    what = (f"first seat wins {r['first']:.1%} [{low:.1%}, {high:.1%}]{share}; 1,000 games ≈ "
                             f"{r['cpu'] * 1000 / r['n'] / 2:.0f} s on 2 free cores "
                             f"({per_1000:.0f} s wall here on {args.jobs} processes)")
                 else:
-                    what = f"{a} wins {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]"
+                    what = f"{a} wins {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]{share}"
                 print(f"  {a:>9} vs {b:<9} {deck:<18} {what}; {r['games_s']:8.1f} games/s "
                       f"{r['decisions_s']:9.0f} decisions/s (per core)", flush=True)
 

@@ -1,5 +1,5 @@
 """Every numbered rule of RULES.md is listed in docs/engines/<game>.md with the scenario files that
-cover it, or stands in that doc's visible *Not yet covered* list (issue 17 item 5)."""
+cover it; a rule with no scenario fails (issue 17 item 5)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ def _doc(game: str) -> str:
 
 
 @pytest.mark.parametrize("game", sorted(rc.GAME_NUMBERS))
-def test_every_rule_has_a_scenario_or_stands_in_the_not_yet_covered_list(game: str) -> None:
+def test_every_rule_has_a_scenario(game: str) -> None:
     doc = _doc(game)
     if RULES_MD is not None:
         rules = rc.parse_rules(RULES_MD.read_text(encoding="utf-8"))[game]
     else:  # a checkout without ../shared: the rule list the doc was generated from
         rules = rc.rules_from_table(doc)
     assert rules, f"no rules found for {game}"
-    cov = rc.coverage(game, rules, rc.scenario_rule_texts(ROOT / "card_data", game), doc)
+    cov = rc.coverage(game, rules, rc.scenario_rule_texts(ROOT / "card_data", game))
     assert not cov.problems, "\n".join(cov.problems)
     assert rc.current_table(doc) == cov.table(), (
         f"docs/engines/{game}.md: the rule table is stale; run "
@@ -84,33 +84,39 @@ def test_citations_name_exactly_the_rules_listed() -> None:
     assert rc.cited_rules("docs/effects.md (warzone)") == []
 
 
-def _cov(scenarios, gaps=""):
-    doc = f"{rc.GAP_BEGIN}\n{gaps}\n{rc.GAP_END}"
-    return rc.coverage("warzone", rc.parse_rules(SAMPLE)["warzone"], scenarios, doc)
+def _cov(scenarios):
+    return rc.coverage("warzone", rc.parse_rules(SAMPLE)["warzone"], scenarios)
 
 
-def test_a_rule_without_scenario_fails_unless_listed_and_a_listed_rule_with_one_fails() -> None:
-    full = [("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1-2")]
+def test_a_rule_without_scenario_fails_and_the_table_says_so() -> None:
+    full = [("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1"), ("b.yaml", "§1.3.2")]
     assert _cov(full).problems == []
-    missing = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1")])
-    assert missing.problems == ["§1.3.2 (Night) has no scenario and is not in the "
-                                "not-yet-covered list"]
-    listed = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1")], "- §1.3.2 — not played yet")
-    assert listed.problems == [] and listed.gaps == {"1.3.2": "not played yet"}
-    assert "**not yet covered**" in listed.table()
-    stale_gap = _cov(full, "- §1.3.2 — not played yet")
-    assert stale_gap.problems == ["§1.3.2 is in the not-yet-covered list but has a scenario "
-                                  "(a.yaml): take it off the list"]
+    assert "each with a scenario." in _cov(full).table()
+    missing = _cov(full[:1])
+    assert missing.problems == ["§1.3.2 (Night) has no scenario"]
+    assert "| §1.3.2 | Night | **no scenario** |" in missing.table()
+    assert "1 without a scenario (the test fails)." in missing.table()
 
 
 def test_unknown_rules_and_whole_sections_are_refused() -> None:
-    cov = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1-2, §1.2, §1.9.9")],
-               "- §1.7 — nothing")
+    cov = _cov([("a.yaml", "§1.1, §1.2.1-3, §1.3, §1.3.1-2, §1.2, §1.9.9")])
     assert cov.problems == [
         "a.yaml: cites §1.2, a section whose rules are its numbered items (cite §1.2.N)",
         "a.yaml: cites §1.9.9, which is not a warzone rule of RULES.md",
-        "§1.7 in the not-yet-covered list is not a rule",
     ]
+
+
+def test_deck_card_and_pod_scenarios_count_for_the_rules_they_cite(tmp_path: Path) -> None:
+    """The validator's rules (deck construction, card fields) and §3.9.6 are covered by scenarios
+    of the kinds deck, card and pod, read like any other scenario file."""
+    folder = tmp_path / "warzone" / "scenarios"
+    folder.mkdir(parents=True)
+    (folder / "d.yaml").write_text("game: warzone\nkind: deck\nname: n\nrule: '§1.2.1-2'\ncases: []\n", "utf-8")
+    (folder / "c.yaml").write_text("game: warzone\nkind: card\nname: n\nrule: '§1.1'\ncases: []\n", "utf-8")
+    texts = rc.scenario_rule_texts(tmp_path, "warzone")
+    cov = _cov(texts)
+    assert cov.files == {"1.2.1": ["d.yaml"], "1.2.2": ["d.yaml"], "1.1": ["c.yaml"]}
+    assert "§1.3.1 (Wake) has no scenario" in cov.problems
 
 
 @pytest.mark.parametrize("game", sorted(rc.GAME_NUMBERS))

@@ -7,8 +7,8 @@ import sys
 
 from workbench.cli import add_data_option
 from workbench.domain.errors import WorkbenchError
-from workbench.domain.scenarios import ScenarioResult, run_scenario
-from workbench.storage.scenario_files import game_option_defaults, iter_scenarios
+from workbench.services.scenario_runs import ScenarioRunner
+from workbench.storage.scenario_files import iter_scenarios
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,7 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "scenario",
         help="run rule scenarios (YAML files or folders) against the game engines",
-        description="Run rule scenarios (docs/scenarios.md). Exit 0 when all pass, 1 when any fails.",
+        description="Run rule scenarios (docs/scenarios.md): play scenarios in the engines, deck and card "
+        "scenarios through the validator, pod scenarios with the playtest runner. Exit 0 when all pass, "
+        "1 when any fails.",
     )
     parser.add_argument("paths", nargs="+", metavar="FILE", help="scenario files or folders")
     parser.add_argument("-q", "--quiet", action="store_true", help="print failures and the summary only")
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run every scenario named by ``args.paths``; return 0 (all pass), 1 (any fail) or 2 (usage)."""
-    defaults_cache: dict[str, tuple[str, dict]] = {}
+    runner = ScenarioRunner(args.data)
     passed = failed = 0
     try:
         scenarios = list(iter_scenarios(args.paths))
@@ -37,16 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print("error: no scenario files found", file=sys.stderr)
         return 2
     for item in scenarios:
-        game = item.data.get("game") if isinstance(item.data, dict) else None
-        try:
-            if not isinstance(game, str):
-                raise WorkbenchError("a scenario needs 'game'")
-            if game not in defaults_cache:
-                defaults_cache[game] = game_option_defaults(args.data, game)
-            engine_name, defaults = defaults_cache[game]
-            result = run_scenario(item.data, defaults, engine_name=engine_name)
-        except WorkbenchError as exc:
-            result = ScenarioResult(str(item.label), str(game), "", False, f"error: {exc}")
+        result = runner.run(item.data, str(item.label))
         if result.passed:
             passed += 1
             if not args.quiet:

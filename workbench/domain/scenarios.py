@@ -15,12 +15,22 @@ from typing import Any
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
+from workbench.domain.gamedef import GameDefinition
 
 STEP_KEYS = frozenset({"player", "action", "args", "joint", "expect", "expect_illegal", "note"})
 TOP_KEYS = frozenset(
-    {"game", "name", "rule", "description", "options", "seed", "setup", "actions", "expect",
+    {"game", "kind", "name", "rule", "description", "options", "seed", "setup", "actions", "expect",
      "expect_illegal"}
 )
+KINDS = ("play", "deck", "card", "pod")
+"""Scenario kinds (key ``kind``, default ``play``): ``play`` sets up a position for the engine;
+``deck`` and ``card`` run cases through the validator (``legality_scenarios``); ``pod`` runs a tiny
+playtest pod (``workbench.services.playtest.pod_scenarios``, outside the pure domain)."""
+
+
+def scenario_kind(scenario: Any) -> str:
+    """The scenario's ``kind`` (``play`` when it names none)."""
+    return str(scenario.get("kind") or "play") if isinstance(scenario, Mapping) else "play"
 
 
 class ScenarioError(WorkbenchError):
@@ -283,6 +293,8 @@ def check_scenario_shape(scenario: Any) -> None:
     """Raise ScenarioError unless ``scenario`` has the keys and shapes of docs/scenarios.md."""
     if not isinstance(scenario, Mapping):
         raise ScenarioError("a scenario must be a mapping")
+    if scenario_kind(scenario) != "play":
+        raise ScenarioError(f"kind {scenario_kind(scenario)!r} is not a play scenario")
     unknown = sorted(str(k) for k in scenario if k not in TOP_KEYS)
     if unknown:
         raise ScenarioError(f"unknown scenario keys: {', '.join(unknown)}")
@@ -317,15 +329,28 @@ def run_scenario(
     option_defaults: Mapping[str, Any] | None = None,
     engine_for: Callable[[str], Engine] = load_engine,
     engine_name: str | None = None,
+    definition: GameDefinition | None = None,
 ) -> ScenarioResult:
     """Run one scenario and return its result; never raises for a bad scenario or engine crash.
 
     ``option_defaults`` are the game's rule option defaults (game.yaml); the scenario's
-    ``options`` override them. ``engine_name`` defaults to the scenario's ``game``.
+    ``options`` override them. ``engine_name`` defaults to the scenario's ``game``. Deck and card
+    scenarios (``kind: deck``/``card``) run through the validator of ``definition`` (the game's
+    parsed game.yaml; without it they fail with an error); a ``pod`` scenario fails here with an
+    error, as it runs with the playtest runner (``workbench.services.scenario_runs``).
     """
     name = str(scenario.get("name", "(unnamed)")) if isinstance(scenario, Mapping) else "(unnamed)"
     game = str(scenario.get("game", "")) if isinstance(scenario, Mapping) else ""
     rule = str(scenario.get("rule", "") or "") if isinstance(scenario, Mapping) else ""
+    kind = scenario_kind(scenario)
+    if kind in ("deck", "card"):
+        from workbench.domain.legality_scenarios import run_legality_scenario
+
+        return run_legality_scenario(scenario, definition)
+    if kind != "play":
+        why = ("runs with the playtest runner (workbench scenario, workbench.services.scenario_runs)"
+               if kind == "pod" else f"is not a scenario kind; kinds: {', '.join(KINDS)}")
+        return ScenarioResult(name, game, rule, False, f"error: kind {kind!r} {why}")
     steps_done = 0
     try:
         check_scenario_shape(scenario)

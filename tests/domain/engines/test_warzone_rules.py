@@ -226,6 +226,8 @@ def test_copies_are_listed_once_but_any_copy_may_be_named() -> None:
     {"players": [{}, {}], "phase": "night"},
     {"players": [{}]},
     {"players": [{}, {}], "weather": "rain"},
+    {"players": [{}, {}], "deal": True},                                     # deal needs phase start
+    {"players": [{"hand": [{"name": "a-x"}]}, {}], "phase": "start", "deal": True},  # deal draws the hand
 ])
 def test_malformed_scenario_setups_are_refused(setup: dict) -> None:
     from workbench.domain.engines.warzone.setup import SetupError

@@ -181,9 +181,12 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
     """
     if not isinstance(setup, Mapping):
         raise SetupError("setup must be a mapping")
-    unknown = set(setup) - {"turn", "active", "phase", "cards", "players", "recruited"}
+    unknown = set(setup) - {"turn", "active", "phase", "cards", "players", "recruited", "deal"}
     if unknown:
         raise SetupError(f"unknown setup keys: {', '.join(sorted(unknown))}")
+    deal = bool(setup.get("deal", False))
+    if deal and setup.get("phase") != "start":
+        raise SetupError("setup.deal (draw the opening hands) needs phase: start")
     state = WarzoneState(Config(options), seed)
     library = setup.get("cards") or {}
     players = setup.get("players") or [{}, {}]
@@ -206,6 +209,10 @@ def from_setup(setup: Mapping[str, Any], options: Mapping[str, Any], seed: int) 
 
         me.hand = cards("hand")
         me.deck = list(reversed(cards("deck")))  # listed top first; the top is the list's end
+        if deal:  # a new game's opening hand from the top of the deck, as new_game draws it (§1.3.1)
+            if me.hand:
+                raise SetupError(f"players.{player}: with deal the hand is drawn; list no hand")
+            state.draw(player, state.cfg.start_hand)
         me.pile = cards("damage_pile")
         me.discard = cards("discard")
         me.exiled = cards("exiled")
