@@ -107,9 +107,29 @@ def _monsters(state: SethState) -> list[tuple[Any, ...]]:
              dict(m.counters) if m.counters is not None else None) for m in state.everyone]
 
 
-def _queued_positions(picks: int, seeds: int) -> Any:
-    """Random step-2 positions of random games with random abilities, poison and counters, each
-    with ``picks`` random abilities to queue (monster, effect, target, activation)."""
+_ADDING: list[dict[str, Any]] = [  # abilities that only add (Effect.adds), and a few that do not
+    {"action": "damage", "target": "enemy_creature", "amount": 2},
+    {"action": "damage", "target": "enemy_creatures", "amount": 1},
+    {"action": "damage", "target": "any_creature", "amount": 3},
+    {"action": "damage", "target": "own_creatures", "amount": 1},
+    {"action": "damage", "target": "this", "amount": 1},
+    {"action": "add_poison", "target": "enemy_creature", "amount": 1},
+    {"action": "add_poison", "target": "enemy_creature", "amount": 1, "random": True},
+    {"action": "add_poison", "target": "enemy_creatures", "amount": 1},
+    {"action": "add_poison", "target": "own_creature", "amount": 2},
+    {"action": "add_poison", "target": "this", "amount": 1},
+    {"action": "modify_stats", "target": "own_creatures", "stats": {"damage": 1}, "duration": "end_of_turn"},
+    {"action": "modify_stats", "target": "enemy_creature", "stats": {"health": -3}, "duration": "permanent"},
+    {"action": "heal", "target": "own_creature", "amount": 2},
+    {"action": "damage", "target": "enemy_creatures", "amount": 2, "filter": {"health": {"max": 8}}},
+]
+
+
+def _queued_positions(picks: int, seeds: int, pool: list[dict[str, Any]] = _ABILITIES, log: bool = True,
+                      twice: bool = False) -> Any:
+    """Random step-2 positions of random games with random abilities (of ``pool``), poison and
+    counters, each with ``picks`` random abilities to queue (monster, effect, target, activation);
+    ``twice``: two of them may be one monster's."""
     import random
 
     from workbench.domain.engines.base import RandomAgent
@@ -119,8 +139,8 @@ def _queued_positions(picks: int, seeds: int) -> Any:
         rng = random.Random(seed)
         a, b = decks()
         for card in a["team"] + b["team"]:
-            card["effects"] = [dict(rng.choice(_ABILITIES), trigger="activated") for _ in range(rng.randint(1, 2))]
-        state = ENGINE.new_game(a, b, DEFAULTS, seed)
+            card["effects"] = [dict(rng.choice(pool), trigger="activated") for _ in range(rng.randint(1, 2))]
+        state = ENGINE.new_game(a, b, dict(DEFAULTS, _log=log), seed)
         agent = RandomAgent(seed)
         for _ in range(rng.randint(0, 30)):  # play on to a random position
             if state.is_terminal():
@@ -135,8 +155,13 @@ def _queued_positions(picks: int, seeds: int) -> Any:
         if len(alive) < picks:
             continue
         queue = []
-        for m in rng.sample(alive, picks):
+        used: set[tuple[str, int]] = set()
+        # twice: a monster with two abilities may queue both (each once)
+        for m in [rng.choice(alive) for _ in range(picks)] if twice else rng.sample(alive, picks):
             effect = rng.choice(m.card.abilities)
+            if (m.name, effect.index) in used:
+                continue
+            used.add((m.name, effect.index))
             if effect.action == "choose":
                 effect = state.picked_mode(effect, rng.choice(state._modes(effect))[0])
                 aim = next((step for step in effect.options[0] if step.chooses), None)
@@ -189,6 +214,94 @@ def test_comparing_only_what_each_ability_can_change_sums_the_same_changes() -> 
                 assert u == v, (seed, queue)
             ran += 1
     assert ran > 30
+
+
+def test_abilities_that_commute_resolve_in_turn_as_the_summed_changes_do() -> None:
+    """``_resolve_in_turn`` (abilities that only add, none reading what an earlier one changes,
+    run one after another) against the plain §2.7.2 path, with two to four abilities queued:
+    poison, damage, stat changes, random targets, poisoned activators and assigned flyers."""
+    from workbench.domain.engines.seth.state import SethState
+
+    taken = refused = flight_refused = 0
+    for picks in (2, 3, 4):
+        for seed, state, queue in _queued_positions(picks, 100, _ADDING, log=False, twice=True):
+            probe = state.clone()
+            probe.queued = [[], []]
+            for m, effect, target, activation in queue:
+                probe.queued[m.owner].append((probe.by_name[m.name], effect, None, activation))
+            commute = probe._commute()
+            in_turn = _resolved(state, queue, in_turn=True)
+            summed = _resolved(state, queue, in_turn=False, one_alone=False, reach_only=False)
+            for u, v in zip(in_turn, summed):
+                assert u == v, (seed, queue, commute)
+            if commute:
+                taken += 1
+            else:
+                refused += 1
+                if all(effect.adds for _, effect, _, _ in queue):
+                    flight_refused += any(probe._flight_cuts(side) for side in (0, 1))
+    assert taken > 30 and refused > 30 and flight_refused > 5, (taken, refused, flight_refused)
+    assert SethState.in_turn  # the shortcut is on in play, with the log off
+    for seed, state, queue in _queued_positions(2, 20, _ADDING, log=True):
+        # A logged game sums: its lines give each ability's result from the starting state.
+        assert _resolved(state, queue, in_turn=True) == _resolved(state, queue, in_turn=False), seed
+
+
+def _two_abilities(first: dict[str, Any], second: dict[str, Any], same_monster: bool = False,
+                   flyer: bool = False, first_p1: bool = False) -> tuple[SethState, list[Any]]:
+    """A medium-phase ability step with two queued activations of P2 (``same_monster``: both of
+    one monster; ``first_p1``: the first is P1's Spark Witch's) at P1's assigned monster
+    (``flyer``: an Ash Drake, Flight not cancelled; else the Spark Witch)."""
+    from workbench.domain.engines.seth.state import ABILITY
+
+    a, b = decks()
+    witch, healer, boar = a["team"][3], b["team"][3], b["team"][4]  # all medium
+    witch["effects"] = [dict(first, trigger="activated")] if first_p1 else []
+    healer["effects"] = ([] if first_p1 else [dict(first, trigger="activated")]) + (
+        [dict(second, trigger="activated")] if same_monster or first_p1 else [])
+    boar["effects"] = [] if same_monster or first_p1 else [dict(second, trigger="activated")]
+    state = ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), 0)
+    by = state.by_name
+    target = by["a-ash-drake" if flyer else "a-spark-witch"]
+    users = ([by["a-spark-witch"], by["b-grove-healer"]] if first_p1 else [by["b-grove-healer"]] * 2
+             if same_monster else [by["b-grove-healer"], by["b-stone-boar"]])
+    state.phase, state.step = 1, ABILITY
+    state.now = [[target] + [m for m in users if m.owner == 0 and m is not target],
+                 list(dict.fromkeys(m for m in users if m.owner == 1))]
+    queue = []
+    for k, m in enumerate(users):
+        effect = m.card.abilities[k if same_monster else 0]
+        aim = target if m.owner == 1 else by["b-grove-healer"]
+        queue.append((m, effect, aim if effect.single_target else None, True))
+    return state, queue
+
+
+def test_abilities_that_read_what_an_earlier_one_changes_are_summed() -> None:
+    """Each reason ``_commute`` refuses, on a constructed position: run one after another the
+    abilities would give another result than §2.7.2's sum (``_resolve_in_turn`` shows it)."""
+    poison_self = {"action": "add_poison", "target": "this", "amount": 2}
+    damage = {"action": "damage", "target": "enemy_creature", "amount": 3}
+    cases = {
+        "its own poison, then it pays poison": _two_abilities(poison_self, damage, same_monster=True),
+        "the same assigned flyer hit twice": _two_abilities(damage, damage, flyer=True),
+        "P1 poisons P2's side, then P2's monster pays poison": _two_abilities(
+            {"action": "add_poison", "target": "enemy_creatures", "amount": 1}, damage, first_p1=True),
+    }
+    for why, (state, queue) in cases.items():
+        probe = state.clone()
+        probe.queued = [[], []]
+        for m, e, t, act in queue:
+            probe.queued[m.owner].append((probe.by_name[m.name], e, probe.by_name[t.name] if t else None, act))
+        assert not probe._commute(), why
+        summed = _resolved(state, queue, in_turn=False, one_alone=False)
+        assert _resolved(state, queue, in_turn=True) == summed, why
+        probe._resolve_in_turn()  # forced: not what the sum gives
+        assert _monsters(probe) != summed[0], why
+    state, queue = _two_abilities(damage, damage, flyer=False)  # no Flight to spend: they commute
+    probe = state.clone()
+    probe.queued = [[], [(probe.by_name[m.name], e, probe.by_name[t.name], act) for m, e, t, act in queue]]
+    assert probe._commute()
+    assert _resolved(state, queue, in_turn=True) == _resolved(state, queue, in_turn=False, one_alone=False)
 
 
 def test_a_poisoned_monster_activating_destroy_takes_its_poison_and_is_not_destroyed() -> None:

@@ -39,6 +39,10 @@ class Effect(EffectSpec):
     reach: tuple[bool, bool] = (True, True)
     """Whether it can change monsters of its own side, of the enemy side (besides its own
     monster): what §2.7.2's summing compares after it (``SethState._changeable``)."""
+    adds: bool = False
+    """It only adds to the monsters it reaches — poison counters, damage, a stat change — and
+    reads nothing of the position but which monsters are in play (no condition or filter): run
+    after other such abilities it gives what it gives alone (``SethState._commute``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "damage_mod", self.stat("damage"))
@@ -46,6 +50,8 @@ class Effect(EffectSpec):
         object.__setattr__(self, "single_target", self.chooses)
         object.__setattr__(self, "picked", self.chooses or self.action == "choose")
         object.__setattr__(self, "reach", _reach(self))
+        object.__setattr__(self, "adds", self.action in _ADDING and self.condition is None
+                           and self.filter is None and self.per is None and not self.x)
 
     def describe(self) -> str:
         """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
@@ -58,6 +64,10 @@ class Effect(EffectSpec):
         if self.action == "destroy":
             return "destroy"
         return f"{self.action.replace('_', ' ')} {self.amount}"
+
+
+_ADDING = frozenset({"add_poison", "damage", "modify_stats"})
+"""Verbs that add to their targets: poison (+n), damage taken (+n after factors), stat modifiers."""
 
 
 def _reach(e: EffectSpec) -> tuple[bool, bool]:

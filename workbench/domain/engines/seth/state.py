@@ -108,6 +108,11 @@ class SethState(Observe, State):
     one_alone: ClassVar[bool] = True
     """Resolve a lone queued ability straight on the monsters (``_resolve_one``); False: always
     note and sum each ability's changes (the plain §2.7.2 reading; the tests compare both)."""
+    in_turn: ClassVar[bool] = True
+    """Resolve queued abilities that commute (``_commute``) one after another straight on the
+    monsters while the log is off; False: note and sum their changes (the plain reading; the
+    tests compare both). A logged game always sums: its lines tell each ability's result as the
+    sum computes it, from the starting state ("now 2" poison counters, not the running total)."""
 
     def __init__(self, teams: list[list[Monster]], options: Mapping[str, Any], seed: int,
                  round_no: int = 1, phase: int = 0) -> None:
@@ -707,6 +712,9 @@ class SethState(Observe, State):
         if self.one_alone and len(self.queued[0]) + len(self.queued[1]) == 1:
             self._resolve_one()
             return
+        if self.in_turn and not self.logging and self._commute():
+            self._resolve_in_turn()
+            return
         # §2.7.2: every ability is computed against the state as resolution began, then all
         # results are applied at once (no seat gains from resolving first). Each one runs on
         # the starting values; its changes are noted and undone before the next one runs.
@@ -784,6 +792,57 @@ class SethState(Observe, State):
         if not enemy:
             return (mine,)
         return (mine, *self.sides[1]) if m.owner == 0 else (*self.sides[0], mine)
+
+    def _commute(self) -> bool:
+        """Whether the queued abilities, run one after another, give §2.7.2's sum: each only adds
+        (``Effect.adds``: poison, damage, stat changes; sums do not depend on the order), and none
+        reads what an earlier one may have changed — an activator's poison, which it pays (§2.5),
+        or the once-per-phase Flight of an assigned flyer two damaging abilities may both hit
+        (each sees it unused in the sum, only the first one in turn)."""
+        poisoned = [False, False]  # sides an earlier ability may have put poison on
+        poisoned_self: list[Monster] = []  # monsters an earlier ability poisons themselves
+        hits = [0, 0]  # damaging abilities that may reach each side
+        for p in (0, 1):
+            for m, effect, _, activation in self.queued[p]:
+                if not effect.adds:
+                    return False
+                if activation and (poisoned[m.owner] or m in poisoned_self):
+                    return False
+                own, enemy = effect.reach
+                if effect.action == "add_poison":
+                    poisoned[m.owner] = poisoned[m.owner] or own
+                    poisoned[1 - m.owner] = poisoned[1 - m.owner] or enemy
+                    if not (own or enemy):
+                        poisoned_self.append(m)  # target this: its own monster
+                elif effect.action == "damage":
+                    hits[m.owner] += own or not enemy  # this (its own monster) or its own side
+                    hits[1 - m.owner] += enemy
+        if self.flight_once and self.flight_reduction:
+            for side in (0, 1):
+                if hits[side] > 1 and self._flight_cuts(side):
+                    return False
+        return True
+
+    def _flight_cuts(self, side: int) -> bool:
+        """Whether Flight can reduce damage to a monster of ``side`` in this phase (``flight_cut``):
+        it assigned a flyer still in play and the opponent assigned none."""
+        now = self.now
+        if any(x.card.flight for x in now[1 - side]):
+            return False
+        return any(x.card.flight and x.alive for x in now[side])
+
+    def _resolve_in_turn(self) -> None:
+        """§2.7.2 for abilities that commute (``_commute``): each runs straight on the monsters, in
+        the order of the sum (P1's first), which changes what the sum changes."""
+        for p in (0, 1):
+            for m, effect, target, activation in self.queued[p]:
+                self._run_ability(p, m, effect, target, activation)
+            self.queued[p] = []
+        if self.hurt or not self.settled:
+            self._settle_damage()
+            if self._check_end():
+                return
+        self._begin_split()
 
     def _resolve_one(self) -> None:
         """§2.7.2 with one ability queued: it alone runs on the state as resolution began, so
