@@ -45,3 +45,22 @@ def test_a_pod_refuses_the_two_player_extras(client):
         "csrf_token": token, "deck_a": A, "deck_b": B, "players": "4", "games": "8", "early_stop": "sprt"})
     assert answer.status_code == 400
     assert "pod of three or four players" in answer.get_data(as_text=True)
+
+
+def test_a_pod_played_by_the_search_player_replays_on_the_button_and_says_it_is_a_pod(client):
+    """A search player's game replays only on a POST; the page before it names the pod, not a duel
+    of decks A and B (it used to say "Game 1: A vs B" for a pod of three)."""
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/fusion/playtest")
+    answer = client.post("/games/fusion/playtest", data={
+        "csrf_token": token, "deck_a": A, "deck_b": A, "deck_c": A, "players": "3", "agent_a": "search",
+        "agent_b": "random", "games": "3", "seed": "1", "workers": "1"})
+    run_id = re.search(r"/games/fusion/playtests/([0-9a-f-]+)$", answer.headers["Location"]).group(1)
+    assert wait_done(client, "fusion", run_id)["status"] == "done"
+    url = f"/games/fusion/playtests/{run_id}/games/1"
+    before = client.get(url).get_data(as_text=True)
+    assert 'id="replay-play"' in before and "Game 1 of a pod of 3" in before and " vs " not in before.split("<h1>")[1].split("</h1>")[0]
+    replayed = client.post(url, data={"csrf_token": page_token(client, url)})
+    assert replayed.status_code == 200
+    body = replayed.get_data(as_text=True)
+    assert 'id="replay-seats"' in body and "Game 1 of a pod of 3" in body and "P3" in body
