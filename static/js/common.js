@@ -22,6 +22,8 @@ window.Workbench = (function () {
     if (type.indexOf("application/json") !== -1) {
       try { data = await response.json(); } catch (e) { data = null; }
     }
+    // a refusal in the reader's language (the server adds error_text beside the English error)
+    if (data && typeof data.error_text === "string") data.error = data.error_text;
     return { status: response.status, ok: response.ok, body: data, headers: response.headers };
   }
 

@@ -38,7 +38,7 @@
             window.location.reload();
           } else if (p.status === "error" || p.status === "cancelled") {
             error.hidden = false;
-            error.textContent = p.status === "error" ? t("The run failed: %(error)s", { error: p.error }) : t("The run was cancelled.");
+            error.textContent = p.status === "error" ? t("The run failed: %(error)s", { error: p.error_text || p.error }) : t("The run was cancelled.");
             cancel.hidden = true;
           } else {
             window.setTimeout(poll, 500);

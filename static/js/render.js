@@ -30,8 +30,8 @@
     for (;;) {
       const response = await fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } });
       const job = await response.json();
-      if (!response.ok) throw new Error(job.error || Workbench.t("status %(code)s", { code: response.status }));
-      if (job.state === "error") throw new Error(job.message);
+      if (!response.ok) throw new Error(job.error_text || job.error || Workbench.t("status %(code)s", { code: response.status }));
+      if (job.state === "error") throw new Error(job.message_text || job.message);
       if (job.state === "done") return job;
       show(job);
       await new Promise(function (resolve) { setTimeout(resolve, 400); });
@@ -59,7 +59,7 @@
       });
       const data = await response.json();
       if (seq !== previewSeq) return;  // a newer preview is on its way
-      if (!response.ok) throw new Error(data.error || Workbench.t("status %(code)s", { code: response.status }));
+      if (!response.ok) throw new Error(data.error_text || data.error || Workbench.t("status %(code)s", { code: response.status }));
       previewPages.replaceChildren();
       data.pages.forEach(function (page) {
         const figure = document.createElement("figure");
@@ -111,7 +111,7 @@
         body: new FormData(form),
       });
       const job = await response.json();
-      if (!response.ok) throw new Error(job.error || Workbench.t("status %(code)s", { code: response.status }));
+      if (!response.ok) throw new Error(job.error_text || job.error || Workbench.t("status %(code)s", { code: response.status }));
       const done = await poll(job.status_url);
       bar.max = 1; bar.value = 1;
       status.textContent = Workbench.t("Ready in %(s)s s. Downloading…", { s: done.seconds });

@@ -291,3 +291,51 @@ def test_a_problem_reads_chinese_with_its_place_values_and_rule(app, code, messa
     assert english not in text and text.endswith(f" ({rule})"), text
     assert re.match(r"^(效果|素材|额外卡组)", text), text
     assert re.search(r"[\u4e00-\u9fff]", text.replace("额外卡组 Extra deck", "").replace("融合龙", ""))
+
+
+_VOCABULARY_NAME = None
+
+
+def _bare_names(text: str) -> list[str]:
+    """Vocabulary names (actions, triggers, keys …) a Chinese message shows bare, not as a label's
+    secondary ``label（name）``: outside quotes, YAML examples ``{…}`` and ``key: value``."""
+    from workbench.domain.effects.schema import LABELS
+
+    names = {n for part in ("actions", "triggers", "keys", "costs", "durations") for n in LABELS["zh"].get(part, {})}
+    names -= {"value", "values", "yes", "no", "name", "range", "step", "steps"}
+    text = re.sub(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|'[^']*'|\"[^\"]*\"|\w+: \w+|\([^()]*\)$", " ", text)
+    text = re.sub(r"（warzone：[^）]*）", " ", text)  # the engines' phase names (on_phase's list), not vocabulary
+    found = re.finditer(r"(?<![A-Za-z_（])([a-z][a-z_]+)(?![A-Za-z_])", text)
+    return [m.group(1) for m in found if m.group(1) in names and text[m.end():m.end() + 1] not in ("）", "（")]
+
+
+def test_chinese_effect_problems_show_labels_with_the_internal_name_second(app, repo) -> None:  # type: ignore[no-untyped-def]
+    from workbench.web.game_text import problem_message
+
+    from flask import request
+
+    bare: list[str] = []
+    with app.test_request_context("/", headers={"Accept-Language": "zh"}):
+        for game, card in CARDS:
+            request.view_args = {"game": game}  # the page's game: its fields' labels
+            for problem in _problems(repo, game, card):
+                if problem.code.startswith("effect."):
+                    text = problem_message(problem)
+                    bare += [f"{name}: {text}" for name in _bare_names(text)]
+        request.view_args = {}
+        text = problem_message(Problem("error", "effect.unknown_action", "effect 1: action is 'fly'; allowed: draw, "
+                                       "damage (docs/effects.md)", "docs/effects.md"))
+    assert text == "效果 1：效果（action）为 'fly'；允许的值：抽卡（draw）、造成伤害（damage） (docs/effects.md)"
+    assert sorted(set(bare)) == []
+
+
+def test_chinese_card_problems_name_fields_by_the_games_labels(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.web.pages_helpers import page_token
+
+    token = page_token(client, "/games/warzone/cards")
+    card = {"kind": "creature", "name": "Test", "class": 1, "degree": 2, "strength": 3000, "resilience": 3000}
+    chinese = client.post("/api/games/warzone/validate", json={"card": card},
+                          headers={"X-CSRF-Token": token, "Accept-Language": "zh"}).get_json()["problems"]
+    budget = next(p["text"] for p in chinese if p["code"] == "card.budget")
+    assert budget.startswith("Strength（strength） + Resilience（resilience）为 6000"), budget
+    assert "Degree（degree） 2 的预算" in budget, budget

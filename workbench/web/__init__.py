@@ -105,14 +105,19 @@ def _blueprint(module: str) -> Any:
 
 
 def _http_error(exc: HTTPException) -> Any:
-    """JSON errors under /api (routes that did not match included); HTML pages elsewhere."""
+    """JSON errors under /api (routes that did not match included); elsewhere the app's error page
+    in the reader's language (werkzeug's own page is English only)."""
     from flask import request
 
     if request.path.startswith("/api/"):
         from workbench.web.api import error_response
 
         return error_response(exc.description or exc.name, exc.code or 400)
-    return exc
+    if exc.response is not None or exc.code is None:  # a view's own answer (a plain-text refusal)
+        return exc
+    from workbench.web.ui import http_error_page
+
+    return http_error_page(exc)
 
 
 def get_repo() -> Repository:

@@ -66,6 +66,24 @@ def init_i18n(app: Flask) -> None:
 
     init_game_text(app)
 
+    @app.after_request
+    def _error_text(response: Response) -> Response:
+        """A JSON error answer gains ``error_text``, its ``error`` in the reader's language, which
+        the pages' scripts show; ``error`` stays the English that scripts and the CLI match on."""
+        if response.status_code < 400 or not response.is_json or response.direct_passthrough:
+            return response
+        from flask_babel import get_locale
+
+        if str(get_locale() or "en").startswith("en"):
+            return response
+        data = response.get_json(silent=True)
+        if isinstance(data, dict) and isinstance(data.get("error"), str):
+            from workbench.web.transfer_text import transfer_text
+
+            data["error_text"] = transfer_text(data["error"])
+            response.set_data(current_app.json.dumps(data))
+        return response
+
     @app.context_processor
     def _languages() -> dict[str, object]:
         from flask_babel import get_locale

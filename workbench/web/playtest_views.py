@@ -316,6 +316,10 @@ def progress(game: str, run_id: str) -> Response:
         live = jobs().progress(game, run_id)
         if live is None:
             abort(404, description=f"no playtest run {run_id!r}")
+        if live.get("error"):
+            from workbench.web.transfer_text import transfer_text
+
+            live = {**live, "error_text": transfer_text(live["error"])}  # the failure in the reader's language
         return jsonify(live)
     games = (run.get("report") or {}).get("games", 0)
     return jsonify({"id": run_id, "game": game, "status": "done", "done": games, "total": games, "fraction": 1.0,

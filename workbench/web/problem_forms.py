@@ -332,9 +332,29 @@ def _nested(name: str, value: str) -> str | None:
         if read is None:
             return None
         option, form, values = read
+        from flask_babel import get_locale
+
+        from workbench.web.effect_terms import labelled_values
+
+        values = labelled_values(str(get_locale() or "en")[:2], "", values, _page_game())  # an engine's reason
         text = gettext(form, **values)
         out.append(gettext("option %(k)s: %(text)s", k=option, text=text) if option else text)
     return gettext("; ").join(out) if NESTED[name][0] else out[0]
+
+
+def _page_game() -> Any:
+    """The definition of the game the current page or API call is about, or ``None``."""
+    from flask import has_request_context, request
+
+    game = (request.view_args or {}).get("game") if has_request_context() else None
+    if not isinstance(game, str):
+        return None
+    from workbench.web import get_repo
+
+    try:
+        return get_repo().game(game)
+    except Exception:  # noqa: BLE001 - an unknown or broken game: its names stay as written
+        return None
 
 
 def translate_problem(problem: Any) -> str | None:
@@ -350,7 +370,14 @@ def translate_problem(problem: Any) -> str | None:
         if translated is None:
             return None
         values[name] = translated
+    from flask_babel import get_locale
+
+    from workbench.web.effect_terms import labelled_values
+
+    values = labelled_values(str(get_locale() or "en")[:2], str(get("code", "") or ""), values, _page_game())
     text = gettext(form, **values)
     for place, where in reversed(places):
         text = gettext(place, text=text, **where)
+    if "（" in text:  # a label's closing parenthesis needs no space before the Chinese that follows
+        text = re.sub(r"(?<=[a-z_]）) (?=[\u4e00-\u9fff])", "", text)
     return text + tail

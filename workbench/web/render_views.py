@@ -433,6 +433,10 @@ def _job_json(job: Job) -> dict[str, Any]:
         "id": job.id, "state": job.state, "stage": job.stage, "done": job.done, "total": job.total,
         "message": job.message, "status_url": url_for("render.pdf_job_status", game=job.game, job_id=job.id),
     }
+    if job.state == "error" and job.message:
+        from workbench.web.transfer_text import transfer_text
+
+        data["message_text"] = transfer_text(job.message)  # the failure in the reader's language
     if job.state == "done":
         data["download_url"] = url_for("render.download_job", game=job.game, job_id=job.id)
         data["seconds"] = round((job.finished or time.time()) - job.started, 2)

@@ -17,6 +17,7 @@ from typing import Any
 
 from flask_babel import get_locale, gettext
 
+from workbench.web.error_forms import ERRORS
 from workbench.web.problem_forms import _by_length, match_form
 from workbench.web.ui import N_
 
@@ -74,42 +75,9 @@ SENTENCES: tuple[str, ...] = (
     N_("zone %(zone)s is not a zone of %(game)s (%(zones)s); its cards were skipped"),
     N_("%(line)s is neither 'count name' nor 'Zone:'; skipped"),
     N_("%(n)s cards are named %(name)s; %(card)s was used"),
-    # errors a page shows (the storage's and services' WorkbenchError, the views' 404s)
-    N_("card %(id)s does not exist"),
-    N_("no card %(id)s and no history of one"),
-    N_("no deck %(id)s and no history of one"),
-    N_("deck %(id)s does not exist"),
-    N_("game %(game)s does not exist"),
-    N_("game %(game)s does not exist (the data folder has no %(path)s)"),
-    N_("no game %(game)s"),
-    N_("no table %(table)s"),
-    N_("table %(table)s does not exist for game %(game)s"),
-    N_("no playtest run %(run)s"),
-    N_("playtest run %(run)s does not exist for game %(game)s"),
-    N_("version %(version)s of card %(id)s is not in the history"),
-    N_("version %(version)s of deck %(id)s is not in the history"),
-    N_("export file %(file)s does not exist"),
-    N_("no help page %(page)s"),
-    N_("the documentation is not installed beside the app"),
-    N_("the uploaded file has expired or was already imported; upload it again"),
-    N_("upload token is not valid"),
-    N_("the export produced no files"),
-    N_("%(id)s is not a playtest run id"),
-    N_("%(id)s is not a table id"),
-    N_("path leaves its folder"),
-    N_("path leaves the data folder"),
-    N_("game %(game)s names no engine, so it has no table"),
-    N_("base URL %(url)s must be an http(s) address without spaces or quotes"),
-    N_("base URL %(url)s is not a valid address"),
-    N_("base URL %(url)s must be an http(s) address: start with http:// or https:// and name a host"),
-    N_("a Tabletop Simulator export needs a base URL or a local folder"),
-    N_("missing or wrong CSRF token; reload the page and try again"),
-    N_("log in first (team mode)"),
-    N_("the PDF is not ready"),
-    N_("no such print job (jobs are kept until the server restarts)"),
-    N_("step must be between 0 and %(n)s"),
 )
-"""The services' notes and problems (values as ``%(name)s``)."""
+"""The services' notes and problems (values as ``%(name)s``); the refusals a page shows are
+:data:`workbench.web.error_forms.ERRORS`."""
 
 NESTED: dict[str, tuple[str, ...]] = {
     "change": (N_("PennMUSH stores only Latin-1, so text was folded to ASCII (accents dropped, other characters as ?)"),
@@ -117,9 +85,29 @@ NESTED: dict[str, tuple[str, ...]] = {
                N_("TinyMUX drops characters it cannot print (zero-width joiners, soft hyphens …), so they were left out")),
     "where": (N_("%(n)s cards (%(names)s)"), N_("the deck title")),
     "names": (N_("%(names)s and %(n)s more"),),
+    # the refusals' values (workbench/web/error_forms.py)
+    "why": (N_("the server is playing %(n)s playtests already, its limit (PLAYTEST_MAX_RUNS = %(max)s)"),
+            N_("%(user)s is playing %(n)s playtest already, the limit per user (PLAYTEST_MAX_RUNS_PER_USER = %(max)s)"),
+            N_("%(user)s is playing %(n)s playtests already, the limit per user (PLAYTEST_MAX_RUNS_PER_USER = %(max)s)")),
+    "when": (N_("the soonest should end in about %(n)s s"), N_("none of them can tell yet when it ends")),
+    "who": (N_("started by %(user)s"), N_("not started by a named account")),
+    "action": (N_("cancel"), N_("resume")),
+    "role": (N_("viewer"), N_("designer")),
+    "status": (N_("running"), N_("done"), N_("error"), N_("cancelled"), N_("interrupted"), N_("queued")),
+    "field": (N_("games"), N_("seed"), N_("workers"), N_("players"), N_("seat"), N_("index"), N_("expect"),
+              N_("step"), N_("bleed mm"), N_("offset x mm"), N_("offset y mm"), N_("games per card")),
+    "what": (N_("games"), N_("games per card")),
 }
 """Values that are sentences of their own (a MUSH server's folding, which cards it touched); a
-value whose forms it does not match stays as written (``names``: a plain list)."""
+value whose forms it does not match stays as written (``names``: a plain list; the values in
+:data:`KEPT`). ``error`` and ``problem`` values are sentences of any form (the reason a file or a
+deck was refused), translated when they read as one and kept as written otherwise."""
+
+KEPT = frozenset({"names", "field", "what", "status", "action", "role", "who"})
+"""Nested values kept as written when they read as none of their forms (a list, an internal name)."""
+
+FREE = frozenset({"error", "problem"})
+"""Values that may be any sentence of this module (or a validation problem)."""
 
 PLACES: tuple[str, ...] = (
     N_("row %(n)s, column %(column)s (%(header)s): %(text)s"),
@@ -135,7 +123,7 @@ PLACES: tuple[str, ...] = (
 )
 """Where a sentence is, as it begins (the most specific first)."""
 
-_SENTENCES = _by_length(SENTENCES)
+_SENTENCES = _by_length(SENTENCES + ERRORS)
 
 
 def _english() -> bool:
@@ -158,22 +146,38 @@ def _fill(form: str, values: dict[str, str]) -> str | None:
         filled = _fill(*inner) if inner is not None else None
         if filled is not None:
             values[name] = filled
-        elif name != "names":
+        elif name not in KEPT:
             return None
+    for name in set(values) & FREE:
+        inner = _read(values[name], 1)
+        if inner is not None:
+            values[name] = inner
     return gettext(form, **values)
 
 
 def _read(text: str, depth: int = 0) -> str | None:
     """``text`` translated (a place in front of it, then its sentence), or ``None``."""
     if depth < 2:  # where it is first: a sentence's own values would swallow "row 3, column B (Power):"
-        for place in PLACES:
-            m = re.match(_place_pattern(place), text, re.S)
-            if m:
-                values = m.groupdict()
-                inner = _read(values.pop("text"), depth + 1)
-                if inner is not None:
-                    return gettext(place, text=inner, **values)
-    return _sentence(text)
+        found = _placed(text, depth, PLACES[:-2])
+        if found is not None:
+            return found
+    whole = _sentence(text)
+    if whole is not None or depth >= 2:
+        return whole
+    # a zone's name in front ("Main deck: …") only when the whole is no sentence: "these decks
+    # cannot be played: deck 'a' does not exist" is one sentence, not a zone called "these decks …"
+    return _placed(text, depth, PLACES[-2:])
+
+
+def _placed(text: str, depth: int, places: tuple[str, ...]) -> str | None:
+    for place in places:
+        m = re.match(_place_pattern(place), text, re.S)
+        if m:
+            values = m.groupdict()
+            inner = _read(values.pop("text"), depth + 1)
+            if inner is not None:
+                return gettext(place, text=inner, **values)
+    return None
 
 
 _PATTERNS: dict[str, str] = {}

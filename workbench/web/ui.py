@@ -187,6 +187,25 @@ def error_page(exc: WorkbenchError) -> tuple[str, int]:
     return render_template("error.html", title=gettext(title), message=str(exc), status=status), status
 
 
+HTTP_TITLES = {400: N_("Bad request"), 401: N_("Log in first"), 403: N_("Not allowed"), 404: N_("Not found"),
+               405: N_("Method not allowed"), 409: N_("Conflict"), 412: N_("Changed elsewhere"),
+               413: N_("Too large"), 429: N_("Too many requests"), 500: N_("Server error")}
+"""The error page's title for an HTTP status (werkzeug's names are English only)."""
+
+
+def http_error_page(exc: Any) -> Any:
+    """An ``HTTPException`` (``abort(404, description=…)``) as the app's error page, in the
+    reader's language, with the exception's own headers (Retry-After, Allow)."""
+    status = int(exc.code)
+    title = gettext(HTTP_TITLES[status]) if status in HTTP_TITLES else gettext("Error")
+    page = render_template("error.html", title=title, message=exc.description or "", status=status)
+    response = make_response(page, status)
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
 # Write failures of the machine, not of the request: a full disk is 507 (Insufficient Storage), a
 # read-only or forbidden data folder and a busy lock are 503 (Service Unavailable).
 _STORAGE_ERRORS = {

@@ -1,0 +1,132 @@
+"""Every refusal the storage, the services and the views raise reads in Chinese on a page
+(workbench/web/error_forms.py, read by transfer_text): each ``raise SomeError("…")`` and
+``abort(…, description="…")`` of those layers (and of the deck statistics, whose refusals the
+deck builder shows) is rebuilt with sample values and must read as a form, so a new message
+without a translation fails here."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.web.transfer_text import reads, transfer_text
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDERS = ("workbench/storage", "workbench/services", "workbench/web", "workbench/domain/deckstats.py")
+
+NOT_SHOWN_FILES = {  # modules whose refusals no page shows, and why
+    "workbench/storage/backup.py": "workbench backup / restore (the command line only)",
+    "workbench/storage/scenario_files.py": "workbench scenario (the command line only)",
+    "workbench/storage/users.py": "workbench user (the command line only; the login page says its own words)",
+    "workbench/services/playtest/cluster.py": "the Dask back-end of workbench playtest --cluster",
+    "workbench/services/rule_coverage.py": "a documentation check run by the tests",
+}
+NOT_SHOWN = {  # messages that are programming errors, not answers to what a designer did
+    "pool worker started without a pod", "pool worker started without a matchup", "'q1' is not an Engine",
+    "no engine at 'q1': q1", "an early stop inside a chunk needs the chunk's records",
+}
+BUILT_IN = {"ValueError", "TypeError", "KeyError", "OSError", "SystemExit", "RuntimeError", "AssertionError"}
+EXPANSIONS = {  # values a message names in words (so each has its own form)
+    "collection[:-1]": ("card", "deck"), "collection": ("cards", "decks"),
+    "COLLECTIONS[collection]": ("card", "deck"), "LIMIT_TEXT": ("at most 1,000 copies of a card, 10,000 cards in a deck",),
+    "HUMAN": ("human",), "yamlio.py:where": ("", " at line 3, column 4"), "values.py:extra": ("", " or X"),
+    "api.py:what": ("card", "deck"),
+}
+SAMPLE = "q1"
+
+
+def _values(node: ast.expr, file: str) -> tuple[str, ...]:
+    """The texts a formatted value can be: a known expansion (``module.py:name`` for one module's
+    own), both sides of a constant if-else, or a sample."""
+    source = ast.unparse(node)
+    for key in (f"{file}:{source}", source):
+        if key in EXPANSIONS:
+            return EXPANSIONS[key]
+    if isinstance(node, ast.IfExp) and all(isinstance(n, ast.Constant) for n in (node.body, node.orelse)):
+        return (str(node.body.value), str(node.orelse.value))  # type: ignore[attr-defined]
+    return (SAMPLE,)
+
+
+def _texts(node: ast.expr, file: str) -> list[str] | None:
+    """Every sentence a message argument can be, or None when it is not written out here."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        sides = [_texts(node.body, file), _texts(node.orelse, file)]
+        return None if None in sides else [t for side in sides for t in side]  # type: ignore[union-attr]
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    values = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+    sources = sorted({ast.unparse(v.value) for v in values})
+    texts = []
+    for choice in itertools.product(*(_values(next(v.value for v in values if ast.unparse(v.value) == s), file)
+                                      for s in sources)):  # one value per expression: card … card, not card … deck
+        chosen = dict(zip(sources, choice))
+        text = ""
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                text += str(value.value)
+            else:
+                shown = chosen[ast.unparse(value.value)]  # type: ignore[attr-defined]
+                text += f"'{shown}'" if value.conversion == ord("r") else shown  # type: ignore[attr-defined]
+        texts.append(text)
+    return texts
+
+
+def refusals() -> list[tuple[str, int, str]]:
+    """(file, line, sentence) of every message raised or aborted with in the shown layers."""
+    found = []
+    for folder in FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")) if (ROOT / folder).is_dir() else [ROOT / folder]:
+            name = str(path.relative_to(ROOT))
+            if name in NOT_SHOWN_FILES:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                message = None
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                    if ast.unparse(node.exc.func) not in BUILT_IN:
+                        message = node.exc.args[0]
+                elif isinstance(node, ast.Call) and ast.unparse(node.func) == "abort":
+                    message = next((k.value for k in node.keywords if k.arg == "description"), None)
+                if message is None:
+                    continue
+                if isinstance(message, ast.Call) and ast.unparse(message.func) in ("gettext", "ngettext", "_"):
+                    continue  # translated where it is raised
+                for text in _texts(message, path.name) or []:
+                    found.append((name, node.lineno, text))
+    return found
+
+
+def test_the_scan_finds_the_refusals() -> None:
+    found = {text for _, _, text in refusals()}
+    assert len(found) > 250
+    assert "the 'q1' file is empty" in found or "the q1 file is empty" in found
+    assert "deck 'q1' exists already" in found and "card 'q1' exists already" in found
+
+
+def test_every_refusal_a_page_can_show_reads_as_a_form() -> None:
+    unread = [f"{name}:{line}: {text}" for name, line, text in refusals() if text not in NOT_SHOWN and not reads(text)]
+    assert unread == []
+
+
+@pytest.mark.parametrize("message, chinese", [
+    ("card 'fire-imp' does not exist", "卡牌 'fire-imp' 不存在"),
+    ("line 3: the CSV file cannot be read: field larger than field limit (131072) (check for an unclosed quote)",
+     "第 3 行：无法读取 CSV 文件：field larger than field limit (131072)（请检查是否有未闭合的引号）"),
+    ("these decks cannot be played: deck 'a' does not exist", "这些卡组无法对战：卡组 'a' 不存在"),
+    ("the variant's start_life, max_hand are filled but 'Compare with this variant' is not ticked: tick it to "
+     "compare, or clear those fields", None),
+    ("games must be between 1 and 100,000, not 0", "局数（games） 必须在 1 到 100,000 之间，而不是 0"),
+])
+def test_refusals_read_chinese_with_their_values(app, message, chinese) -> None:  # type: ignore[no-untyped-def]
+    with app.test_request_context("/", headers={"Accept-Language": "zh"}):
+        text = transfer_text(message)
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert transfer_text(message) == message
+    assert re.search(r"[\u4e00-\u9fff]", text), text
+    if chinese:
+        assert text == chinese
