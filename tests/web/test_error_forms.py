@@ -21,6 +21,8 @@ FOLDERS = ("workbench/storage", "workbench/services", "workbench/web", "workbenc
 NOT_SHOWN_FILES = {  # modules whose refusals no page shows, and why
     "workbench/storage/backup.py": "workbench backup / restore (the command line only)",
     "workbench/storage/scenario_files.py": "workbench scenario (the command line only)",
+    "workbench/services/scenario_runs.py": "workbench scenario (the command line only)",
+    "workbench/services/playtest/pod_scenarios.py": "pod scenarios of workbench scenario (the command line only)",
     "workbench/storage/users.py": "workbench user (the command line only; the login page says its own words)",
     "workbench/services/playtest/cluster.py": "the Dask back-end of workbench playtest --cluster",
     "workbench/services/rule_coverage.py": "a documentation check run by the tests",
