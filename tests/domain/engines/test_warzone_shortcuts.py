@@ -232,3 +232,143 @@ def test_field_caches_follow_every_change_of_the_field() -> None:
                 assert clone.unit(card.iid) is None  # left the field, or never entered it
         steps += 1
     assert steps > 300
+
+
+# ------------------------------------------------------------------ search and new-game shortcuts
+
+def _card_file(card_id: str) -> dict:
+    import yaml
+
+    from tests.domain.engines.warzone_fixtures import DATA
+
+    card = yaml.safe_load((DATA / "cards" / f"{card_id}.yaml").read_text(encoding="utf-8"))
+    card["id"] = card_id
+    return card
+
+
+def test_a_clone_and_its_parent_draw_what_copies_of_the_generator_draw() -> None:
+    """The generator is shared frozen by a clone and its parent until one draws (state.rng):
+    each then draws what a copy made at the clone draws, whichever draws first, and so do
+    clones of clones and re-dealt worlds (seeded from the caller's generator)."""
+    import random
+
+    checked = 0
+    for k, state in enumerate(positions(2)):
+        if k % 15:
+            continue
+        copy = random.Random()
+        copy.setstate(state.rng.getstate())
+        expected = [copy.random() for _ in range(4)]
+        clone = state.clone(quiet=bool(k % 2))
+        grand = clone.clone()
+        first, second = (clone, state) if k % 2 else (state, clone)
+        assert [first.rng.random() for _ in range(4)] == expected
+        assert [second.rng.random() for _ in range(4)] == expected
+        assert [grand.rng.random() for _ in range(4)] == expected
+        again = random.Random()
+        again.setstate(state.rng.getstate())  # the parent drew: it has a live generator again
+        later = state.clone()
+        value = again.random()
+        assert later.rng.random() == value and state.rng.random() == value
+        # a re-dealt world's generator is random.Random(64 bits of the caller's), made lazily
+        caller = random.Random(k)
+        world = state.determinize(k % 2, caller)
+        twin = world.clone()
+        assert [twin.rng.random() for _ in range(3)] == [world.rng.random() for _ in range(3)]
+        checked += 1
+    assert checked > 5
+
+
+def test_a_seeded_generator_is_random_random_of_that_seed() -> None:
+    import random
+
+    state = ENGINE.new_game(sample_deck(RUSH), sample_deck(BASTION), options(_log=False), 3)
+    state.seed_rng(12345)
+    clone = state.clone()
+    expected = [random.Random(12345).random()]
+    assert [clone.rng.random()] == expected and [state.rng.random()] == expected
+
+
+def test_quiet_configs_are_made_once_with_logging_off() -> None:
+    state = ENGINE.new_game(sample_deck(RUSH), sample_deck(BASTION), options(_log=True), 3)
+    cfg = state.cfg
+    quiet = cfg.quiet()
+    assert quiet is cfg.quiet() and quiet is not cfg and quiet.quiet() is quiet
+    assert not quiet.log and cfg.log
+    for name in type(cfg).__slots__:
+        if name not in ("log", "quiet_twin"):
+            assert getattr(quiet, name) == getattr(cfg, name)
+
+
+def test_a_new_game_knows_what_of_effects_v2_its_decks_use() -> None:
+    """new_game takes the flags from the decks (setup._deck_cards); ADAPTER.flags finds them by
+    looking at every card of the position."""
+    from workbench.domain.engines.warzone.adapter import ADAPTER
+
+    watchers = [_card_file(c) for c in ("tithe-collector", "war-drummer", "shadow-runner",
+                                        "veiled-sentinel")]
+    rush, bastion = sample_deck(RUSH), sample_deck(BASTION)
+    decks = [(rush, bastion), ({**rush, "main": rush["main"] + watchers}, bastion),
+             (rush, {**bastion, "main": watchers + bastion["main"]})]
+    found = set()
+    for a, b in decks:
+        state = ENGINE.new_game(a, b, options(_log=False), 1)
+        fresh = state.clone()
+        fresh._flags = None
+        assert state._flags == ADAPTER.flags(fresh)
+        found |= state._flags
+    assert {"on_draw", "on_phase", "static"} <= found
+
+
+def test_the_quick_spell_check_is_kept_per_hand() -> None:
+    """Player.quick_spells (does the hand hold a quick spell?) follows every change of the hand,
+    clones included."""
+    from workbench.domain.engines.warzone.cards import make_card
+
+    dart = make_card("a-dart-1", {"id": "dart", "name": "Quick Dart", "kind": "spell", "effects": [
+        {"trigger": "on_play", "action": "damage", "target": "opponent", "amount": 100,
+         "speed": 2}]}, 1)
+    assert dart.quick
+    checked = 0
+    for k, state in enumerate(positions(3)):
+        if state.is_terminal() or state.phase == "start" or k % 3:
+            continue
+        saved = state.chain  # positions() plays on: put the real chain back
+        for c in (0, 1):
+            state.chain = [("spell", 1 - c, None, (), (), None, None)]
+            state._may_answer(c)
+            pl = state.p[c]
+            cached = pl.quick_spells
+            assert cached is not None and cached[1] == any(card.quick for card in pl.hand)
+            clone = state.clone()
+            clone.p[c].traps = []  # the set traps are looked at first
+            clone.p[c].hand.append(dart)
+            assert clone._may_answer(c)  # a quick spell answers a spell (§1.12.1)
+            assert clone.p[c].quick_spells[1]
+            clone.p[c].hand.remove(dart)
+            assert clone._may_answer(c) == bool(clone._answers(c, True))
+            checked += 1
+        state.chain = saved
+    assert checked > 20
+
+
+def test_area_values_count_the_creatures_of_each_class() -> None:
+    """area_value's inputs (counted at C speed, kept for the decision) are the plain counts of
+    creatures by Class in each side's hand and deck, and a kept plan changes no value."""
+    checked = 0
+    for seed in range(6):
+        state = ENGINE.new_game(sample_deck(RUSH), sample_deck(BASTION), options(_log=False), seed)
+        while state.pending is not None and state.pending[0] == "areas":
+            p = state.pending[1]
+            cards, own, theirs = agents._area_inputs(state, p)
+            for side, counts in ((p, own), (1 - p, theirs)):
+                pl = state.p[side]
+                assert counts == [0] + [sum(1 for c in pl.hand + pl.deck
+                                            if c.kind == "creature" and c.cls == k) for k in (1, 2, 3)]
+            plan: dict = {}
+            for act in state.legal_actions(p):
+                assert agents.area_value(state, p, act.args, plan) == agents.area_value(
+                    state, p, act.args)
+                checked += 1
+            state.apply(state.legal_actions(p)[seed % 2])
+    assert checked > 20

@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 from typing import cast
 from itertools import accumulate
+from operator import attrgetter
 from typing import Any
 
 from workbench.domain.effects.asks import DECLINE, mode_args, mode_steps, picked_card
@@ -558,16 +559,16 @@ class HeuristicAgent:
         for u in state.p[1 - player].field:
             if u.face_down:
                 world = state.determinize(player, self.rng)
-                chosen = self._choose(world, player)
                 listed = world.legal_actions(player)
+                chosen = self._choose(world, player, listed)
                 for k, a in enumerate(listed):
                     if a is chosen:
                         return acts[k]
                 return chosen
-        return self._choose(state, player)
+        return self._choose(state, player, acts)
 
-    def _choose(self, state: WarzoneState, player: int) -> Action:
-        acts = state.legal_actions(player)
+    def _choose(self, state: WarzoneState, player: int, acts: list[Action]) -> Action:
+        """:meth:`choose` in ``state``, whose legal actions ``acts`` are."""
         if len(acts) == 1:
             return acts[0]
         own_phase = state.pending is None
@@ -935,22 +936,14 @@ def area_value(state: WarzoneState, p: int, order: tuple, plan: dict | None = No
     """Placing Areas (§1.12.4): each row's standing changes weighed by how many creatures of
     that Class the side they reach may field (own: hand and deck; the opponent: its deck list,
     which is public, all its unseen cards counted by Class)."""
-    cards = {c.iid: c for c in (state.to_place[p] or ())} if state.to_place else {}
-    if not any(c.continuous for c in cards.values()):
-        return 0.0  # no Area changes a row: every placement is as good
-    counts = plan.get("class counts") if plan is not None else None
-    if counts is None:
-        counts = []
-        for side in (p, 1 - p):
-            pl = state.p[side]
-            n = [0, 0, 0, 0]
-            for card in pl.hand + pl.deck:
-                if card.kind == "creature":
-                    n[card.cls] += 1
-            counts.append(n)
+    known = plan.get("areas") if plan is not None else None
+    if known is None:
+        known = _area_inputs(state, p)
         if plan is not None:
-            plan["class counts"] = counts
-    own, theirs = counts
+            plan["areas"] = known  # the same for every arrangement of one decision
+    cards, own, theirs = known
+    if cards is None:
+        return 0.0  # no Area changes a row: every placement is as good
     val = 0.0
     for row, iid in enumerate(order, start=1):
         area = cards.get(iid)
@@ -963,6 +956,25 @@ def area_value(state: WarzoneState, p: int, order: tuple, plan: dict | None = No
             elif e.target == "enemy_creatures":
                 val -= change * theirs[row]
     return val
+
+
+def _area_inputs(state: WarzoneState, p: int) -> tuple[dict[str, Card] | None, list[int], list[int]]:
+    """What :func:`area_value` weighs: ``p``'s Areas to place by instance name (None when none
+    changes a row) and, per Class, the creatures among the hand and deck of ``p`` and of the
+    opponent (counts at C speed: a new game holds about a hundred such cards)."""
+    cards = {c.iid: c for c in (state.to_place[p] or ())} if state.to_place else {}
+    if not any(c.continuous for c in cards.values()):
+        return None, [], []
+    counts = []
+    for side in (p, 1 - p):
+        pl = state.p[side]
+        rows = list(map(_CLASS, pl.hand))  # a card that is not a creature has Class 0
+        rows += map(_CLASS, pl.deck)
+        counts.append([0, rows.count(1), rows.count(2), rows.count(3)])
+    return cards, counts[0], counts[1]
+
+
+_CLASS = attrgetter("cls")
 
 
 def _own_trap(state: WarzoneState, p: int, iid: str) -> Card:

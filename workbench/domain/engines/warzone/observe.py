@@ -123,7 +123,7 @@ class Observe:
             from workbench.domain.engines.warzone.adapter import ADAPTER
 
             s.pending = (pend[0], pend[1], reask(pend[2], s, ADAPTER), pend[3])  # from this world's cards
-        s.rng = random.Random(rng.getrandbits(64))
+        s.seed_rng(rng.getrandbits(64))  # random.Random(that), made when first drawn from
         s._legal = None
         return s
 

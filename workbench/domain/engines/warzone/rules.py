@@ -44,7 +44,7 @@ class Config:
     __slots__ = ("start_life", "start_hand", "pile_limit", "step", "stat_step", "first_no_attack",
                  "limit_by_highest", "guard_attacks", "pos_once", "interceptors",
                  "pile_immediate", "attacker_excess", "step_single", "set_first", "heal_first",
-                 "log")
+                 "log", "quiet_twin")
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         def get(name: str) -> Any:
@@ -73,13 +73,22 @@ class Config:
         self.set_first = bool(get("traps_set_first"))
         self.heal_first = bool(get("heal_before_pile_loss"))
         self.log = bool(options.get("_log", True))
+        self.quiet_twin: Config | None = None  # quiet(), made once
 
     def quiet(self) -> Config:
-        """The same options with logging off (for look-ahead playouts)."""
-        other = Config.__new__(Config)
-        for name in Config.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.log = False
+        """The same options with logging off (for look-ahead playouts); made once per Config
+        (a Config never changes)."""
+        other = self.quiet_twin
+        if other is None:
+            if not self.log:
+                other = self
+            else:
+                other = Config.__new__(Config)
+                for name in Config.__slots__:
+                    setattr(other, name, getattr(self, name))
+                other.log = False
+                other.quiet_twin = other
+            self.quiet_twin = other
         return other
 
 

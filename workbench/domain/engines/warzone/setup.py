@@ -32,9 +32,10 @@ _DECKS: dict[tuple[int, int, int], tuple[Any, ...]] = {}
 
 
 def _deck_cards(deck: DeckCards, player: int
-                ) -> tuple[list[Card], list[Card], frozenset[str], tuple[str, ...]]:
+                ) -> tuple[list[Card], list[Card], frozenset[str], tuple[str, ...], frozenset[str]]:
     """The Card instances of a deck's ``main`` and ``area`` zones for ``player``, the ids of
-    those cards the engine cannot fully run (``stats.unsimulated``) and the Areas' ids.
+    those cards the engine cannot fully run (``stats.unsimulated``), the Areas' ids and what
+    of effects v2 item 8 the cards use (the union of their ``Card.v2``, see ``adapter.flags``).
 
     Instance names are ``<a|b>-<card id>-<copy>``. Playtests build thousands of games from the
     same deck, so the result is cached while the zone lists hold the same mappings.
@@ -47,7 +48,7 @@ def _deck_cards(deck: DeckCards, player: int
     # cached entry keeps the mappings alive, so their ids cannot be reused meanwhile).
     ids = (*map(id, main_in), -1, *map(id, area_in))
     if hit is not None and hit[0] is main_in and hit[1] == ids:
-        return hit[2], hit[3], hit[4], hit[5]
+        return hit[2], hit[3], hit[4], hit[5], hit[7]
     copies: dict[str, int] = {}
 
     def make(data: Mapping[str, Any]) -> Card:
@@ -59,10 +60,11 @@ def _deck_cards(deck: DeckCards, player: int
     areas = [make(d) for d in area_in][:3]
     unsimulated = frozenset(c.id for c in main + areas if c.unsimulated)
     area_ids = tuple(a.id for a in areas)
+    uses = frozenset().union(*(c.v2 for c in main + areas))
     if len(_DECKS) > 1000:
         _DECKS.clear()
-    _DECKS[key] = (main_in, ids, main, areas, unsimulated, area_ids, area_in)
-    return main, areas, unsimulated, area_ids
+    _DECKS[key] = (main_in, ids, main, areas, unsimulated, area_ids, area_in, uses)
+    return main, areas, unsimulated, area_ids, uses
 
 
 _CONFIGS: dict[int, tuple[Mapping[str, Any], dict[str, Any], Config]] = {}
@@ -99,8 +101,10 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
     deck_seeds = options.get("_deck_seeds")
     state.phase = "start"
     state.to_place = [None, None]
+    flags: frozenset[str] = frozenset()
     for player, deck in enumerate((deck_a, deck_b)):
-        main, areas, unsimulated, area_ids = _deck_cards(deck, player)
+        main, areas, unsimulated, area_ids, uses = _deck_cards(deck, player)
+        flags |= uses
         # Shuffle by sorting on one random key per card: uniform, seeded by the state's own
         # generator (or the deck's), and several times faster than random.shuffle's Python loop.
         rand = (state.rng if deck_seeds is None else random.Random(int(deck_seeds[player]))).random
@@ -117,7 +121,9 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
             state.say(f"{PLAYER_NAMES[player]} brings Areas "
                       f"{', '.join(a.name for a in areas) or 'none'} and draws "
                       f"{len(me.hand)} cards")
-    ADAPTER.flags(state)  # what of effects v2 item 8 the cards use (their triggers watch from turn 1)
+    # What of effects v2 item 8 the cards use (their triggers watch from turn 1): every card
+    # is in a deck, a hand or an Area still to place, so it is the decks' (ADAPTER.flags).
+    state._flags = flags
     # Each player chooses which Area goes in which row, the first player first (§1.12.4).
     state.next_area_choice()
     state._advance()

@@ -65,6 +65,12 @@ PASS = Action("pass", (), "no response")
 class WarzoneState(Combat, Effects, Observe, State):
     """A position of one warzone game; see the module docstring for the action kinds."""
 
+    _rng: random.Random | int | tuple[Any, ...]
+    """The game's generator, or, until one is made, its seed or its saved state (see ``rng``).
+    One attribute, not two: CPython 3.11 keeps an instance's attributes in a compact table
+    shared by the class only up to 30 names, and beyond that every ``self.x`` of the engine
+    costs more (one more name measured +4 % instructions a heuristic game)."""
+
     def __init__(self, cfg: Config, seed: int) -> None:
         self.serial = next(_SERIALS)  # never reused, unlike id(): the AI players' memo keys
         self.cfg = cfg
@@ -200,8 +206,12 @@ class WarzoneState(Combat, Effects, Observe, State):
         s = WarzoneState.__new__(WarzoneState)
         s.serial = next(_SERIALS)
         s.cfg = self.cfg.quiet() if quiet else self.cfg
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        # The generator is shared as a frozen state until one of the two draws from it (see
+        # ``rng``): copying its 625 words was most of a clone, and playouts rarely draw.
+        r = self._rng
+        if isinstance(r, random.Random):
+            r = self._rng = r.getstate()
+        s._rng = r
         s.log = [] if quiet else self.log[:]
         s.stats = self.stats.copy()
         s.p = [self.p[0].copy(), self.p[1].copy()]
@@ -229,6 +239,34 @@ class WarzoneState(Combat, Effects, Observe, State):
         s._flags = self._flags
         s.bound = self.bound[:]
         return s
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator (deck shuffles of effects, random picks).
+
+        Made when first drawn from: a clone and its parent share the generator's seed or
+        saved state until one of them draws, and each then makes its own generator from it, so
+        both draw what they would have drawn from a copy made at the clone. Copying the
+        generator's 625 words was most of a clone, and playouts rarely draw."""
+        r = self._rng
+        if isinstance(r, random.Random):
+            return r
+        if isinstance(r, int):
+            made = random.Random(r)
+        else:
+            made = random.Random(0)
+            made.setstate(r)
+        self._rng = made
+        return made
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+
+    def seed_rng(self, seed: int) -> None:
+        """Give the game a generator seeded with ``seed`` (``random.Random(seed)``), made when
+        first drawn from (see ``rng``)."""
+        self._rng = seed
 
     # ------------------------------------------------------------------ stats of units
 
@@ -589,9 +627,12 @@ class WarzoneState(Combat, Effects, Observe, State):
             for card in me.hand:
                 if card.is_trap:
                     return bool(self._answers(c, False))
-        for card in me.hand:
-            if card.quick:
-                return bool(self._answers(c, False))
+        hand = me.hand
+        quick = me.quick_spells
+        if quick is None or quick[0] != hand:  # kept while the hand stays the same
+            quick = me.quick_spells = (hand[:], _has_quick_spell(hand))
+        if quick[1]:
+            return bool(self._answers(c, False))
         for u in me.field:
             if u.card.quick_effect:
                 return bool(self._answers(c, False))
@@ -1112,6 +1153,14 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool], set_traps: bo
         if card.settable:
             plain.append(card.set_act)
     return hand[:], band_ok, tuple(plain), tuple(targeted)
+
+
+def _has_quick_spell(hand: list[Card]) -> bool:
+    """Whether ``hand`` holds a quick spell (an answer in a chain, §1.12.1)."""
+    for card in hand:
+        if card.quick:
+            return True
+    return False
 
 
 def _war_spells(hand: list[Card]) -> tuple[list[Card], tuple[Card, ...]]:

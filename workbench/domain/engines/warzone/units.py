@@ -60,7 +60,7 @@ class Player:
     """One player's Life Points and zones (§1.5). The deck's top card is the list's last."""
 
     __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked",
-                 "traps", "hand_acts", "war_spells", "rows_cache", "units_cache")
+                 "traps", "hand_acts", "war_spells", "quick_spells", "rows_cache", "units_cache")
 
     def __init__(self, life: int) -> None:
         self.life = life
@@ -78,6 +78,7 @@ class Player:
         # targets): the hand part of the legal actions, reused while the hand is unchanged.
         self.hand_acts: tuple | None = None
         self.war_spells: tuple | None = None  # (hand, its spells): the War phase's spells
+        self.quick_spells: tuple[list[Card], bool] | None = None  # (hand, holds a quick spell)
         # rows(), kept until the field changes: whoever adds or removes a creature calls
         # field_changed().
         self.rows_cache: tuple[int, int, int] | None = None
@@ -98,6 +99,7 @@ class Player:
         p.traps = self.traps[:]
         p.hand_acts = self.hand_acts  # immutable, keyed by the hand itself
         p.war_spells = self.war_spells
+        p.quick_spells = self.quick_spells
         p.rows_cache = self.rows_cache
         p.units_cache = None  # the copy has units of its own
         return p
