@@ -173,3 +173,36 @@ def test_validation_messages_read_chinese_from_their_codes_and_english_stays_the
     deck = client.post("/api/games/warzone/validate", json={"deck": {"name": "x", "zones": {"main": {"ironclad-sentry": 4}}}},
                        headers={"X-CSRF-Token": token, **ZH}).get_json()["problems"]
     assert any(p["code"] == "deck.zone_min" and "最少" in p["text"] for p in deck), deck
+
+
+_OPTION = re.compile(r'<option value="([^"]*)"[^>]*>([^<]*)</option>')
+
+
+@pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
+def test_chinese_pages_name_no_choice_by_its_internal_id(client, repo, game) -> None:  # type: ignore[no-untyped-def]
+    """A select shows a label a designer reads; an option whose text is its own id (``csv``,
+    ``decklist``) is an internal name shown bare (found walking the Chinese UI)."""
+    words = set(designer_words(repo, game)) | {str(v) for k in repo.game(game).kinds.values()
+                                               for f in repo.game(game).fields_for(k.id) for v in f.spec.get("enum") or []}
+    pages = ["cards", "import", "export", "playtest", "playtest/balance", "playtest/gauntlet", "playtest/goldfish",
+             "play", "print", "overview", "decks", f"decks/{repo.list_decks(game)[0].id}/edit", "new-card"]
+    bare = []
+    for page in pages:
+        body = client.get(f"/games/{game}/{page}", headers=ZH).get_data(as_text=True)
+        bare += [f"{page}: {value}" for value, text in _OPTION.findall(body)
+                 if text.strip() == value and re.fullmatch(r"[a-z][a-z0-9_-]+", value) and value not in words]
+    assert bare == []
+
+
+@pytest.mark.parametrize("game", ["warzone", "seth", "fusion"])
+def test_the_effect_rows_label_every_filter_key_and_stat(app, game) -> None:  # type: ignore[no-untyped-def]
+    """The effect rows' selects show labels: no filter key, stat or token key only by its name
+    (``kind`` was, found walking the Chinese editor)."""
+    from workbench.web import get_repo
+    from workbench.web.editor_views import _effects_data
+
+    with app.test_request_context("/", headers=ZH):
+        parts = _effects_data(get_repo().game(game))["schema"]["parts"]
+    bare = [f"{part}: {item['name']}" for part in ("filter_keys", "stats", "token_keys") for item in parts[part]
+            if item["label"] == item["name"]]
+    assert bare == []

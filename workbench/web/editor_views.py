@@ -93,6 +93,7 @@ def _effects_data(definition: Any) -> dict[str, Any]:
     labels: dict[str, str] = {}
     for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
         labels.setdefault(fdef.name, fdef.label or fdef.name)
+    labels.setdefault("kind", gettext("Kind"))  # every card's kind, which no game.yaml field labels
     stats = [(name, labels.get(name, name)) for name in sorted(stat_names(definition))]
     keys = [(name, labels.get(name, name)) for name in sorted(filter_keys(definition))]
     language = str(get_locale() or "en")

@@ -22,8 +22,14 @@ from workbench.services.imports.tabular import MAX_FILE_BYTES
 from workbench.storage import export_files
 from workbench.web import get_repo
 from workbench.web.auth import can_edit, current_user
+from workbench.web.ui import N_
 
 bp = Blueprint("transfer", __name__)
+
+IMPORT_KIND_LABELS = {"csv": N_("CSV spreadsheet"), "xlsx": N_("XLSX workbook"),
+                      "lackey": N_("Lackey card data (carddata.txt)"), "dek": N_("Lackey deck (.dek)"),
+                      "decklist": N_("Deck list (text)")}
+"""How the Import form names each file kind (the kind's id after it)."""
 
 UPLOAD_SUFFIXES = {".csv", ".txt", ".tsv", ".xlsx", ".xlsm", ".dek"}
 VIEWER_FOLDER = "viewers"  # exports/<game>/viewers/<name>/<format>/: what a viewer exports
@@ -127,7 +133,7 @@ def import_page(game: str) -> str:
     """The upload form."""
     definition = _game(game)
     return render_template("transfer/import.html", game=definition, game_id=game, error=None, form={},
-                           kinds=import_plan.FILE_KINDS, limit=MAX_FILE_BYTES)
+                           kinds=import_plan.FILE_KINDS, kind_labels=IMPORT_KIND_LABELS, limit=MAX_FILE_BYTES)
 
 
 def _report(game: str, definition: Any, plan: import_plan.ImportPlan, token: str, form: Any,
@@ -146,7 +152,7 @@ def import_dry_run(game: str) -> Any:
 
     def fail(message: str) -> Any:
         return render_template("transfer/import.html", game=definition, game_id=game, error=message, form=form,
-                               kinds=import_plan.FILE_KINDS, limit=MAX_FILE_BYTES), 400
+                               kinds=import_plan.FILE_KINDS, kind_labels=IMPORT_KIND_LABELS, limit=MAX_FILE_BYTES), 400
 
     if upload is None or not upload.filename:
         return fail(gettext("Choose a file to import."))
@@ -180,7 +186,7 @@ def import_confirm(game: str) -> Any:
                                    kind=form.get("kind") or None, deck_id=form.get("deck_id") or None)
     except WorkbenchError as exc:
         return render_template("transfer/import.html", game=definition, game_id=game, error=str(exc), form={},
-                               kinds=import_plan.FILE_KINDS, limit=MAX_FILE_BYTES), 400
+                               kinds=import_plan.FILE_KINDS, kind_labels=IMPORT_KIND_LABELS, limit=MAX_FILE_BYTES), 400
     if plan.digest() != form.get("digest"):
         return _report(game, definition, plan, token, form,
                        gettext("The cards changed since this dry run was made. Nothing was written: review the "
