@@ -34,7 +34,7 @@ def test_log_to_stdout_and_options(data_dir: Path, capsys) -> None:
 def test_errors(data_dir: Path, capsys) -> None:
     assert main(["play", "seth", "no-such-deck", "skyburn-blitz", "--data", str(data_dir)]) == 2
     assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "--agents", "genius,random",
-                 "--data", str(data_dir)]) == 1
+                 "--data", str(data_dir)]) == 2  # a usage error, as the README's exit codes say
     assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "--agents", "a,b,c",
                  "--data", str(data_dir)]) == 2
     err = capsys.readouterr().err
@@ -52,7 +52,7 @@ def test_fusion_plays_three_and_four_decks(data_dir: Path, capsys) -> None:
     assert "P4 pan-shi-chao-xi #" in capsys.readouterr().out
     # one name per deck, and option players agrees with the decks
     assert main(["play", "fusion", *decks, "--agents", "random,random", "--data", str(data_dir)]) == 2
-    assert main(["play", "fusion", *decks[:2], "--option", "players=3", "--data", str(data_dir)]) == 1
+    assert main(["play", "fusion", *decks[:2], "--option", "players=3", "--data", str(data_dir)]) == 2
     assert "wants 3 decks" in capsys.readouterr().err
-    assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "rot-and-stone", "--data", str(data_dir)]) == 1
+    assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "rot-and-stone", "--data", str(data_dir)]) == 2
     assert "at most 2 players" in capsys.readouterr().err

@@ -212,7 +212,7 @@ def test_fusion_main_deck_at_least_40(definitions):
 
 def test_fusion_extra_deck_at_most_15(definitions):
     pool = fusion_pool()
-    pool.update({f"e{i}": dict(pool["f0"], name=f"额外{i}") for i in range(16)})
+    pool.update({f"e{i}": dict(pool["f0"], name=f"额外{i}", extra=True, materials=["卡1"]) for i in range(16)})
     ok = fusion_deck()
     ok["zones"]["extra"] = {f"e{i}": 1 for i in range(15)}
     assert codes(validate_deck(definitions["fusion"], ok, pool)) == []
@@ -222,11 +222,13 @@ def test_fusion_extra_deck_at_most_15(definitions):
 
 
 def test_fusion_three_copies_across_main_and_extra(definitions):
+    pool = fusion_pool()  # an extra-deck printing of 卡0 shares its name with the main deck's f0
+    pool["x0"] = dict(pool["f0"], extra=True, materials=["卡1"])
     deck = fusion_deck(40)  # f0..f19 twice each
-    deck["zones"]["extra"] = {"f0": 1}
-    assert codes(validate_deck(definitions["fusion"], deck, fusion_pool())) == []
-    deck["zones"]["extra"] = {"f0": 2}
-    problems = validate_deck(definitions["fusion"], deck, fusion_pool())
+    deck["zones"]["extra"] = {"x0": 1}
+    assert codes(validate_deck(definitions["fusion"], deck, pool)) == []
+    deck["zones"]["extra"] = {"x0": 2}
+    problems = validate_deck(definitions["fusion"], deck, pool)
     assert codes(problems) == ["deck.max_copies"]
     assert "卡0 has 4 copies" in problems[0].message
 
@@ -235,6 +237,22 @@ def test_fusion_extra_deck_takes_only_creatures(definitions):
     deck = fusion_deck(40)
     deck["zones"]["extra"] = {"spell": 1}
     assert codes(validate_deck(definitions["fusion"], deck, fusion_pool())) == ["deck.zone_kind"]
+
+
+def test_fusion_extra_deck_creatures_and_only_they_sit_in_the_extra_deck(definitions):
+    """RULES.md §3.10.2: the engine deals an extra: true creature to the extra deck wherever the deck
+    lists it, and ignores a plain creature listed there — so the validator must refuse both."""
+    pool = fusion_pool()
+    pool["x0"] = dict(pool["f0"], name="合体", extra=True, materials=["卡1"])
+    deck = fusion_deck(40)
+    deck["zones"]["main"]["x0"] = 1
+    problems = [p for p in validate_deck(definitions["fusion"], deck, pool) if p.is_error]
+    assert [(p.code, p.zone, p.card) for p in problems] == [("deck.zone_field", "main", "x0")]
+    assert "合体 has 额外卡组 Extra deck: yes" in problems[0].message and problems[0].rule == "§3.10.2"
+    deck = fusion_deck(40)
+    deck["zones"]["extra"] = {"f1": 1}
+    problems = validate_deck(definitions["fusion"], deck, pool)
+    assert [(p.code, p.zone, p.card) for p in problems] == [("deck.zone_field", "extra", "f1")]  # no materials warning
 
 
 # ------------------------------------------------------------------ shape and references

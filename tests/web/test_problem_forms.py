@@ -175,13 +175,17 @@ _EXTRA = {"kind": "creature", "name": "融合龙", "cost": 6, "attribute": "fire
           "def": 6, "extra": True}
 NEW_CARDS = {"fusion": {"ex-bare": _EXTRA, "ex-many": {**_EXTRA, "materials": [{"filter": {"attribute": "light"}, "count": 3}]},
                         "broken": {**_EXTRA, "extra": False, "stars": 99}}}
-DECKS = [  # (game, deck, deck rules instead of the game's)
+DECKS = [  # (game, deck, deck rules instead of the game's, or game.yaml keys to replace)
     ("warzone", "deck", None), ("warzone", _deck(3), None), ("warzone", _deck({"main": 3}), None),
     ("warzone", _deck({"moon": {}}, format="nope"), None),
     ("warzone", _deck({"main": {"archmage-torvin": 0, "banishment": 10**6, "nope": 1, "banner-hall": 1}}), None),
     ("warzone", _deck({"main": {"archmage-torvin": 5, "captain-odalys": 4, "high-archer-sefa": 4}}), None),
     ("fusion", _deck({"main": {"broken": 1}, "extra": {"ex-bare": 1, "ex-many": 1}}), None),
     ("fusion", _deck({"main": {"rong-he": 1}, "extra": {"ex-many": 1}}), None),
+    ("fusion", _deck({"main": {"chao-yan-ju-shen": 1}, "extra": {"an-ye-mo-jun": 1}}), None),  # each in the other's zone
+    ("fusion", _deck({"main": {"an-ye-mo-jun": 1}}),  # a zone asking a field value other than yes/no
+     {"zones": {"main": {"label": "Main deck", "kinds": ["creature"], "cards_with": {"attribute": "light"}}},
+      "deck_rules": []}),
     ("seth", _deck({"team": {"ash-adder": 1, "ashen-drake": 1, "bog-lurker": 1, "bone-harvester": 1, "elder-oak": 1}}), None),
     ("seth", _deck({"team": {"ash-adder": 1, "ashen-drake": 1, "bog-lurker": 1, "bone-harvester": 1, "elder-oak": 1}}),
      [{"check": "total_below", "field": "power", "zones": ["team"], "limit": 3, "label": "Total Power"},
@@ -205,7 +209,7 @@ def _deck_problems(repo, game: str, deck, rules):
     definition = repo.game(game)
     if rules is not None:
         raw = copy.deepcopy(dict(definition.raw))
-        raw["deck_rules"] = rules
+        raw.update(rules if isinstance(rules, dict) else {"deck_rules": rules})
         definition = parse_definition(raw)
     return validate_deck(definition, deck, {**repo.card_index(game), **NEW_CARDS.get(game, {})})
 

@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except WorkbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2 if exc.__class__.__name__ in {"InvalidId", "NotFound"} else 1
+        return 2 if exc.__class__.__name__ in {"InvalidId", "NotFound", "UsageError"} else 1
     except KeyboardInterrupt:
         return 130
     except OSError as exc:

@@ -15,7 +15,7 @@ from pathlib import Path
 from workbench.cli import add_data_option
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import agent_problem, make_agent, play_game
-from workbench.domain.errors import WorkbenchError
+from workbench.domain.errors import UsageError
 from workbench.storage.repository import Repository
 
 
@@ -49,7 +49,7 @@ def _overrides(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise WorkbenchError(f"--option wants NAME=VALUE, got {pair!r}")
+            raise UsageError(f"--option wants NAME=VALUE, got {pair!r}")
         result[name.strip()] = value.strip()
     return result
 
@@ -63,26 +63,26 @@ def play_log(repo: Repository, game: str, deck_a: str, deck_b: str, seed: int, a
     ``more_decks`` seat players 3 and 4 (engines with ``max_players`` above 2); rule option
     ``players``, when given, must match the number of decks. ``agents`` holds one name per seat.
     Raises NotFound (game, deck), EngineNotFound, DefinitionError (format, option) and
-    WorkbenchError for an unknown agent name or a wrong number of decks.
+    UsageError for an unknown agent name or a wrong number of decks.
     """
     definition = repo.game(game)
     engine = load_engine(definition.engine or game)
     ids = [deck_a, deck_b, *(more_decks or [])]
     if len(ids) > engine.max_players:
-        raise WorkbenchError(f"{game} seats at most {engine.max_players} players, got {len(ids)} decks")
+        raise UsageError(f"{game} seats at most {engine.max_players} players, got {len(ids)} decks")
     wanted = (overrides or {}).get("players")
     options = definition.resolve_options(format_id, overrides)
     if wanted is not None and options.get("players") != len(ids):
-        raise WorkbenchError(f"--option players={wanted} wants {wanted} decks, got {len(ids)}")
+        raise UsageError(f"--option players={wanted} wants {wanted} decks, got {len(ids)}")
     if "players" in definition.options:
         options["players"] = len(ids)
     options["_log"] = True
     if len(agents) != len(ids):
-        raise WorkbenchError(f"--agents names {len(agents)} players for {len(ids)} decks")
+        raise UsageError(f"--agents names {len(agents)} players for {len(ids)} decks")
     for name in agents:
         problem = agent_problem(engine, name)
         if problem:
-            raise WorkbenchError(problem)
+            raise UsageError(problem)
     decks = [repo.deck_cards(game, d) for d in ids]
     state = engine.new_seated(decks, options, seed)
     players = [make_agent(engine, name, seed * 2 + i + 1) for i, name in enumerate(agents)]

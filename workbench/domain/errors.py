@@ -15,6 +15,11 @@ class NotFound(WorkbenchError):
     """A game, card or deck does not exist."""
 
 
+class UsageError(WorkbenchError):
+    """A command or request asks for something it cannot take: a number of decks the game does not
+    seat, an agent the engine does not have (the command line exits 2, as for a bad id)."""
+
+
 class AlreadyExists(WorkbenchError):
     """A card or deck with this id exists already."""
 

@@ -92,6 +92,8 @@ DEFINITION_SCHEMA: dict[str, Any] = {
                     "rule": {"type": "string"},
                     "play": {"type": "boolean"},
                     "reserve": {"type": "boolean"},
+                    "cards_with": {"type": "object", "minProperties": 1},
+                    "cards_with_rule": {"type": "string"},
                 },
                 "additionalProperties": False,
             },
@@ -395,6 +397,9 @@ def _check_references(definition: GameDefinition) -> None:
         for kind in zone.kinds:
             if kind not in definition.kinds:
                 raise DefinitionError(f"zone {zone.id!r} names unknown kind {kind!r}")
+        for name in zone.spec.get("cards_with") or {}:
+            if name not in definition.field_names():
+                raise DefinitionError(f"zone {zone.id!r}: cards_with names unknown field {name!r}")
     for name in _option_refs(dict(definition.raw)):
         if name not in definition.options:
             raise DefinitionError(f"game.yaml refers to rule option {name!r}, which is not defined")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -379,6 +380,7 @@ def validate_deck(
         add("error", "deck.shape", "zones must be a mapping of zone names to card counts", field="zones")
         return problems
     entries: dict[str, list[tuple[str, int, Card]]] = {z: [] for z in definition.zones}
+    wrong_zone: set[tuple[str, str]] = set()  # (zone, card) already reported as not belonging there
     for zone_id, content in zones_raw.items():
         if zone_id not in definition.zones:
             add("error", "deck.unknown_zone", f"zone {_shown(zone_id)} does not exist in "
@@ -405,7 +407,8 @@ def validate_deck(
                 add("error", "deck.unknown_card", f"card {_shown(card_id)} in {zone.label} does not exist",
                     zone=zone_id, card=str(card_id))
                 continue
-            if card.get("kind") not in zone.kinds:
+            misplaced = card.get("kind") not in zone.kinds
+            if misplaced:
                 kind = definition.kinds.get(str(card.get("kind")))
                 allowed = ", ".join(definition.kinds[k].label for k in zone.kinds)
                 add("error", "deck.zone_kind",
@@ -413,6 +416,10 @@ def validate_deck(
                     f"{zone.label} takes only {allowed}",
                     str(zone.spec.get("kind_rule", zone.spec.get("rule", ""))), zone=zone_id,
                     card=str(card_id), actual=card.get("kind"), limit=list(zone.kinds))
+            for field, wanted in (zone.spec.get("cards_with") or {}).items() if not misplaced else ():
+                misplaced |= _check_zone_field(definition, zone, card, str(card_id), str(field), wanted, add)
+            if misplaced:
+                wrong_zone.add((zone_id, str(card_id)))
             if any(p.is_error for p in validate_card(definition, card, str(card_id), opts)):
                 add("error", "deck.card_invalid",
                     f"{card.get('name', card_id)} breaks a card rule; fix the card first",
@@ -421,8 +428,39 @@ def validate_deck(
     for zone_id, zone in definition.zones.items():
         _check_zone_size(zone, sum(c for _, c, _ in entries[zone_id]), opts, add)
     for rule in definition.deck_rules:
-        _check_deck_rule(definition, rule, entries, opts, add)
+        _check_deck_rule(definition, rule, entries, opts, add, wrong_zone)
     return problems
+
+
+def _check_zone_field(definition: GameDefinition, zone: Any, card: Card, card_id: str, field: str,
+                      wanted: Any, add: Any) -> bool:
+    """Report an error and return True when ``card`` lacks the value zone ``cards_with`` asks of
+    ``field``.
+
+    A field the card does not set counts as false for a boolean (fusion's ``extra``): an
+    extra-deck creature in the main deck, or a plain creature in the extra deck, would otherwise be
+    moved or ignored by the engine without a word (RULES.md §3.10.2).
+    """
+    value = card.get(field)
+    if value is None and isinstance(wanted, bool):
+        value = False
+    if value == wanted:
+        return False
+    kind = str(card.get("kind"))
+    fdef = next((f for f in definition.fields_for(kind) if f.name == field), None) if kind in definition.kinds else None
+    label = fdef.label if fdef else field
+    add("error", "deck.zone_field",
+        f"{card.get('name', card_id)} has {label}: {_yes_no(value)}; {zone.label} takes only cards "
+        f"with {label}: {_yes_no(wanted)}",
+        str(zone.spec.get("cards_with_rule", zone.spec.get("rule", ""))), zone=zone.id, card=card_id,
+        field=field, actual=value, limit=wanted)
+    return True
+
+
+def _yes_no(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return _shown(value)
 
 
 def _check_zone_size(zone: Any, total: int, opts: Mapping[str, Any], add: Any) -> None:
@@ -450,6 +488,7 @@ def _check_deck_rule(
     entries: Mapping[str, list[tuple[str, int, Card]]],
     opts: Mapping[str, Any],
     add: Any,
+    wrong_zone: AbstractSet[tuple[str, str]] = frozenset(),
 ) -> None:
     check = rule["check"]
     zones = list(rule.get("zones") or definition.zones)
@@ -461,7 +500,9 @@ def _check_deck_rule(
     if check == "extra_summonable":
         sources = [e for z in (rule.get("from") or [z for z in definition.zones if z not in zones])
                    for e in entries.get(z, [])]
-        _check_extra_summonable(definition, in_scope, sources, opts, ref, severity, where_zones, zones[0], add)
+        # a card already reported as not belonging in the extra deck is not asked about its materials
+        placed = [e for z in zones for e in entries.get(z, []) if (z, e[0]) not in wrong_zone]
+        _check_extra_summonable(definition, placed, sources, opts, ref, severity, where_zones, zones[0], add)
         return
     if limit is None:
         return  # the option is switched off (e.g. seth max_copies: null)

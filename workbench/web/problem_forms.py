@@ -58,6 +58,9 @@ FORMS: dict[str, tuple[str, ...]] = {
     "deck.total_limit": (N_("%(label)s is %(total)s; it must be less than %(limit)s"),
                          N_("%(label)s is %(total)s; the maximum is %(limit)s")),
     "deck.unknown_rule": (N_("game.yaml has a deck rule %(check)s the workbench does not know"),),
+    "deck.zone_field": (N_("%(card)s has %(field)s: yes; %(zone)s takes only cards with %(field)s: no"),
+                        N_("%(card)s has %(field)s: no; %(zone)s takes only cards with %(field)s: yes"),
+                        N_("%(card)s has %(field)s: %(actual)s; %(zone)s takes only cards with %(field)s: %(wanted)s")),
     "deck.extra_unsummonable": (N_("%(zone)s holds creatures the deck cannot bring out — %(stuck)s"),),
     # -------------------------------------------------- the print layout (workbench.services.render)
     "card.render_unavailable": (N_("the print layout cannot be checked: %(error)s"),),
