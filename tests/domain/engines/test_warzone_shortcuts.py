@@ -372,3 +372,25 @@ def test_area_values_count_the_creatures_of_each_class() -> None:
                 checked += 1
             state.apply(state.legal_actions(p)[seed % 2])
     assert checked > 20
+
+
+def test_position_value_sums_unit_value() -> None:
+    """position_value's material (summed from _all_stats when no filtered standing change is in
+    play) is the sum of unit_value over each field, as written in its definition."""
+    import math
+
+    checked = 0
+    for k, state in enumerate(positions(4)):
+        if k % 5:
+            continue
+        for player in (0, 1):
+            score = 0.0
+            for side, sign in ((player, 1.0), (1 - player, -1.0)):
+                pl = state.p[side]
+                material = sum(agents.unit_value(state, u) for u in pl.field)
+                room = max(state.cfg.pile_limit - len(pl.pile), 0)
+                health = 2500.0 * (pl.life / state.cfg.start_life + room / state.cfg.pile_limit)
+                score += sign * (material + health + 150.0 * len(pl.hand))
+            assert agents.position_value(state, player) == 1.0 / (1.0 + math.exp(-score / 1500.0))
+            checked += 1
+    assert checked > 50

@@ -923,9 +923,15 @@ def position_value(state: WarzoneState, player: int) -> float:
     """A 0-1 estimate of ``player``'s chances: creatures on the field, Life Points and Damage
     Pile room on each side, squashed by a logistic curve."""
     score = 0.0
+    if state._aura is None:
+        state._compute_aura()
+    filtered = bool(state._filtered)  # standing changes by filter: unit_value reads them
     for side, sign in ((player, 1.0), (1 - player, -1.0)):
         pl = state.p[side]
-        material = sum(unit_value(state, u) for u in pl.field)
+        if filtered:
+            material = sum(unit_value(state, u) for u in pl.field)
+        else:  # the same sum of unit_value, the aura looked up once (this scores every playout)
+            material = sum(stats[2] for _, stats in _all_stats(state, pl.field))
         room = max(state.cfg.pile_limit - len(pl.pile), 0)
         health = 2500.0 * (pl.life / state.cfg.start_life + room / state.cfg.pile_limit)
         score += sign * (material + health + 150.0 * len(pl.hand))

@@ -30,13 +30,19 @@ class Combat(WarzoneCore):
             v = self.unit(target)
             self.say(f"{PLAYER_NAMES[p]}'s {u.card.name} (C{u.cls}) attacks "
                      f"{v.card.name if v else target} (C{v.cls if v else '?'})")
+        triggered = False
         if u.card.on_attack:  # attack triggers resolve at once (they choose no target)
             self._resolve_all(p, u.card, u.card.on_attack, (), att, None)
+            triggered = True
+        gone = False
         if target is not None:
             v = self.unit(target)
+            gone = v is None
             if v is not None and v.card.on_attacked and not v.face_down:
                 self._resolve_all(d, v.card, v.card.on_attacked, (), target, att)
-        if self.over or self.unit(att) is None or (target is not None and self.unit(target) is None):
+                triggered = True
+        if gone or triggered and (self.over or self.unit(att) is None or (
+                target is not None and self.unit(target) is None)):
             self.step = "end_of_combat"
             return  # the game ended, or the attacker or its target is gone: the attack ends
         self.step = "battle"

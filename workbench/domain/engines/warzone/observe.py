@@ -15,6 +15,7 @@ generator, so two positions a player cannot tell apart re-deal to the same world
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from workbench.domain.engines.base import Observation
@@ -136,8 +137,7 @@ def _seen(state: WarzoneState, player: int) -> int:
     return int(pend[2].ask.seen)
 
 
-def _by_iid(card: Any) -> str:
-    return card.iid
+_by_iid = attrgetter("iid")  # a sort key at C speed: the pools hold about fifty cards
 
 
 def _face_down_labels(state: WarzoneState, side: int) -> dict[str, str]:
