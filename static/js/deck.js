@@ -302,8 +302,9 @@
     listReport.appendChild(el("p", { text: W.tn("%(n)s card found", "%(n)s cards found", listed.cards, { n: listed.cards }) +
       (parts.length ? W.t(": %(zones)s", { zones: parts.join(", ") }) : "") + W.t(". Nothing is changed until you add them.") }));
     if (listed.problems.length) {
-      listReport.appendChild(el("ul", { class: "problem-list" }, listed.problems.map(function (p) {
-        return el("li", { class: "problem problem-warning", text: p });
+      const texts = listed.problem_texts || listed.problems;  // the reader's language, the English as a fallback
+      listReport.appendChild(el("ul", { class: "problem-list" }, listed.problems.map(function (p, i) {
+        return el("li", { class: "problem problem-warning", text: texts[i] || p });
       })));
     }
     listActions.hidden = listed.cards === 0;

@@ -96,3 +96,15 @@ def test_error_pages_and_the_export_form_show_the_services_messages_in_chinese(c
     assert bad.status_code == 400 and "基础网址 &#39;javascript:alert(1)&#39; 必须是 http(s) 地址" in text, text[:300]
     english = client.get("/games/seth/cards/no-such-card/edit", headers={"Accept-Language": "en"})
     assert "does not exist" in english.get_data(as_text=True)
+
+
+def test_the_deck_builders_list_report_reads_chinese(client) -> None:  # type: ignore[no-untyped-def]
+    """The builder's dry run of a pasted list: each skipped line in the reader's words (it was
+    English on the Chinese page, found walking the UI); ``problems`` stays the English."""
+    token = page_token(client, "/games/warzone/new-deck")
+    text = "4 Nobody Here\nMoon:\n1 x\nwhat is this\n"
+    answer = client.post("/games/warzone/deck-import", json={"text": text}, headers={"X-CSRF-Token": token, **ZH}).json
+    assert len(answer["problem_texts"]) == len(answer["problems"]) == 3
+    assert all(re.match(r"^第 \d 行：", t) and not re.search(r"\b(no|card|named|skipped|zone)\b", t)
+               for t in answer["problem_texts"]), answer["problem_texts"]
+    assert answer["problems"][0].startswith("line 1: no card named")

@@ -297,7 +297,10 @@ def deck_import(game: str) -> Response:
     except ImportFileError as exc:
         return _json_error(str(exc), 400)
     names = {cid: str(cards[cid].get("name", cid)) for zone in found.zones.values() for cid in zone}
+    from workbench.web.transfer_text import transfer_text
+
     return jsonify({"name": found.name, "zones": found.zones, "problems": found.problems,
+                    "problem_texts": [transfer_text(p) for p in found.problems],  # in the reader's language
                     "cards": sum(n for zone in found.zones.values() for n in zone.values()), "names": names})
 
 
