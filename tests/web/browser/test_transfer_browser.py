@@ -28,7 +28,7 @@ def test_export_then_download(transfer_server, page, screenshot):
     url, exports = transfer_server
     page.goto(url + "/games/seth/export")
     screenshot(page, "export-form")
-    page.get_by_label("Spreadsheet (CSV) of all cards").check()
+    page.check("#format-csv")  # by id: its "how to load it (…)" link names the format too
     page.get_by_role("button", name="Export").click()
     expect(page.get_by_role("heading", name="Spreadsheet (CSV) of all cards")).to_be_visible()
     with page.expect_download() as info:
