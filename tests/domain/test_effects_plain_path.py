@@ -53,6 +53,9 @@ def _entries(game: str) -> list[EffectSpec]:
             for amount in (0, 1, 3):
                 for trigger in ("on_play", "on_destroyed"):
                     raw.append({"trigger": trigger, "action": verb, "target": target, "amount": amount})
+                if target in ("enemy_creature", "own_creature", "any_creature"):
+                    raw.append({"trigger": "on_play", "action": verb, "target": target, "amount": amount,
+                                "random": True})
     parsed = parse_effects(KIND[game], raw, caps)
     return [e for e in parsed.runnable if is_plain(e)]
 
@@ -128,6 +131,7 @@ def test_the_short_path_resolves_plain_entries_as_the_verbs_do(game: str) -> Non
     entries = _entries(game)
     assert {e.action for e in entries} >= ({"damage", "heal", "add_poison"} if game == "seth"
                                            else {"damage", "heal", "draw"})
+    assert any(e.random for e in entries)
     runs = 0
     for seed in range(12):
         rng = random.Random(seed)
@@ -205,9 +209,10 @@ def test_an_entry_is_plain_only_without_what_the_general_verbs_weigh() -> None:
     assert is_plain(one({"action": "damage", "target": "enemy_creature", "amount": 2}))
     assert is_plain(one({"action": "draw", "target": "self", "amount": 1}))
     assert is_plain(one({"action": "heal", "target": "own_creatures", "amount": 1}))
+    assert is_plain(one({"action": "damage", "target": "enemy_creature", "amount": 1, "random": True}))
     not_plain: list[dict[str, Any]] = [
         {"action": "damage", "target": "enemy_creatures", "amount": 1, "filter": {"attribute": "fire"}},
-        {"action": "damage", "target": "enemy_creature", "amount": 1, "random": True},
+        {"action": "damage", "target": "enemy_creatures", "amount": 1, "random": True, "count": 2},
         {"action": "damage", "target": "attacker", "amount": 1, "trigger": "on_damaged"},
         {"action": "destroy", "target": "enemy_creature"},
         {"action": "draw", "target": "self", "amount": 1, "per": {"zone": "graveyard"}},

@@ -463,18 +463,18 @@ verbs of ``VERBS`` (the plain definition; tests/domain/test_effects_plain_path.p
 def is_plain(e: EffectSpec) -> bool:
     """Whether ``e`` is one of the simple, frequent entries: damage, heal, poison or draw of a fixed
     amount (no X, no ``per``) at a plain target — the chosen one, the card itself, all of a side,
-    or a player — with no filter, random pick or count. For those the general verb's steps
-    (``_amount``, ``affected``, ``_each_unit``) reduce to what ``_plain`` does."""
+    one of a side at random, or a player — with no filter or count beyond one. For those the
+    general verb's steps (``_amount``, ``affected``, ``_each_unit``) reduce to what ``_plain`` does."""
     reach = _PLAIN_REACH.get(e.action)
     return (reach is not None and e.selector.what in reach and not e.x and e.per is None
-            and e.filter is None and not e.random and not e.count)
+            and e.filter is None and e.count <= 1)
 
 
 def _plain(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
     """``VERBS[e.action]`` of a plain entry (``is_plain``), step for step: the same targets (a
-    chosen unit still in play and targetable; the card itself; every unit of the side; the
-    players named), the same ``src.reached``, the same "has no target" line, the same primitive
-    for each target in order. Returns how many targets it reached."""
+    chosen unit still in play and targetable; the card itself; every unit of the side, or one
+    drawn as ``_reach`` draws it; the players named), the same ``src.reached``, the same "has no
+    target" line, the same primitive for each target in order. Returns how many targets it reached."""
     sel = e.selector
     n = e.amount
     action = e.action
@@ -500,6 +500,8 @@ def _plain(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
         src.reached = tuple(units)
     else:
         units = _pool(e, src, s, a)
+        if e.random and len(units) > 1:
+            units = [a.rng(s).choice(units)]
         src.reached = tuple(units)
     if not units:
         a.say(s, f"{src.name}: {action} has no target")
