@@ -34,10 +34,15 @@ def _pool(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> list[Any]:
     """Every unit on the selector's side(s) that passes the filter, own side first."""
     c = src.controller
     sel = e.selector
-    if sel.side == "controller":
+    side = sel.side
+    if side == "controller":
         units = a.units(s, c)
     else:
-        units = [u for p in _sides(sel.side, c, s, a) for u in a.units(s, p)]
+        others = a.opponents(s, c)
+        if side == "opponent" and len(others) == 1:  # a two-player game: one list, as _sides gives
+            units = a.units(s, others[0])
+        else:
+            units = [u for p in _sides(side, c, s, a) for u in a.units(s, p)]
     f = e.filter
     if f is not None:
         units = [u for u in units if matches(f, u, src, s, a)]
