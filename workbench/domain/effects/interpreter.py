@@ -515,7 +515,9 @@ def _plain(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effec
     for u in units:
         if isinstance(u, PlayerRef):
             continue  # as _each_unit: a unit verb passes over a player
-        if this or a.in_play(s, u):  # an earlier target's fate may have removed it
+        # An earlier target's fate may have removed it; before the first one nothing happened
+        # since the target was found in play (a unit listed by the adapter, a chosen one checked).
+        if this or not done or a.in_play(s, u):
             if action == "damage":
                 a.damage_unit(s, u, n, src)
             elif action == "heal":
