@@ -1,7 +1,7 @@
 """Every refusal the storage, the services and the views raise reads in Chinese on a page
 (workbench/web/error_forms.py, read by transfer_text): each ``raise SomeError("…")`` and
-``abort(…, description="…")`` of those layers (and of the deck statistics, whose refusals the
-deck builder shows) is rebuilt with sample values and must read as a form, so a new message
+``abort(…, description="…")`` of those layers (and of the deck statistics, the game definition
+and its symbols, whose refusals the deck builder, the games page and the rule options show) is rebuilt with sample values and must read as a form, so a new message
 without a translation fails here."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 from workbench.web.transfer_text import reads, transfer_text
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDERS = ("workbench/storage", "workbench/services", "workbench/web", "workbench/domain/deckstats.py")
+FOLDERS = ("workbench/storage", "workbench/services", "workbench/web", "workbench/domain/deckstats.py",
+           "workbench/domain/gamedef.py", "workbench/domain/symbols.py")
 
 NOT_SHOWN_FILES = {  # modules whose refusals no page shows, and why
     "workbench/storage/backup.py": "workbench backup / restore (the command line only)",
@@ -36,7 +37,7 @@ EXPANSIONS = {  # values a message names in words (so each has its own form)
     "collection[:-1]": ("card", "deck"), "collection": ("cards", "decks"),
     "COLLECTIONS[collection]": ("card", "deck"), "LIMIT_TEXT": ("at most 1,000 copies of a card, 10,000 cards in a deck",),
     "HUMAN": ("human",), "yamlio.py:where": ("", " at line 3, column 4"), "values.py:extra": ("", " or X"),
-    "api.py:what": ("card", "deck"),
+    "api.py:what": ("card", "deck"), "symbols.py:sorted(unknown)": ("['glow']",),
 }
 SAMPLE = "q1"
 
@@ -122,7 +123,7 @@ def test_every_refusal_a_page_can_show_reads_as_a_form() -> None:
     ("these decks cannot be played: deck 'a' does not exist", "这些卡组无法对战：卡组 'a' 不存在"),
     ("the variant's start_life, max_hand are filled but 'Compare with this variant' is not ticked: tick it to "
      "compare, or clear those fields", None),
-    ("games must be between 1 and 100,000, not 0", "局数（games） 必须在 1 到 100,000 之间，而不是 0"),
+    ("games must be between 1 and 100,000, not 0", "局数（games）必须在 1 到 100,000 之间，而不是 0"),
 ])
 def test_refusals_read_chinese_with_their_values(app, message, chinese) -> None:  # type: ignore[no-untyped-def]
     with app.test_request_context("/", headers={"Accept-Language": "zh"}):
@@ -132,3 +133,24 @@ def test_refusals_read_chinese_with_their_values(app, message, chinese) -> None:
     assert re.search(r"[\u4e00-\u9fff]", text), text
     if chinese:
         assert text == chinese
+
+
+def test_a_rule_option_typed_wrong_names_the_option_by_its_label_in_chinese(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.web.pages_helpers import page_token
+
+    token = page_token(client, "/games/fusion/playtest")
+    answer = client.post("/games/fusion/playtest", headers={"Accept-Language": "zh"}, data={
+        "csrf_token": token, "deck_a": "lie-yan-ji-feng", "deck_b": "pan-shi-chao-xi", "games": "10", "compare": "1",
+        "var_opt_start_life": "-5"})
+    error = re.search(r'id="playtest-error">(.*?)</p>', answer.get_data(as_text=True)).group(1)
+    assert answer.status_code == 400 and error.startswith("规则选项 Starting life（start_life）为 -5"), error
+
+
+def test_a_broken_game_yaml_reads_chinese_on_the_games_page(app, data_dir) -> None:  # type: ignore[no-untyped-def]
+    game = data_dir / "broken"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: other\nname: Broken\n", encoding="utf-8")
+    body = app.test_client().get("/", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    notice = re.search(r'<p class="notice notice-error" role="alert">(.*?)</p>', body, re.S)
+    assert notice and re.search(r"[\u4e00-\u9fff]", notice.group(1)) and " at " not in notice.group(1), notice
+

@@ -97,13 +97,14 @@ NESTED: dict[str, tuple[str, ...]] = {
     "field": (N_("games"), N_("seed"), N_("workers"), N_("players"), N_("seat"), N_("index"), N_("expect"),
               N_("step"), N_("bleed mm"), N_("offset x mm"), N_("offset y mm"), N_("games per card")),
     "what": (N_("games"), N_("games per card")),
+    "type": (N_("boolean"), N_("integer"), N_("number")),
 }
 """Values that are sentences of their own (a MUSH server's folding, which cards it touched); a
 value whose forms it does not match stays as written (``names``: a plain list; the values in
 :data:`KEPT`). ``error`` and ``problem`` values are sentences of any form (the reason a file or a
 deck was refused), translated when they read as one and kept as written otherwise."""
 
-KEPT = frozenset({"names", "field", "what", "status", "action", "role", "who"})
+KEPT = frozenset({"names", "field", "what", "status", "action", "role", "who", "type"})
 """Nested values kept as written when they read as none of their forms (a list, an internal name)."""
 
 FREE = frozenset({"error", "problem"})
@@ -152,7 +153,19 @@ def _fill(form: str, values: dict[str, str]) -> str | None:
         inner = _read(values[name], 1)
         if inner is not None:
             values[name] = inner
+    if "option" in values:
+        values["option"] = _option_label(values["option"])
     return gettext(form, **values)
+
+
+def _option_label(name: str) -> str:
+    """A rule option of the page's game as ``Label（name）`` (its ``game.yaml`` label), or as written."""
+    from workbench.web.problem_forms import _page_game
+
+    definition = _page_game()
+    option = getattr(definition, "options", {}).get(name.strip("'\"")) if definition is not None else None
+    label = option.spec.get("label") if option is not None else None
+    return f"{label}（{name.strip(chr(39))}）" if label else name
 
 
 def _read(text: str, depth: int = 0) -> str | None:
@@ -197,7 +210,10 @@ def transfer_text(text: Any) -> str:
     if _english():
         return line
     read = _read(line)
-    return read if read is not None else line
+    if read is None:
+        return line
+    # a label's closing parenthesis needs no space before the Chinese that follows ("（games）必须")
+    return re.sub(r"(?<=[a-z_]）) (?=[\u4e00-\u9fff])", "", read) if "）" in read else read
 
 
 def reads(text: str) -> bool:
