@@ -88,6 +88,7 @@ def _listing_matches_fresh_tables(s: FusionState, agents: list[Any]) -> int:
         (p,) = s.to_act()
         fresh = s.clone()
         fresh.__dict__.update(Shared(s.cards, s.names, s.owner).fields)  # empty Action caches
+        fresh._legal = None  # a clone keeps the list: build it anew
         listed = s.legal_actions(p)
         rebuilt = fresh.legal_actions(p)
         assert [(a.kind, a.args, a.text) for a in listed] == [(a.kind, a.args, a.text) for a in rebuilt]
@@ -103,3 +104,76 @@ def test_cached_actions_list_what_fresh_tables_list() -> None:
         assert _listing_matches_fresh_tables(s, agents) > 100
     logged = ENGINE.new_game(sample_deck("aggro"), sample_deck("control"), {**OPTIONS, "_log": True}, 7)
     assert _listing_matches_fresh_tables(logged, [HeuristicAgent(1), RandomAgent(2)]) > 100
+
+
+def _positions(n: int) -> Any:
+    """Positions of seeded heuristic games between the built-in decks, each after an action."""
+    for s, agents in _games(("heuristic", "heuristic"), n):
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            s.apply(agents[p].choose(s, p))
+            yield s
+
+
+def test_clones_keep_the_listed_actions_and_stats_a_fresh_look_gives() -> None:
+    """A clone shares the listed actions and copies the stats cache: both are what a clone
+    that computes them anew finds; the statistics are copied on the clone's first write only,
+    and writing them leaves the original's alone."""
+    checked = 0
+    for s in _positions(8):
+        if s.is_terminal():
+            continue
+        p = s.actor
+        listed = s.legal_actions(p)
+        for i in s.crea[0] + s.crea[1]:
+            s.atk_dfn(i)  # fill the cache the clone copies
+        c = s.clone()
+        assert c.legal_actions(p) is listed
+        fresh = s.clone()
+        fresh._legal = None
+        assert [(a.kind, a.args) for a in fresh.legal_actions(p)] == [(a.kind, a.args) for a in listed]
+        for i in c.crea[0] + c.crea[1]:
+            assert c.atk_dfn(i) == _fresh_stats(c, i)
+        before = [set(x) for x in s.stats.drawn]
+        c.own_stats().drawn[p].add("a card only the clone drew")
+        assert [set(x) for x in s.stats.drawn] == before
+        assert "a card only the clone drew" in c.stats.drawn[p]
+        checked += 1
+    assert checked > 300
+
+
+def test_determinized_worlds_cache_the_stats_of_their_own_cards() -> None:
+    """determinize fills the stats cache of the re-dealt world: each creature's cached stats
+    are what the rules compute for the card now in its slot."""
+    rng = random.Random(3)
+    checked = 0
+    for s in _positions(8):
+        if s.is_terminal() or not s.down:
+            continue
+        world = s.determinize(s.actor, rng)
+        for i in world.crea[0] + world.crea[1]:
+            assert world._sc[i] == _fresh_stats(world, i)
+            checked += 1
+    assert checked > 100
+
+
+def _plain_guess(s: FusionState, q: int) -> tuple[int, int]:
+    """agents._guess by its definition: the mean stats of q's unseen settable creatures."""
+    unseen = s.hand[q] + s.deck[q] + [i for i in s.crea[q] if i in s.down]
+    pool = [s.cards[i] for i in unseen
+            if s.cards[i].kind == "creature" and s.cards[i].stars <= s.opts.set_max_stars]
+    if not pool:
+        return (0, 1)
+    return (round(sum(c.atk for c in pool) / len(pool)), round(sum(c.dfn for c in pool) / len(pool)))
+
+
+def test_face_down_guess_is_the_mean_of_the_unseen_settable_creatures() -> None:
+    """The guess read from the cards' precomputed (ATK, DEF, stars) is the plain mean."""
+    from workbench.domain.engines.fusion.agents import _guess
+
+    checked = 0
+    for s in _positions(6):
+        for q in (0, 1):
+            assert _guess(s, q) == _plain_guess(s, q)
+            checked += 1
+    assert checked > 500

@@ -367,7 +367,7 @@ class FusionEffects(BaseAdapter):
         if card in s.cont_set:
             s._cb = None
             s._sc = {}
-        s.stats.played[player].add(s.cards[card].id)
+        s.own_stats().played[player].add(s.cards[card].id)
         if s.logging:
             s._say(f"{src.name}: P{player + 1} special summons {s._cname(card)} from the "
                    f"{frm.replace('_', ' ')}")

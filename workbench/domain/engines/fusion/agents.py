@@ -234,13 +234,20 @@ def _guess(s: FusionState, q: int) -> tuple[int, int]:
     cards, down = s.cards, s.down
     max_stars = s.opts.set_max_stars
     n = ta = td = 0
-    for zone in (s.hand[q], s.deck[q], s.crea[q]):
+    for zone in (s.hand[q], s.deck[q]):
         for i in zone:
-            c = cards[i]
-            if c.kind == "creature" and c.stars <= max_stars and (zone is not s.crea[q] or i in down):
+            g = cards[i].h_guess  # (ATK, DEF, stars) of a creature, else None
+            if g is not None and g[2] <= max_stars:
                 n += 1
-                ta += c.atk
-                td += c.dfn
+                ta += g[0]
+                td += g[1]
+    for i in s.crea[q]:
+        if i in down:
+            g = cards[i].h_guess
+            if g is not None and g[2] <= max_stars:
+                n += 1
+                ta += g[0]
+                td += g[1]
     if not n:
         return (0, 1)
     return (round(ta / n), round(td / n))
@@ -320,9 +327,19 @@ class HeuristicAgent:
         down = state.down
         if down and state.step not in _BLIND_STEPS:
             crea = state.crea
-            hidden = [i for q in state.opps[player] for i in crea[q] if i in down]
-            if hidden:
-                return self._masked(state, player, hidden)
+            opps = state.opps[player]
+            if len(opps) == 1:  # two players: most positions have no face-down enemy creature
+                zone = crea[opps[0]]
+                if not down.isdisjoint(zone):
+                    hidden = []
+                    for i in zone:
+                        if i in down:
+                            hidden.append(i)
+                    return self._masked(state, player, hidden)
+            else:
+                hidden = [i for q in opps for i in crea[q] if i in down]
+                if hidden:
+                    return self._masked(state, player, hidden)
         return self._choose(state, player)
 
     def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
@@ -342,7 +359,7 @@ class HeuristicAgent:
         if memo is not None and memo[0] is state and memo[1] == key:
             guesses = memo[2]
         else:
-            guesses = {q: _guess(state, q) for q in opps}
+            guesses = {q: _guess(state, q) for q in opps} if len(opps) > 1 else {opps[0]: _guess(state, opps[0])}
             self._guessed = (state, key, guesses)
         cards, owner = state.cards, state.owner
         saved = []
@@ -615,7 +632,9 @@ class HeuristicAgent:
         atk_dfn = s.atk_dfn
         sc = s._sc  # the state's (ATK, DEF) cache, read directly: atk_dfn fills it on a miss
         attacks = s.attacks
-        declared = [a[0] for a in attacks] if attacks else ()
+        declared = []  # (a loop: no comprehension frame per decision)
+        for entry in attacks:
+            declared.append(entry[0])
         free: list[int] = []
         free_power = 0
         last = self._decl
@@ -672,8 +691,10 @@ class HeuristicAgent:
         # turn order (unless its taunt forbids it) and then that opponent's creatures: score
         # those pairs in that order, so no action name needs decoding; ties keep the first, as
         # the listed order would.
-        sides = [(q, s.taunt_ids[q].isdisjoint(s.crea[q]) or not s.taunting(q), s.crea[q], s.life[q],
-                  blockers[q], committed_power[q]) for q in opps]
+        sides = []  # (a loop rather than a comprehension: usually one opponent)
+        for q in opps:
+            sides.append((q, s.taunt_ids[q].isdisjoint(s.crea[q]) or not s.taunting(q), s.crea[q], s.life[q],
+                          blockers[q], committed_power[q]))
         for i in free:
             power = atk[i]
             left_i = left[i]

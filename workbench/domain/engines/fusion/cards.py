@@ -37,7 +37,7 @@ class CardDef:
         "on_attack", "on_attacked", "on_leave", "on_block", "on_blocked",
         "on_damaged", "on_deal_damage", "on_enter", "on_draw", "on_opponent_play", "on_phase", "statics", "v2",
         "play_speed", "simulated", "skipped", "raw", "aimed", "choosy", "x_cost", "printed_cost",
-        "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg",
+        "h_summon", "h_flip", "h_set", "h_lasting", "h_own_bonus", "h_artifact", "h_dmg", "h_guess",
         "token", "extra", "materials", "makes_tokens", "fuses",
     )
 
@@ -111,6 +111,8 @@ class CardDef:
         self.h_lasting = self.kind == "magic" and self.subtype in ("continuous", "field", "equip", "aura")
         self.h_own_bonus = sum(e.atk + e.dfn for e in self.continuous if e.target == "own_creatures")
         self.h_artifact = self.kind == "item" and self.subtype == "artifact"
+        # what a creature adds to the face-down guesses (agents._guess): ATK, DEF, stars
+        self.h_guess = (self.atk, self.dfn, self.stars) if self.kind == "creature" else None
         # the one on_play effect when it is damage to a chosen creature: the heuristic scores
         # such plays (the most frequent kind it scores) without a call per action
         one = self.on_play[0] if len(self.on_play) == 1 else None

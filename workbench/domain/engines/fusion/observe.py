@@ -22,9 +22,11 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from workbench.domain.engines.base import Observation
+from workbench.domain.engines.fusion.shuffle import shuffle
 
 if TYPE_CHECKING:  # pragma: no cover
     from workbench.domain.engines.fusion.state import FusionState
+
 
 class Observe:
     """Mixin of :class:`FusionState`: ``observe`` and ``determinize``."""
@@ -123,7 +125,7 @@ class Observe:
         seen = asking[0].ask.seen if asking is not None and asking[0].ask.player == player else 0
         kept = s.deck[player][len(s.deck[player]) - seen:] if seen else []
         deck = sorted(s.deck[player][:len(s.deck[player]) - seen])
-        rng.shuffle(deck)
+        shuffle(rng, deck)  # the draws of rng.shuffle, without a call per card
         s.deck[player] = deck + kept
         max_stars = s.opts.set_max_stars
         for q in range(s.np):
@@ -134,7 +136,7 @@ class Observe:
             magic_slots = [i for i in s.magic[q] if i in down]
             loose = s.hand[q] + s.deck[q]
             pool = sorted(loose + crea_slots + magic_slots)
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             for slots, fits in ((crea_slots, lambda c: c.kind == "creature" and c.stars <= max_stars),
                                 (magic_slots, lambda c: c.kind == "magic" or (c.kind == "item" and c.is_creature))):
                 for old in slots:
@@ -154,27 +156,30 @@ class Observe:
         if getattr(s, "deck_seeds", None) is not None:  # future mulligan shuffles are hidden too
             s.deck_seeds = tuple(rng.getrandbits(32) for _ in range(s.np))
         s._legal = None
-        s._sc = {}
         s._cb = None
+        # The re-dealt cards have stats of their own: computed once here rather than in each
+        # clone a search plays out from this world (clones copy the cache).
+        s._sc = {}
+        s._sc = {i: s._stats(i) for zone in s.crea for i in zone}
         return s
 
 
 def _relabel(s: FusionState, perm: dict[int, int]) -> None:
     """Rename instances everywhere by ``perm`` (a bijection on some of them)."""
+    get = perm.get
 
     def m(i: Any) -> Any:
-        return perm.get(i, i) if isinstance(i, int) else i
+        return get(i, i) if isinstance(i, int) else i
 
     for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile", "extra"):
-        zones = getattr(s, key)
-        for z in zones:
-            z[:] = [m(i) for i in z]
+        for z in getattr(s, key):
+            z[:] = [get(i, i) for i in z]  # zones hold instances only
     for key in ("tapped", "down", "sick"):
-        setattr(s, key, {m(i) for i in getattr(s, key)})
+        setattr(s, key, {get(i, i) for i in getattr(s, key)})
     for key in ("set_turn", "damage", "mods", "eot", "counters"):
         if hasattr(s, key):
-            setattr(s, key, {m(i): v for i, v in getattr(s, key).items()})
-    s.attached = {m(i): m(h) for i, h in s.attached.items()}
+            setattr(s, key, {get(i, i): v for i, v in getattr(s, key).items()})
+    s.attached = {get(i, i): get(h, h) for i, h in s.attached.items()}
     s.chain = [[link[0], m(link[1]), link[2], link[3],
                 tuple(t if e.action == "negate" else m(t) for e, t in zip(link[3], link[4])),
                 *link[5:]] for link in s.chain]

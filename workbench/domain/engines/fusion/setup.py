@@ -73,7 +73,7 @@ def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -
         state.log.append(f"Setup — P{state.first + 1} goes first ({'coin toss' if n == 2 else 'chosen at random'})")
     for p in range(n):
         state._draw(p, opts.start_hand)
-        state.stats.opening[p] = set(state.stats.drawn[p])  # until a mulligan replaces it
+        state.own_stats().opening[p] = set(state.stats.drawn[p])  # until a mulligan replaces it
     state.step = "mulligan" if opts.max_mulligans > 0 else "turn"
     state._advance()
     return state

@@ -41,6 +41,7 @@ from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import CardDef, Effect
 from workbench.domain.engines.fusion.observe import Observe
+from workbench.domain.engines.fusion.shuffle import shuffle
 from workbench.domain.errors import IllegalAction
 
 PLAYER = "player"
@@ -69,19 +70,6 @@ _NO_TARGET = -5
 Those tables are lists of ``n + 5`` entries indexed by the target: instances 0 … n-1, the player
 tokens -1 … -4 (the last four entries) and _NO_TARGET (the fifth last), so a lookup is a list
 index rather than a dict call."""
-
-
-def shuffle(rng: random.Random, x: list[int]) -> None:
-    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does (CPython's Fisher-Yates with
-    ``_randbelow``), without a method call per card; games replay the same as before."""
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def _ptok(p: int) -> int:
@@ -251,6 +239,7 @@ class FusionState(Observe, State):
     sa_block: Any
     _rng: random.Random  # the generator behind ``rng``, shared with the state cloned from
     _rng_mine: bool      # whether ``_rng`` is this state's own copy
+    _stats_mine: bool    # whether ``stats`` is this state's own (see own_stats)
     token_ids: list[frozenset[int]]
     v2: frozenset[str]
     static_ids: list[int]
@@ -278,6 +267,7 @@ class FusionState(Observe, State):
         self.__dict__.update(sh.fields)
         self.opts = opts
         self.stats = GameStats() if n == 2 else GameStats.of(n)
+        self._stats_mine = True  # False while shared with a clone: see own_stats
         self.stats.unsimulated.update(sh.unsimulated)
         self._cb: Any = None  # cached continuous bonuses, see _cont_bonuses
         # cached (ATK, DEF) per creature, see atk_dfn; emptied with _cb and on every stat change
@@ -351,7 +341,10 @@ class FusionState(Observe, State):
         self._rng_mine = False
         d["_rng_mine"] = False
         new.log = list(self.log)
-        new.stats = self.stats.copy()
+        # The statistics are shared copy-on-write too (see own_stats): a look-ahead clone
+        # rarely outlives a few draws and plays, and most clones never write to them.
+        self._stats_mine = False
+        d["_stats_mine"] = False
         for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile", "extra"):
             zones = d[key]
             d[key] = [list(z) for z in zones]
@@ -366,10 +359,19 @@ class FusionState(Observe, State):
             d["counters"] = {i: dict(table) for i, table in self.counters.items()}
         d["chain"] = [list(link) for link in self.chain]
         d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
-        d["_legal"] = None
+        # The listed actions are immutable values in a list nobody changes in place (a new
+        # position gets a new list): the clone lists the same until it applies an action.
         d["_fuse"] = None
-        d["_sc"] = {}
+        d["_sc"] = dict(self._sc)  # the same stats until a change drops an entry
         return new
+
+    def own_stats(self) -> GameStats:
+        """The game statistics to write to: this state's own copy (made on the first write
+        after a clone, which shares them)."""
+        if not self._stats_mine:
+            self.stats = self.stats.copy()
+            self._stats_mine = True
+        return self.stats
 
     @property
     def rng(self) -> random.Random:
@@ -712,8 +714,11 @@ class FusionState(Observe, State):
         crea = self.crea[p]
         if self.taunt_ids[p].isdisjoint(crea):
             return False  # no Taunt card on the field at all: the usual case
-        down = self.down
-        return any(self.cards[i].taunt and i not in down for i in crea)
+        down, cards = self.down, self.cards
+        for i in crea:
+            if cards[i].taunt and i not in down:
+                return True
+        return False
 
     def can_attack(self, i: int) -> bool:
         """Untapped, face up and not summoned this turn (§3.4.4, §3.5.1)."""
@@ -733,7 +738,7 @@ class FusionState(Observe, State):
                 return
             i = deck.pop()
             self.hand[p].append(i)
-            self.stats.drawn[p].add(self.cards[i].id)
+            self.own_stats().drawn[p].add(self.cards[i].id)
             if self.v2 and "on_draw" in self.v2:
                 self._watchers("on_draw", p, None)
 
@@ -1126,7 +1131,9 @@ class FusionState(Observe, State):
     def _can_declare(self) -> bool:
         """True while the active player has a creature left that may still declare an attack."""
         tapped, sick, down = self.tapped, self.sick, self.down
-        declared = [a[0] for a in self.attacks] if self.attacks else ()
+        declared = []  # (loops rather than comprehensions in the hot paths: no frame per call)
+        for a in self.attacks:
+            declared.append(a[0])
         rules = ADAPTER.statics(self) if self.static_ids else None
         for i in self.crea[self.active]:
             if i not in tapped and i not in sick and i not in down and i not in declared:
@@ -1182,6 +1189,9 @@ class FusionState(Observe, State):
     def _items_waiting(self) -> bool:
         """True when a player other than the active one holds a normal item (§3.10.6)."""
         hand, ids = self.hand, self.item_ids
+        if self.np == 2:  # the other player (both are in while the game runs)
+            q = 1 - self.active
+            return not ids[q].isdisjoint(hand[q])
         return any(not ids[q].isdisjoint(hand[q]) for q in self.alive if q != self.active)
 
     def _item_plays(self, p: int) -> list[Action]:
@@ -1838,11 +1848,14 @@ class FusionState(Observe, State):
 
     def _declare_actions(self, p: int) -> list[Action]:
         acts: list[Action] = []
-        declared = [a[0] for a in self.attacks] if self.attacks else ()
+        declared = []  # (loops rather than comprehensions in the hot paths: no frame per call)
+        for a in self.attacks:
+            declared.append(a[0])
         # each attacker picks its own target: any opponent (unless its own Taunt protects it) or
         # a creature of any opponent, opponents in turn order (§3.5.1, §3.9.2)
-        sides = [(q, self.crea[q], self.taunt_ids[q].isdisjoint(self.crea[q]) or not self.taunting(q))
-                 for q in self.opps[p]]
+        sides = []  # (a loop rather than a comprehension: usually one opponent)
+        for q in self.opps[p]:
+            sides.append((q, self.crea[q], self.taunt_ids[q].isdisjoint(self.crea[q]) or not self.taunting(q)))
         two = self.np == 2
         tapped, sick, down = self.tapped, self.sick, self.down
         sa_attack = self.sa_attack
@@ -1888,8 +1901,11 @@ class FusionState(Observe, State):
         return not self.on_field(t) if t >= 0 else -1 - t not in self.alive
 
     def _needs_retarget(self) -> bool:
-        self.attacks = [a for a in self.attacks if self.on_field(a[0])]
         crea, owner, alive = self.crea, self.owner, self.alive
+        for a in self.attacks:
+            if a[0] not in crea[owner[a[0]]]:  # an attacker left the field: its attack ends
+                self.attacks = [a for a in self.attacks if self.on_field(a[0])]
+                break
         for a in self.attacks:
             t = a[1]
             if (t not in crea[owner[t]]) if t >= 0 else (-1 - t not in alive):  # _gone, inline
@@ -1919,7 +1935,9 @@ class FusionState(Observe, State):
         if not self.attacks or (self.np != 2 and not self.attacks_on(q)):
             return False
         tapped, down = self.tapped, self.down
-        blocking = [b for a in self.attacks for b in a[2]]
+        blocking = []
+        for a in self.attacks:
+            blocking += a[2]
         if self.static_ids:
             rules = ADAPTER.statics(self)
             if rules is not None and all(a[0] in rules.unblockable for a in (
@@ -1933,7 +1951,9 @@ class FusionState(Observe, State):
     def _block_actions(self) -> list[Action]:
         q = self.actor
         attacks = self.attacks_on(q)
-        blocking = {b for a in self.attacks for b in a[2]}
+        blocking: set[int] = set()
+        for a in self.attacks:
+            blocking.update(a[2])
         tapped, down, sa_block = self.tapped, self.down, self.sa_block
         rules = ADAPTER.statics(self) if self.static_ids else None
         if rules is not None and rules.unblockable:
@@ -2073,7 +2093,7 @@ class FusionState(Observe, State):
             self.deck[p].extend(self.hand[p])
             self.hand[p] = []
             shuffle(self.shuffle_rng(p), self.deck[p])
-            drawn = self.stats.drawn[p]
+            drawn = self.own_stats().drawn[p]
             drawn.clear()  # a mulliganed hand was not drawn (only the hand was drawn so far)
             self._draw(p, self.opts.start_hand)
             self.stats.opening[p] = set(drawn)
@@ -2111,7 +2131,7 @@ class FusionState(Observe, State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        self.stats.played[p].add(card.id)
+        self.own_stats().played[p].add(card.id)
         self.hand[p].remove(i)
         self.down.add(i)
         self.set_turn[i] = self.turn
@@ -2154,7 +2174,7 @@ class FusionState(Observe, State):
         card = self.cards[i]
         x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids and self._priced() else card.cost)
         self.mana[p] -= x
-        self.stats.played[p].add(card.id)
+        self.own_stats().played[p].add(card.id)
         effects = card.on_play
         if self.v2 and kind != "flip":
             self._played(p, i, kind == "summon")
@@ -2260,7 +2280,9 @@ class FusionState(Observe, State):
         dmg: dict[int, int] = {}
         life_loss = [0] * self.np
         strike_back = self.opts.strike_back
-        blocking = {b for a in self.attacks for b in a[2]}
+        blocking: set[int] = set()
+        for a in self.attacks:
+            blocking.update(a[2])
         log = self.logging
         crea, owner = self.crea, self.owner
         rules = ADAPTER.statics(self) if self.static_ids else None
