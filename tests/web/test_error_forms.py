@@ -123,6 +123,7 @@ def test_every_refusal_a_page_can_show_reads_as_a_form() -> None:
     ("these decks cannot be played: deck 'a' does not exist", "这些卡组无法对战：卡组 'a' 不存在"),
     ("the variant's start_life, max_hand are filled but 'Compare with this variant' is not ticked: tick it to "
      "compare, or clear those fields", None),
+    ("no AI player 'x'; choose one of heuristic, random or human", "没有 AI 玩家 'x'；请从 启发式（heuristic）、随机（random）或真人中选择"),
     ("games must be between 1 and 100,000, not 0", "局数（games）必须在 1 到 100,000 之间，而不是 0"),
 ])
 def test_refusals_read_chinese_with_their_values(app, message, chinese) -> None:  # type: ignore[no-untyped-def]

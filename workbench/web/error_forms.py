@@ -235,7 +235,7 @@ ERRORS: tuple[str, ...] = (
     N_("run %(run)s has no games to replay"),
     N_("run %(run)s has games 0–%(last)s, not %(index)s"),
     # ------------------------------------------------ the game table (services/table, views)
-    N_("no AI player %(name)s; choose one of %(names)s or %(human)s"),
+    N_("no AI player %(name)s; choose one of %(agents)s or %(human)s"),
     N_("no AI player %(name)s"),
     N_("step %(step)s is not between 0 and %(n)s"),
     N_("step must be between 0 and %(n)s"),

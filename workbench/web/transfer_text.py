@@ -155,6 +155,11 @@ def _fill(form: str, values: dict[str, str]) -> str | None:
             values[name] = inner
     if "option" in values:
         values["option"] = _option_label(values["option"])
+    if "agents" in values:  # the AI players' kinds by the names the Play form gives them
+        from workbench.web.game_text import agent_label
+
+        values["agents"] = "、".join(f"{agent_label(a.strip())}（{a.strip()}）" for a in values["agents"].split(","))
+        values["human"] = gettext(values["human"]) if values.get("human") == "human" else values.get("human", "")
     return gettext(form, **values)
 
 
