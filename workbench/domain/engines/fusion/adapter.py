@@ -335,8 +335,13 @@ class FusionEffects(BaseAdapter):
     def static_fusion(self, s: FusionState, e: EffectSpec, extra: list[int]) -> bool:
         """Whether ``fusion_options`` of ``e`` depends on printed fields only (its filter and
         the materials of every creature in ``extra``)."""
-        return self._printed_only(e.filter) and all(
-            self._printed_only(f) for i in extra for f, _ in s.cards[i].materials)
+        if not self._printed_only(e.filter):
+            return False
+        for i in extra:
+            for f, _ in s.cards[i].materials:
+                if not self._printed_only(f):
+                    return False
+        return True
 
     def material_fits(self, s: FusionState, f: Any, pool: Any, src: Source) -> list[int]:
         """As the interpreter's ``matches``; a filter on printed fields only is decided once per

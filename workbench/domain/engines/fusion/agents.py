@@ -875,7 +875,10 @@ def position_value(s: FusionState, player: int) -> float:
         return 0.0 if player not in s.alive else 1.0
     score = 0.0
     # with three or more players: own material against the mean of the opponents still in
-    for q, sign in ((player, 1.0), *((r, -1.0 / len(opps)) for r in opps)):
+    sides = [(player, 1.0)]  # (a loop: it scores every playout, a generator costs a frame)
+    for r in opps:
+        sides.append((r, -1.0 / len(opps)))
+    for q, sign in sides:
         material = 0.0
         for i in s.crea[q]:
             a, d = s.atk_dfn(i)

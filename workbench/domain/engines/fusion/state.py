@@ -34,7 +34,7 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
-from workbench.domain.effects.asks import Paused, asking, resume, run
+from workbench.domain.effects.asks import Paused, resume, run
 from workbench.domain.effects.interpreter import can_pay, legal_targets, matches, pay, resolve
 from workbench.domain.effects.spec import Source
 from workbench.domain.effects.statics import StaticRules
@@ -1309,7 +1309,12 @@ class FusionState(Observe, State):
         source = ADAPTER.source(self, p, src, x)
         if kind == "trigger" and self.dealer:  # on_damaged: the creature whose damage it was
             source.attacker = self.dealer.pop((src, effects[0].index), None)
-        if asking(effects):
+        asks = False  # effects.asks.asking, read in place (a generator per resolution costs a frame)
+        for e in effects:
+            if e.asks:
+                asks = True
+                break
+        if asks:
             decoded = [t if e.action == "negate" else ADAPTER.decode(self, e, t) for e, t in zip(effects, targets)]
             paused = run(effects, decoded, source, self, ADAPTER)
             if paused is not None:
@@ -2247,7 +2252,7 @@ class FusionState(Observe, State):
     def _do_activate(self, p: int, args: tuple[Any, ...]) -> None:
         i = self.index[args[0]]
         card = self.cards[i]
-        e = next(e for e in card.activated if e.index == int(args[1]))
+        e = card.activated_at[int(args[1])]
         x = self._pay(p, e.mana)
         if e.cost_tap:
             self.tapped.add(i)
