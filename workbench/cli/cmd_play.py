@@ -15,7 +15,7 @@ from pathlib import Path
 from workbench.cli import add_data_option
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import agent_problem, make_agent, play_game
-from workbench.domain.errors import UsageError
+from workbench.domain.errors import UsageError, WorkbenchError
 from workbench.storage.repository import Repository
 
 
@@ -63,7 +63,7 @@ def play_log(repo: Repository, game: str, deck_a: str, deck_b: str, seed: int, a
     ``more_decks`` seat players 3 and 4 (engines with ``max_players`` above 2); rule option
     ``players``, when given, must match the number of decks. ``agents`` holds one name per seat.
     Raises NotFound (game, deck), EngineNotFound, DefinitionError (format, option) and
-    UsageError for an unknown agent name or a wrong number of decks.
+    UsageError for a wrong number of decks, WorkbenchError for an unknown agent or budget.
     """
     definition = repo.game(game)
     engine = load_engine(definition.engine or game)
@@ -82,7 +82,7 @@ def play_log(repo: Repository, game: str, deck_a: str, deck_b: str, seed: int, a
     for name in agents:
         problem = agent_problem(engine, name)
         if problem:
-            raise UsageError(problem)
+            raise WorkbenchError(problem)  # exit 1, as `workbench playtest` refuses an unknown agent
     decks = [repo.deck_cards(game, d) for d in ids]
     state = engine.new_seated(decks, options, seed)
     players = [make_agent(engine, name, seed * 2 + i + 1) for i, name in enumerate(agents)]

@@ -133,7 +133,7 @@ def _text_and_effects(definition: GameDefinition, card: Mapping[str, Any], card_
     text = card["text"]
     lang = "zh" if _CJK.search(text) else "en"
     for name in (f.name for f in definition.fields_for(str(kind)) if f.type == "effects"):
-        missing, generated = missing_numbers(text, card.get(name), lang, str(kind))
+        missing, generated = missing_numbers(text, card.get(name), lang, str(kind), definition)
         if missing:
             shown = ", ".join(str(n) for n in sorted(missing))
             out.append(Problem(

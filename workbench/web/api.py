@@ -161,9 +161,9 @@ def _rules_text(definition: Any, card: dict[str, Any]) -> dict[str, Any]:
         if fdef.type != "effects" or not isinstance(entries, list):
             continue
         out[fdef.name] = {
-            "entries": [{lang: entry_text(e, lang, str(kind)) if isinstance(e, dict) else "" for lang in ("en", "zh")}
-                        for e in entries],
-            "en": rules_text(entries, "en", str(kind)), "zh": rules_text(entries, "zh", str(kind))}
+            "entries": [{lang: entry_text(e, lang, str(kind), definition) if isinstance(e, dict) else ""
+                         for lang in ("en", "zh")} for e in entries],
+            "en": rules_text(entries, "en", str(kind), definition), "zh": rules_text(entries, "zh", str(kind), definition)}
     return out
 
 

@@ -8,7 +8,10 @@ so it works for every game; entries that break the vocabulary are left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from workbench.domain.effects.vocabulary import ACTIONS, DEFAULT_TARGET, TRIGGERS
@@ -50,6 +53,8 @@ _ZONE = {
     "zh": {"hand": "手牌", "deck": "卡组", "deck_top": "卡组", "deck_bottom": "卡组", "graveyard": "墓地",
            "exile": "除外区", "field": "场上", "damage_pile": "伤害堆"},
 }
+_STATE_ZH = {"tapped": "横置", "face_down": "里侧", "summoned_this_turn": "本回合登场", "position": "位置"}
+"""A card's states in filters, in the seed's words (the editor's filter_states labels)."""
 _SIDE_EN = {"own": "your", "opponent": "the opponent's", "each": "each player's"}
 _SIDE_ZH = {"own": "己方", "opponent": "对方", "each": "双方"}
 
@@ -117,6 +122,69 @@ def _static(entry: Mapping[str, Any], lang: str) -> str:
             "reduce_damage": f"{who} {'takes' if one else 'take'} {n} less damage"}.get(str(action), "")
 
 
+_GAME: ContextVar[Any] = ContextVar("rules_text_game", default=None)
+"""The game definition of the text being written, for its field and value labels. Only the filter
+words need it, deep inside every clause writer, so it rides along in a context variable rather
+than in the signature of each of them."""
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _in_language(label: str, lang: str) -> str | None:
+    """The part of a bilingual game.yaml label (``属性 Attribute``) in ``lang``: for ``zh`` the leading
+    words holding Chinese, else ``None`` (the label has no Chinese to offer)."""
+    if lang != "zh":
+        return None
+    words = label.split()
+    lead = []
+    for word in words:
+        if not _CJK.search(word):
+            break
+        lead.append(word)
+    return "".join(lead) or None
+
+
+def _field_for(key: str, value: Any) -> Any:
+    """The game's field named ``key`` (kinds share names: fusion's creature and magic ``subtype``),
+    the one whose ``labels`` name ``value`` first; ``None`` without a game or such a field."""
+    game = _GAME.get()
+    if game is None:
+        return None
+    fields = [f for kind in game.kinds for f in game.fields_for(kind) if f.name == key]
+    first = value[0] if isinstance(value, list) and value else value
+    labelled = [f for f in fields if isinstance(f.spec.get("labels"), Mapping) and first in f.spec["labels"]]
+    return (labelled or fields or [None])[0]
+
+
+def _field_label(key: str, value: Any, lang: str) -> str | None:
+    """The game's own label of filter key ``key`` (a card field, or ``kind``) in ``lang``, if any."""
+    if key == "kind":
+        return "种类" if lang == "zh" and _GAME.get() is not None else None
+    fdef = _field_for(key, value)
+    return _in_language(str(fdef.spec["label"]), lang) if fdef is not None and fdef.spec.get("label") else None
+
+
+def _value_label(key: str, value: Any, lang: str, fdef: Any = None) -> str:
+    """Value ``value`` of filter key ``key`` as the game labels it in ``lang`` (a kind's label, the
+    field ``fdef``'s ``labels``), else as written."""
+    game = _GAME.get()
+    if game is not None and key == "kind" and str(value) in game.kinds:
+        return _in_language(game.kinds[str(value)].label, lang) or str(value)
+    labels = fdef.spec.get("labels") if fdef is not None else None
+    if isinstance(labels, Mapping) and value in labels:
+        return _in_language(str(labels[value]), lang) or str(value)
+    return str(value)
+
+
+@contextmanager
+def _labels_of(game: Any) -> Iterator[None]:
+    token = _GAME.set(game)
+    try:
+        yield
+    finally:
+        _GAME.reset(token)
+
+
 def _n(value: Any) -> str:
     return "X" if value == "X" else str(value)
 
@@ -128,7 +196,10 @@ def _filter_words(flt: Any, lang: str) -> str:
     for key, value in flt.items():
         if key == "other":
             continue
-        name = (_STAT_ZH if lang == "zh" else _STAT_EN).get(key, key.replace("_", " "))
+        name = ((_field_label(key, value, lang) if key not in _STAT_ZH else None)
+                or (_STATE_ZH if lang == "zh" else {}).get(key)
+                or (_STAT_ZH if lang == "zh" else _STAT_EN).get(key, key.replace("_", " ")))
+        fdef = _field_for(key, value)
         if isinstance(value, Mapping):
             low, high = value.get("min"), value.get("max")
             if lang == "zh":
@@ -140,10 +211,10 @@ def _filter_words(flt: Any, lang: str) -> str:
         elif isinstance(value, bool):
             parts.append((name if value else f"非{name}") if lang == "zh" else (name if value else f"not {name}"))
         elif isinstance(value, list):
-            joined = ("或" if lang == "zh" else " or ").join(str(v) for v in value)
+            joined = ("或" if lang == "zh" else " or ").join(_value_label(key, v, lang, fdef) for v in value)
             parts.append(f"{name}为{joined}" if lang == "zh" else f"{name} {joined}")
         else:
-            parts.append(f"{name}为{value}" if lang == "zh" else f"{name} {value}")
+            parts.append(f"{name}为{_value_label(key, value, lang, fdef)}" if lang == "zh" else f"{name} {value}")
     if not parts:
         return ""
     return "（" + "，".join(parts) + "）" if lang == "zh" else " with " + ", ".join(parts)
@@ -457,19 +528,26 @@ def _sentence(head: str, bodies: list[str], lang: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def entry_text(entry: Mapping[str, Any], lang: str = "en", kind: str | None = None) -> str:
-    """One sentence for one effect entry ("" when the entry breaks the vocabulary)."""
-    return rules_text([entry], lang, kind)
+def entry_text(entry: Mapping[str, Any], lang: str = "en", kind: str | None = None, game: Any = None) -> str:
+    """One sentence for one effect entry ("" when the entry breaks the vocabulary); see ``rules_text``."""
+    return rules_text([entry], lang, kind, game)
 
 
-def rules_text(entries: object, lang: str = "en", kind: str | None = None) -> str:
+def rules_text(entries: object, lang: str = "en", kind: str | None = None, game: Any = None) -> str:
     """The rules text of a card's ``effects`` list: one sentence per trigger, entries of one
     trigger in a row joined with "then". ``kind``: the card's kind (a spell's on_play effect is
-    the spell itself; a creature's says "When this is summoned")."""
+    the spell itself; a creature's says "When this is summoned"). ``game``: the card's game
+    definition, whose labels name filter fields and values in Chinese text (``属性为炎`` rather than
+    ``attribute为fire``). Raises ValueError for a language other than en and zh."""
     if lang not in _WHEN:
         raise ValueError(f"language {lang!r}; allowed: en, zh")
     if not isinstance(entries, Sequence) or isinstance(entries, (str, bytes)):
         return ""
+    with _labels_of(game):
+        return _rules_text(entries, lang, kind)
+
+
+def _rules_text(entries: Sequence[Any], lang: str, kind: str | None) -> str:
     sentences: list[str] = []
     head: str | None = None
     bodies: list[str] = []
@@ -498,17 +576,16 @@ _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}  # ① … ⑳: fusion's 
 
 def numbers(text: str) -> set[int]:
     """The numbers 2 and above a text names: digits, ① …, and English number words."""
-    import re
-
     found = {int(n) for n in re.findall(r"\d+", text)}
     found |= {v for ch, v in _CIRCLED.items() if ch in text}
     found |= {v for w, v in _WORDS.items() if re.search(rf"\b{w}\b", text, re.I)}
     return {n for n in found if n >= 2}
 
 
-def missing_numbers(card_text: str, entries: object, lang: str, kind: str | None = None) -> tuple[set[int], str]:
+def missing_numbers(card_text: str, entries: object, lang: str, kind: str | None = None,
+                    game: Any = None) -> tuple[set[int], str]:
     """Numbers the effects use that the card's text does not mention, and the generated text."""
-    generated = rules_text(entries, lang, kind)
+    generated = rules_text(entries, lang, kind, game)
     if not card_text.strip() or not generated:
         return set(), generated
     return numbers(generated) - numbers(card_text), generated
