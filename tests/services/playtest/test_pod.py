@@ -80,3 +80,15 @@ def test_cli_pod(tmp_path: Path) -> None:
                            "--workers", "1", "--quiet", "--data", str(ROOT / "card_data")],
                           capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert text.startswith("3-player pod: deck A (lie-yan-ji-feng)")
+
+
+def test_deck_a_losing_every_rotation_of_a_short_run_is_not_certainly_zero() -> None:
+    """The interval over rotations is Wilson's, as over the two-player pairs: four rotations with
+    no win read 0 %–49 %, not the 0 %–0 % a normal interval from the (zero) sample spread gave."""
+    from workbench.domain.stats import wilson_interval
+    from workbench.services.playtest.pod import mean_interval
+
+    score = mean_interval([0.0, 0.0, 0.0, 0.0])
+    assert score["value"] == 0 and score["ci95"] == list(wilson_interval(0, 4)) and score["ci95"][1] > 0.48
+    mixed = mean_interval([1.0, 0.0, 1 / 3, 2 / 3])
+    assert mixed["ci95"][0] < 0.5 < mixed["ci95"][1]

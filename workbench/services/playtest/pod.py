@@ -219,15 +219,18 @@ def run_pod(pod: Pod, games: int, workers: int | None = None, *,
 
 
 def mean_interval(values: Sequence[float], z: float = stats.Z95) -> dict[str, Any]:
-    """Mean of ``values`` with a normal-approximation interval (clipped to 0-1); ``n`` values."""
+    """Mean of ``values`` (scores in 0-1, one per rotation) with a Wilson interval over them, as
+    the two-player report's pairs; ``n`` values.
+
+    The Wilson interval bounds the spread of 0-1 scores by that of a proportion, so it never
+    shrinks to nothing: a normal interval from the sample spread read 0.0 %–0.0 % when deck A
+    lost every game of a short run, which says "certainly 0" after four rotations.
+    """
     n = len(values)
     if not n:
         return {"value": None, "ci95": [0.0, 1.0], "n": 0}
-    mean = statistics.fmean(values)
-    if n < 2:
-        return {"value": mean, "ci95": [0.0, 1.0], "n": n}
-    half = z * statistics.stdev(values) / math.sqrt(n)
-    return {"value": mean, "ci95": [max(0.0, mean - half), min(1.0, mean + half)], "n": n}
+    low, high = stats.wilson_interval(math.fsum(values), n, z)
+    return {"value": statistics.fmean(values), "ci95": [low, high], "n": n}
 
 
 def pod_report(pod: Pod, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
