@@ -216,5 +216,10 @@ def test_the_preview_stays_in_view_while_editing_on_a_phone_and_a_laptop(live_se
         preview = page.locator("#preview-img:visible, #preview:visible").first
         expect(preview).to_be_visible()
         box = preview.bounding_box()
+        for _ in range(50):  # the live preview swaps its image after the fill: look again until it has a box
+            if box is not None:
+                break
+            page.wait_for_timeout(100)
+            box = preview.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + 40 <= height, (width, box)  # on screen
         context.close()
