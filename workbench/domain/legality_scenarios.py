@@ -24,7 +24,7 @@ from typing import Any
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
-from workbench.domain.scenarios import ScenarioError, ScenarioResult, first_difference
+from workbench.domain.scenario_results import ScenarioError, ScenarioResult, first_difference
 from workbench.domain.validation import validate_card, validate_deck
 
 LEGALITY_KINDS = frozenset({"deck", "card"})

@@ -9,13 +9,14 @@ first difference as a readable path, e.g. ``players.1.life: expected 2400, got 2
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from workbench.domain.engines import load_engine
 from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
 from workbench.domain.gamedef import GameDefinition
+from workbench.domain.legality_scenarios import run_legality_scenario
+from workbench.domain.scenario_results import ScenarioError, ScenarioResult, first_difference, plain_value, shown_value
 
 STEP_KEYS = frozenset({"player", "action", "args", "joint", "expect", "expect_illegal", "note"})
 TOP_KEYS = frozenset(
@@ -33,118 +34,16 @@ def scenario_kind(scenario: Any) -> str:
     return str(scenario.get("kind") or "play") if isinstance(scenario, Mapping) else "play"
 
 
-class ScenarioError(WorkbenchError):
-    """A scenario mapping is malformed (missing keys, wrong shapes)."""
-
-
 class _Mismatch(Exception):
     """Internal: the scenario ran but the state differs or an action was refused."""
 
-
-@dataclass(frozen=True)
-class ScenarioResult:
-    """The outcome of one scenario: ``message`` names the first difference when it failed."""
-
-    name: str
-    game: str
-    rule: str
-    passed: bool
-    message: str = ""
-    steps: int = 0
-
-    def line(self) -> str:
-        """One readable report line: PASS/FAIL, name, rule and the first difference."""
-        head = f"{'PASS' if self.passed else 'FAIL'} {self.name}"
-        if self.rule:
-            head += f" ({self.rule})"
-        return head if self.passed else f"{head}: {self.message}"
-
-
-# --------------------------------------------------------------------------- comparison
-
-
-def _plain(value: Any) -> Any:
-    """Tuples become lists, recursively, so YAML lists and engine tuples compare equal."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def _same_scalar(expected: Any, actual: Any) -> bool:
-    # bool is an int subclass; True must not equal 1 in an expectation.
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return float(expected) == float(actual)
-    return bool(expected == actual)
-
-
-def first_difference(expected: Any, actual: Any, path: str = "") -> str | None:
-    """Compare ``expected`` as a subset of ``actual``; return the first difference or None.
-
-    Mappings match when every expected key matches (extra actual keys are ignored); a mapping
-    with integer keys may address a list by index; lists match element by element and must have
-    the same length; ``{contains: TEXT}`` matches a string holding TEXT. Never raises.
-    """
-    where = path or "(state)"
-    if isinstance(expected, Mapping):
-        if set(expected) == {"contains"} and isinstance(actual, str):
-            needle = str(expected["contains"])
-            return None if needle in actual else f"{where}: expected text containing {needle!r}, got {actual!r}"
-        if isinstance(actual, (list, tuple)):
-            for key, sub in expected.items():
-                try:
-                    index = int(key)
-                except (TypeError, ValueError):
-                    return f"{where}: expected a mapping with key {key!r}, got a list"
-                if not -len(actual) <= index < len(actual):
-                    return f"{where}.{key}: missing (the list has {len(actual)} items)"
-                diff = first_difference(sub, actual[index], f"{path}.{key}" if path else str(key))
-                if diff:
-                    return diff
-            return None
-        if not isinstance(actual, Mapping):
-            return f"{where}: expected a mapping, got {_show(actual)}"
-        for key, sub in expected.items():
-            sub_path = f"{path}.{key}" if path else str(key)
-            if key in actual:
-                found = actual[key]
-            elif str(key) in actual:
-                found = actual[str(key)]
-            else:
-                known = ", ".join(str(k) for k in list(actual)[:12])
-                return f"{sub_path}: missing (have: {known})"
-            diff = first_difference(sub, found, sub_path)
-            if diff:
-                return diff
-        return None
-    if isinstance(expected, (list, tuple)):
-        if not isinstance(actual, (list, tuple)):
-            return f"{where}: expected {_show(expected)}, got {_show(actual)}"
-        if len(expected) != len(actual):
-            return f"{where}: expected {_show(expected)}, got {_show(actual)}"
-        for index, (exp, act) in enumerate(zip(expected, actual)):
-            diff = first_difference(exp, act, f"{path}.{index}" if path else str(index))
-            if diff:
-                return diff
-        return None
-    if _same_scalar(expected, actual):
-        return None
-    return f"{where}: expected {_show(expected)}, got {_show(actual)}"
-
-
-def _show(value: Any) -> str:
-    text = repr(_plain(value))
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 # --------------------------------------------------------------------------- actions
 
 
 def _args_match(wanted: Sequence[Any], actual: Sequence[Any]) -> bool:
-    plain_wanted, plain_actual = _plain(list(wanted)), _plain(list(actual))
+    plain_wanted, plain_actual = plain_value(list(wanted)), plain_value(list(actual))
     if plain_wanted == plain_actual:
         return True
     # YAML may read "3" as 3 (or the other way round); compare the printed leaves too.
@@ -165,7 +64,7 @@ def _tupled(value: Any) -> Any:
 
 def _describe(step: Mapping[str, Any]) -> str:
     args = step.get("args")
-    return f"{step.get('action')} {_show(args)}" if args is not None else str(step.get("action"))
+    return f"{step.get('action')} {shown_value(args)}" if args is not None else str(step.get("action"))
 
 
 def resolve_action(state: State, player: int, step: Mapping[str, Any]) -> Action:
@@ -192,14 +91,14 @@ def resolve_action(state: State, player: int, step: Mapping[str, Any]) -> Action
     if len(same_kind) == 1:
         return same_kind[0]
     if len(same_kind) > 1:
-        options = "; ".join(_show(a.args) for a in same_kind[:8])
+        options = "; ".join(shown_value(a.args) for a in same_kind[:8])
         raise ScenarioError(f"action {kind!r} needs args: several are legal ({options})")
     return Action(kind)
 
 
 def _legal_summary(state: State, player: int) -> str:
     legal = state.legal_actions(player)
-    shown = ", ".join(f"{a.kind} {_show(a.args)}" if a.args else a.kind for a in legal[:10])
+    shown = ", ".join(f"{a.kind} {shown_value(a.args)}" if a.args else a.kind for a in legal[:10])
     more = f" … ({len(legal)} in all)" if len(legal) > 10 else ""
     return shown + more if shown else "none"
 
@@ -281,7 +180,7 @@ def _check_expect(engine: Engine, state: State, expected: Any, where: str) -> No
     if not isinstance(expected, Mapping):
         raise ScenarioError(f"{where}: expect must be a mapping (a subset of the snapshot)")
     assert engine.snapshot is not None
-    diff = first_difference(_plain(expected), engine.snapshot(state))
+    diff = first_difference(plain_value(expected), engine.snapshot(state))
     if diff:
         raise _Mismatch(f"{where}: {diff}")
 
@@ -344,8 +243,6 @@ def run_scenario(
     rule = str(scenario.get("rule", "") or "") if isinstance(scenario, Mapping) else ""
     kind = scenario_kind(scenario)
     if kind in ("deck", "card"):
-        from workbench.domain.legality_scenarios import run_legality_scenario
-
         return run_legality_scenario(scenario, definition)
     if kind != "play":
         why = ("runs with the playtest runner (workbench scenario, workbench.services.scenario_runs)"

@@ -20,7 +20,7 @@ from typing import Any
 
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
-from workbench.domain.scenarios import ScenarioError, ScenarioResult, first_difference
+from workbench.domain.scenario_results import ScenarioError, ScenarioResult, first_difference
 from workbench.services.playtest.pod import Pod, check_pod, run_pod
 
 TOP_KEYS = frozenset({"game", "kind", "name", "rule", "description", "options", "seed", "agents",
