@@ -24,7 +24,14 @@ from typing import Any
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
-from workbench.domain.scenario_results import ScenarioError, ScenarioResult, first_difference
+from workbench.domain.scenario_results import (
+    ScenarioError,
+    ScenarioResult,
+    check_keys,
+    check_options,
+    first_difference,
+    scenario_header,
+)
 from workbench.domain.validation import validate_card, validate_deck
 
 LEGALITY_KINDS = frozenset({"deck", "card"})
@@ -46,20 +53,14 @@ def check_legality_shape(scenario: Any) -> None:
     kind = scenario.get("kind")
     if kind not in LEGALITY_KINDS:
         raise ScenarioError(f"kind must be deck or card here, not {kind!r}")
-    unknown = sorted(str(k) for k in scenario if k not in TOP_KEYS)
-    if unknown:
-        raise ScenarioError(f"unknown keys for a {kind} scenario: {', '.join(unknown)}")
-    for key in ("game", "name", "cases"):
-        if key not in scenario:
-            raise ScenarioError(f"a scenario needs '{key}'")
+    check_keys(scenario, TOP_KEYS, ("game", "name", "cases"), unknown=f"unknown keys for a {kind} scenario",
+               needs="a scenario")
     cards = scenario.get("cards", {})
     if not isinstance(cards, Mapping):
         raise ScenarioError("cards must map card ids to card mappings")
     if kind == "card" and "cards" in scenario:
         raise ScenarioError("a card scenario gives each card in its case (card: {...}), not a cards library")
-    options = scenario.get("options", {})
-    if options is not None and not isinstance(options, Mapping):
-        raise ScenarioError("options must be a mapping of rule option overrides")
+    check_options(scenario)
     cases = scenario["cases"]
     if not isinstance(cases, list) or not cases:
         raise ScenarioError("cases must be a non-empty list")
@@ -129,9 +130,7 @@ def run_legality_scenario(scenario: Mapping[str, Any], definition: GameDefinitio
     'deck.zone_min', not reported (problems: none)``), or with ``error: …`` for a malformed
     scenario or a missing definition.
     """
-    name = str(scenario.get("name", "(unnamed)")) if isinstance(scenario, Mapping) else "(unnamed)"
-    game = str(scenario.get("game", "")) if isinstance(scenario, Mapping) else ""
-    rule = str(scenario.get("rule", "") or "") if isinstance(scenario, Mapping) else ""
+    name, game, rule = scenario_header(scenario)
     done = 0
     try:
         check_legality_shape(scenario)

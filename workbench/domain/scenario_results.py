@@ -34,6 +34,32 @@ class ScenarioResult:
         return head if self.passed else f"{head}: {self.message}"
 
 
+def scenario_header(scenario: Any) -> tuple[str, str, str]:
+    """The scenario's name, game and rule as its result reports them, whatever its shape."""
+    if not isinstance(scenario, Mapping):
+        return "(unnamed)", "", ""
+    return str(scenario.get("name", "(unnamed)")), str(scenario.get("game", "")), str(scenario.get("rule", "") or "")
+
+
+def check_keys(scenario: Mapping[str, Any], allowed: frozenset[str], required: Sequence[str], *,
+               unknown: str, needs: str) -> None:
+    """Raise ScenarioError naming the keys of ``scenario`` outside ``allowed`` (``"<unknown>: a, b"``)
+    or the first of ``required`` it lacks (``"<needs> needs 'key'"``)."""
+    extra = sorted(str(k) for k in scenario if k not in allowed)
+    if extra:
+        raise ScenarioError(f"{unknown}: {', '.join(extra)}")
+    for key in required:
+        if key not in scenario:
+            raise ScenarioError(f"{needs} needs '{key}'")
+
+
+def check_options(scenario: Mapping[str, Any]) -> None:
+    """Raise ScenarioError unless the scenario's ``options`` (if any) is a mapping."""
+    options = scenario.get("options", {})
+    if options is not None and not isinstance(options, Mapping):
+        raise ScenarioError("options must be a mapping of rule option overrides")
+
+
 # --------------------------------------------------------------------------- comparison
 
 

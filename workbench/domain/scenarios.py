@@ -16,7 +16,16 @@ from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.legality_scenarios import run_legality_scenario
-from workbench.domain.scenario_results import ScenarioError, ScenarioResult, first_difference, plain_value, shown_value
+from workbench.domain.scenario_results import (
+    ScenarioError,
+    ScenarioResult,
+    check_keys,
+    check_options,
+    first_difference,
+    plain_value,
+    scenario_header,
+    shown_value,
+)
 
 STEP_KEYS = frozenset({"player", "action", "args", "joint", "expect", "expect_illegal", "note"})
 TOP_KEYS = frozenset(
@@ -194,12 +203,7 @@ def check_scenario_shape(scenario: Any) -> None:
         raise ScenarioError("a scenario must be a mapping")
     if scenario_kind(scenario) != "play":
         raise ScenarioError(f"kind {scenario_kind(scenario)!r} is not a play scenario")
-    unknown = sorted(str(k) for k in scenario if k not in TOP_KEYS)
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys: {', '.join(unknown)}")
-    for key in ("game", "name", "setup"):
-        if key not in scenario:
-            raise ScenarioError(f"a scenario needs '{key}'")
+    check_keys(scenario, TOP_KEYS, ("game", "name", "setup"), unknown="unknown scenario keys", needs="a scenario")
     if not isinstance(scenario["setup"], Mapping):
         raise ScenarioError("setup must be a mapping")
     actions = scenario.get("actions", [])
@@ -218,9 +222,7 @@ def check_scenario_shape(scenario: Any) -> None:
     )
     if not has_check:
         raise ScenarioError("a scenario needs at least one expect or expect_illegal (else it cannot fail)")
-    options = scenario.get("options", {})
-    if options is not None and not isinstance(options, Mapping):
-        raise ScenarioError("options must be a mapping of rule option overrides")
+    check_options(scenario)
 
 
 def run_scenario(
@@ -238,9 +240,7 @@ def run_scenario(
     parsed game.yaml; without it they fail with an error); a ``pod`` scenario fails here with an
     error, as it runs with the playtest runner (``workbench.services.scenario_runs``).
     """
-    name = str(scenario.get("name", "(unnamed)")) if isinstance(scenario, Mapping) else "(unnamed)"
-    game = str(scenario.get("game", "")) if isinstance(scenario, Mapping) else ""
-    rule = str(scenario.get("rule", "") or "") if isinstance(scenario, Mapping) else ""
+    name, game, rule = scenario_header(scenario)
     kind = scenario_kind(scenario)
     if kind in ("deck", "card"):
         return run_legality_scenario(scenario, definition)

@@ -20,7 +20,14 @@ from typing import Any
 
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
-from workbench.domain.scenario_results import ScenarioError, ScenarioResult, first_difference
+from workbench.domain.scenario_results import (
+    ScenarioError,
+    ScenarioResult,
+    check_keys,
+    check_options,
+    first_difference,
+    scenario_header,
+)
 from workbench.services.playtest.pod import Pod, check_pod, run_pod
 
 TOP_KEYS = frozenset({"game", "kind", "name", "rule", "description", "options", "seed", "agents",
@@ -33,12 +40,8 @@ def check_pod_shape(scenario: Any) -> None:
     """Raise ScenarioError unless ``scenario`` is a well-formed pod scenario."""
     if not isinstance(scenario, Mapping) or scenario.get("kind") != "pod":
         raise ScenarioError("a pod scenario is a mapping with kind: pod")
-    unknown = sorted(str(k) for k in scenario if k not in TOP_KEYS)
-    if unknown:
-        raise ScenarioError(f"unknown keys for a pod scenario: {', '.join(unknown)}")
-    for key in ("game", "name", "cards", "decks", "games", "expect"):
-        if key not in scenario:
-            raise ScenarioError(f"a pod scenario needs '{key}'")
+    check_keys(scenario, TOP_KEYS, ("game", "name", "cards", "decks", "games", "expect"),
+               unknown="unknown keys for a pod scenario", needs="a pod scenario")
     if not isinstance(scenario["cards"], Mapping):
         raise ScenarioError("cards must map card ids to card mappings")
     decks = scenario["decks"]
@@ -52,9 +55,7 @@ def check_pod_shape(scenario: Any) -> None:
         raise ScenarioError("agents must list two players: deck A's and the opponents'")
     if not isinstance(scenario["expect"], Mapping) or not scenario["expect"]:
         raise ScenarioError("expect must be a non-empty mapping (a subset of the pod report)")
-    options = scenario.get("options", {})
-    if options is not None and not isinstance(options, Mapping):
-        raise ScenarioError("options must be a mapping of rule option overrides")
+    check_options(scenario)
 
 
 def _deck_cards(deck: Mapping[str, Any], library: Mapping[str, Any], where: str) -> dict[str, list[dict[str, Any]]]:
@@ -101,9 +102,7 @@ def run_pod_scenario(scenario: Mapping[str, Any], definition: GameDefinition | N
     The result names the first difference as a path into the report (``records.1.seats.0:
     expected 'c', got 'b'``), or ``error: …`` for a malformed scenario or a refused pod.
     """
-    name = str(scenario.get("name", "(unnamed)")) if isinstance(scenario, Mapping) else "(unnamed)"
-    game = str(scenario.get("game", "")) if isinstance(scenario, Mapping) else ""
-    rule = str(scenario.get("rule", "") or "") if isinstance(scenario, Mapping) else ""
+    name, game, rule = scenario_header(scenario)
     try:
         if definition is None:
             raise ScenarioError(f"a pod scenario needs the game definition of {game!r}")
