@@ -387,3 +387,77 @@ def test_plain_entries_run_by_the_engine_play_as_the_interpreter_runs_them() -> 
                 SethState.direct_effects = True  # type: ignore[misc]
         assert games[0] == games[1], seed
     assert direct > 40
+
+
+def test_the_lists_of_monsters_in_play_follow_every_removal() -> None:
+    """``SethState.living`` (each side's monsters in play, replaced on removal) against the
+    plain definition at every decision of games with removals by damage, poison, destroy and
+    on_destroyed effects, in the state and in its clones."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+
+    extra = [{"trigger": "activated", "action": "destroy", "target": "enemy_creature"},
+             {"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 3},
+             {"trigger": "on_play", "action": "add_poison", "target": "enemy_creatures", "amount": 2}]
+    removed = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            if rng.random() < 0.4:
+                card["effects"] = [rng.choice(extra)]
+        state = ENGINE.new_game(a, b, dict(DEFAULTS, _log=seed % 2 == 0), seed)
+        agents = [RandomAgent(seed), HeuristicAgent(seed)] if seed % 3 else [HeuristicAgent(seed)] * 2
+        while True:
+            for s in (state, state.clone()):
+                assert s.living == [[m for m in team if m.alive] for team in s.teams], seed
+                assert [len(x) for x in s.living] == s.left
+            if state.is_terminal():
+                break
+            state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})
+        removed += sum(not m.alive for m in state.everyone)
+    assert removed > 100
+
+
+_CHAINS: list[dict[str, Any]] = [  # what can remove more monsters after a removal, and what cannot
+    {"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 3},
+    {"trigger": "on_destroyed", "action": "damage", "target": "own_creatures", "amount": 2},
+    {"trigger": "on_destroyed", "action": "heal", "target": "own_creatures", "amount": 2},
+    {"trigger": "continuous", "action": "modify_stats", "target": "own_creatures", "stats": {"health": 2},
+     "duration": "permanent"},
+    {"trigger": "on_play", "action": "modify_stats", "target": "own_creatures", "stats": {"health": 3},
+     "duration": "while_on_field"},
+    {"trigger": "activated", "action": "destroy", "target": "enemy_creature"},
+    {"trigger": "activated", "action": "damage", "target": "enemy_creature", "amount": 4},
+]
+
+
+def test_a_removal_looks_again_only_when_a_change_could_remove_more() -> None:
+    """``settle_once`` (after a removal the check stops unless an on_destroyed effect, an ended
+    standing or while_on_field change … cleared ``settled``) against looking again every time:
+    logged games with chains of removals play the same."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+
+    chained = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [rng.choice(_CHAINS) for _ in range(rng.randint(0, 2))]
+        games = []
+        for once in (True, False):
+            SethState.settle_once = once  # type: ignore[misc]
+            try:
+                setup._OPENINGS.clear()
+                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
+                kind = HeuristicAgent if seed % 2 else RandomAgent
+                result = play_game(state, [kind(seed), kind(seed + 1)])
+                games.append((result, state.log, _monsters(state)))
+            finally:
+                SethState.settle_once = True  # type: ignore[misc]
+        assert games[0] == games[1], seed
+        chained += sum("(on destroyed)" in line for line in games[0][1]) > 0
+    assert chained > 20

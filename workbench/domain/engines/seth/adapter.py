@@ -147,7 +147,7 @@ class SethEffects(BaseAdapter):
         return Source(m.owner, m.card.name, m, m if m.alive or e.trigger == "on_destroyed" else None)
 
     def units(self, s: SethState, player: int) -> list[Monster]:
-        return [m for m in s.teams[player] if m.alive]
+        return list(s.living[player])
 
     def in_play(self, s: SethState, u: Monster) -> bool:
         return u.alive

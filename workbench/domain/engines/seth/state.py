@@ -113,6 +113,10 @@ class SethState(Observe, State):
     monsters while the log is off; False: note and sum their changes (the plain reading; the
     tests compare both). A logged game always sums: its lines tell each ability's result as the
     sum computes it, from the starting state ("now 2" poison counters, not the running total)."""
+    settle_once: ClassVar[bool] = True
+    """After a removal, look for more monsters to remove only when a change since could have
+    brought one to 0 Health (it clears ``settled``); False: always look again (the plain loop;
+    the tests compare both)."""
     direct_effects: ClassVar[bool] = True
     """Carry out plain damage, heal and poison entries (``Effect.direct``) in ``_run_direct``
     when no card of the game has a static rule and the log is off; False: every entry through
@@ -158,6 +162,9 @@ class SethState(Observe, State):
         self.by_name = by_name
         self.order = order
         self.left = left
+        # Each player's monsters in play, in team order: shared read-only lists, replaced (never
+        # changed in place) when a monster is removed (_remove_dead).
+        self.living = [[m for m in team if m.alive] for team in teams]
         self.has_round_triggers = round_triggers
         self.has_continuous = continuous
         self.has_statics = statics
@@ -351,6 +358,7 @@ class SethState(Observe, State):
         other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] for q in self.queued]
         other.finished = list(self.finished)
         other.left = list(self.left)
+        other.living = _remap(self.living, to)
         other.totals = [dict(self.totals[0]), dict(self.totals[1])]
         other.choice = dict(self.choice)
         return other
@@ -370,8 +378,8 @@ class SethState(Observe, State):
             self.log.append(text)
 
     def alive(self, player: int) -> list[Monster]:
-        """The player's monsters still in play, in team order."""
-        return [m for m in self.teams[player] if m.alive]
+        """The player's monsters still in play, in team order (a new list)."""
+        return list(self.living[player])
 
     def where(self) -> str:
         """``Round N, Phase`` for log lines."""
@@ -583,19 +591,16 @@ class SethState(Observe, State):
             self._begin_split()
 
     def _targets_for(self, m: Monster, effect: Effect) -> list[Monster]:
-        """The monsters a single-target effect of ``m`` may pick: own, then enemy, in team order."""
+        """The monsters a single-target effect of ``m`` may pick: own, then enemy, in team order
+        (callers must not change the list: it may be one of ``living``)."""
         target = effect.target
         if effect.filter is not None or self.has_statics:  # the interpreter's matching, targetable monsters
             return legal_targets(effect, ADAPTER.source(m, effect), self, ADAPTER)
         if target == "enemy_creature":
-            enemies = []
-            for x in self.teams[1 - m.owner]:
-                if x.alive:
-                    enemies.append(x)
-            return enemies
+            return self.living[1 - m.owner]
         if target == "own_creature":
-            return [x for x in self.teams[m.owner] if x.alive]
-        return [x for x in self.teams[m.owner] if x.alive] + [x for x in self.teams[1 - m.owner] if x.alive]
+            return self.living[m.owner]
+        return self.living[m.owner] + self.living[1 - m.owner]
 
     def _may_target(self, m: Monster, effect: Effect, target: Monster) -> bool:
         """Whether ``target`` is in ``_targets_for(m, effect)``, without building the list."""
@@ -912,13 +917,9 @@ class SethState(Observe, State):
             units = [target] if target is not None and target.alive else []
         else:
             side = selector.side  # controller, opponent, or either/each: own side first
-            teams = ((self.teams[m.owner],) if side == "controller" else (self.teams[1 - m.owner],)
-                     if side == "opponent" else (self.teams[m.owner], self.teams[1 - m.owner]))
-            units = []
-            for team in teams:
-                for x in team:
-                    if x.alive:
-                        units.append(x)
+            living = self.living
+            units = (living[m.owner] if side == "controller" else living[1 - m.owner] if side == "opponent"
+                     else living[m.owner] + living[1 - m.owner])
             if effect.random and len(units) > 1:
                 units = [self.rng.choice(units)]
         action, n = effect.action, effect.amount
@@ -1081,6 +1082,7 @@ class SethState(Observe, State):
                 target.perm_damage -= d
                 target.perm_health -= h
                 target.recalc()
+                self.settled = False  # Health may have dropped
             elif target not in dead:
                 keep.append(entry)
         self.bound = keep
@@ -1110,13 +1112,13 @@ class SethState(Observe, State):
             return  # nothing changed that could remove a monster (see __init__)
         # on_destroyed triggers can remove more monsters; loop until nothing changes.
         for _ in range(20):
-            dead = []
-            for m in self.everyone:
-                if m.alive and m.damage_taken >= m.health:
-                    dead.append(m)
+            dead = [m for m in self.everyone if m.alive and m.damage_taken >= m.health]
             if not dead:
                 self.settled = True
                 return
+            # Settled once these are removed, unless a change below could remove more: it clears
+            # the flag (an ended while_on_field or standing effect, an on_destroyed effect).
+            self.settled = self.settle_once
             lost_source = False
             for p in (0, 1):  # a side's first removal (monsters removed together share it)
                 facts = self.stats.facts[p]
@@ -1130,6 +1132,10 @@ class SethState(Observe, State):
             for m in dead:
                 m.alive = False
                 self.left[m.owner] -= 1
+            for p in (0, 1):
+                if self.left[p] != len(self.living[p]):
+                    self.living[p] = [m for m in self.teams[p] if m.alive]
+            for m in dead:
                 if self.logging:
                     self.log.append(f"  {m.label} is removed")
                 if m.card.triggered and "continuous" in m.card.triggered:
@@ -1149,6 +1155,8 @@ class SethState(Observe, State):
                     self.run_effect(m, effect, target)
                     if self.hurt:
                         self._damage_triggers()
+            if self.settled:
+                return
         self.settled = False
 
     # ------------------------------------------------------------------ steps 3-5: damage split
@@ -1172,9 +1180,7 @@ class SethState(Observe, State):
                     targets.append(m)
             if not targets:
                 # §2.3.4: with no opposing assignment the total goes to any opposing monster.
-                for m in teams[1 - p]:
-                    if m.alive:
-                        targets.append(m)
+                targets = self.living[1 - p]
             totals[p] = total
             all_targets[p] = targets
             if not total or not targets:
