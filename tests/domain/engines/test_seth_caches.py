@@ -461,3 +461,77 @@ def test_a_removal_looks_again_only_when_a_change_could_remove_more() -> None:
         assert games[0] == games[1], seed
         chained += sum("(on destroyed)" in line for line in games[0][1]) > 0
     assert chained > 20
+
+
+def test_a_clone_maps_the_look_ups_as_building_them_again_does() -> None:
+    """``_copy_index`` (clone maps each look-up of ``_index`` to the copied monsters) against
+    ``_index`` on the copy, at every decision of games with every kind of trigger."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+
+    triggers = [{"trigger": "start_of_turn", "action": "heal", "target": "this", "amount": 1},
+                {"trigger": "end_of_turn", "action": "damage", "target": "enemy_creatures", "amount": 1},
+                {"trigger": "continuous", "action": "modify_stats", "target": "own_creatures",
+                 "stats": {"damage": 1}, "duration": "permanent"},
+                {"trigger": "continuous", "action": "cannot_be_targeted", "target": "this"},
+                {"trigger": "on_phase", "phase": "medium", "action": "add_poison", "target": "enemy_creatures",
+                 "amount": 1}]
+
+    def look_ups(s: SethState) -> tuple[Any, ...]:
+        # positions in the state's own teams (list.index compares monsters by identity: a
+        # monster of another state raises ValueError)
+        everyone = s.teams[0] + s.teams[1]
+        at = lambda ms: [everyone.index(m) for m in ms]  # noqa: E731
+        return (at(s.everyone), [[at(ms) for ms in lists] for lists in s.by_phase], at(s.static_holders),
+                at(s.phase_sources), {k: at(v) for k, v in s.round_sources.items()}, at(s.cont_sources), s.sides)
+
+    for seed in range(30):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = rng.sample(triggers, rng.randint(0, 2))
+        state = ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), seed)
+        agent = RandomAgent(seed)
+        while not state.is_terminal():
+            mapped = state.clone()
+            SethState.index_copies = False  # type: ignore[misc]
+            try:
+                built = state.clone()
+            finally:
+                SethState.index_copies = True  # type: ignore[misc]
+            assert look_ups(mapped) == look_ups(built) == look_ups(state), seed
+            assert not set(map(id, mapped.everyone)) & set(map(id, state.everyone))
+            state.apply_joint({p: agent.choose(state, p) for p in state.to_act()})
+
+
+def test_a_phase_nobody_assigns_in_ends_as_its_empty_steps_would_end_it() -> None:
+    """``skip_empty`` (a phase with no assignment ends at once) against going through the empty
+    ability and split steps: the same log, snapshots and step fields at every decision."""
+    from workbench.domain.engines.base import RandomAgent
+
+    def walk(seed: int, skip: bool) -> list[Any]:
+        SethState.skip_empty = skip  # type: ignore[misc]
+        try:
+            a, b = decks()
+            state = ENGINE.new_game(a, b, DEFAULTS, seed)
+            agents = [RandomAgent(seed), HeuristicAgent(seed)]
+            seen = []
+            while True:
+                seen.append((setup.snapshot(state), list(state.log),
+                             [[m.name for m in ms] for ms in state.targets], [dict(t) for t in state.totals],
+                             list(state.finished),
+                             [[(m.name, i) for m, i, _, _ in q] for q in state.slots], len(state.queued[0]),
+                             len(state.queued[1]), sorted(state.choice)))
+                if state.is_terminal():
+                    return seen
+                state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})
+        finally:
+            SethState.skip_empty = True  # type: ignore[misc]
+
+    empty = 0
+    for seed in range(40):
+        skipped = walk(seed, True)
+        assert skipped == walk(seed, False), seed
+        empty += sum("assigns nothing" in line for line in skipped[-1][1])
+    assert empty > 40

@@ -15,7 +15,8 @@ Scenario setup (docs/engines/seth.md)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from operator import is_
+from typing import Any, cast
 
 from workbench.domain.engines.base import CardData, DeckCards, State
 from workbench.domain.engines.seth.cards import (
@@ -64,12 +65,24 @@ _OPENINGS: dict[tuple[Any, ...], tuple[Sequence[CardData], tuple[CardData, ...],
 
 def _same_cards(kept: tuple[CardData, ...], cards: Sequence[CardData]) -> bool:
     """Whether ``cards`` holds exactly the mapping objects of ``kept``, in order."""
-    if len(kept) != len(cards):
-        return False
-    for a, b in zip(kept, cards):
-        if a is not b:
-            return False
-    return True
+    return len(kept) == len(cards) and all(map(is_, kept, cards))
+
+
+_LAST_OPTIONS: list[Any] = [None, None, ()]  # the last options mapping, a copy of it, its key
+
+
+def _options_key(options: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The option values an opening depends on, as a hashable key (raises TypeError when a value
+    cannot be hashed). ``_deck_seeds`` (per-deck shuffle streams of playtest pairs) means nothing
+    here: seth has no deck to shuffle, so it must not split the cache. A batch passes the same
+    mapping to every game: its key is kept while the mapping still holds the same values."""
+    last = _LAST_OPTIONS
+    if options is last[0] and options == last[1]:
+        return cast("tuple[Any, ...]", last[2])
+    key = tuple(kv for kv in options.items() if kv[0] != "_deck_seeds")
+    hash(key)
+    last[:] = [options, dict(options), key]
+    return key
 
 
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> SethState:
@@ -80,10 +93,7 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], s
     """
     cards_a, cards_b = deck_a.get("team", ()), deck_b.get("team", ())
     try:
-        # ``_deck_seeds`` (per-deck shuffle streams of playtest pairs) means nothing here: seth
-        # has no deck to shuffle, so it must not split the cache.
-        wanted = (id(cards_a), id(cards_b),
-                  tuple(kv for kv in options.items() if kv[0] != "_deck_seeds"))
+        wanted = (id(cards_a), id(cards_b), _options_key(options))
         hit = _OPENINGS.get(wanted)
         key: tuple[Any, ...] | None = wanted
     except TypeError:  # an option value that cannot be hashed: build the game directly

@@ -117,6 +117,12 @@ class SethState(Observe, State):
     """After a removal, look for more monsters to remove only when a change since could have
     brought one to 0 Health (it clears ``settled``); False: always look again (the plain loop;
     the tests compare both)."""
+    index_copies: ClassVar[bool] = True
+    """``clone`` maps the look-ups of ``_index`` to the copied monsters (``_copy_index``); False:
+    it builds them again from the cards (the plain definition; the tests compare both)."""
+    skip_empty: ClassVar[bool] = True
+    """A phase in which nobody assigned a monster ends right after the assignment; False: it
+    goes through the (empty) ability and split steps (the plain reading; the tests compare both)."""
     direct_effects: ClassVar[bool] = True
     """Carry out plain damage, heal and poison entries (``Effect.direct``) in ``_run_direct``
     when no card of the game has a static rule and the log is off; False: every entry through
@@ -341,10 +347,13 @@ class SethState(Observe, State):
             teams.append(copies)
         other.teams = teams
         other.by_name = by_name
-        other._index()
+        if self.index_copies:
+            self._copy_index(other, to)
+        else:
+            other._index()
         other.static_rules = None
-        other.hurt = [(to[m], tuple(to[x] for x in by)) for m, by in self.hurt]
-        other.bound = [(to[m], to[t], d, h) for m, t, d, h in self.bound]
+        other.hurt = [(to[m], tuple(to[x] for x in by)) for m, by in self.hurt] if self.hurt else []
+        other.bound = [(to[m], to[t], d, h) for m, t, d, h in self.bound] if self.bound else []
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -354,14 +363,26 @@ class SethState(Observe, State):
         other.now = _remap(self.now, to)
         other.targets = _remap(self.targets, to)
         other.flight_used = set(self.flight_used)
-        other.slots = [[(to[m], i, e, k) for m, i, e, k in s] for s in self.slots]
-        other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] for q in self.queued]
+        slots, queued = self.slots, self.queued
+        other.slots = [[(to[m], i, e, k) for m, i, e, k in s] if s else [] for s in slots]
+        other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] if q else [] for q in queued]
         other.finished = list(self.finished)
         other.left = list(self.left)
         other.living = _remap(self.living, to)
         other.totals = [dict(self.totals[0]), dict(self.totals[1])]
         other.choice = dict(self.choice)
         return other
+
+    def _copy_index(self, other: SethState, to: dict[Monster, Monster]) -> None:
+        """``other._index()`` for a copy of this state (``to``: each monster's copy): the same
+        look-ups with the monsters replaced, without reading the cards again."""
+        other.everyone = other.teams[0] + other.teams[1]
+        other.by_phase = [[[to[m] for m in ms] if ms else [] for ms in lists] for lists in self.by_phase]
+        other.static_holders = [to[m] for m in self.static_holders] if self.static_holders else []
+        other.phase_sources = [to[m] for m in self.phase_sources] if self.phase_sources else []
+        other.round_sources = {trigger: [to[m] for m in ms] if ms else []
+                               for trigger, ms in self.round_sources.items()}
+        other.cont_sources = [to[m] for m in self.cont_sources] if self.cont_sources else []
 
     def fresh(self, seed: int) -> SethState:
         """A copy of this (unplayed) position for a new game with ``seed`` (setup.new_game)."""
@@ -548,6 +569,17 @@ class SethState(Observe, State):
             self._settle_damage()
             if self._check_end():
                 return
+        if self.skip_empty and not (chosen[0] or chosen[1]):
+            # Nobody assigned: no abilities to pick, no damage to split (§2.3.2-5). The steps
+            # are left as _begin_abilities and _begin_split would leave them.
+            slots, queued, totals, targets = self.slots, self.queued, self.totals, self.targets
+            slots[0], slots[1], queued[0], queued[1] = [], [], [], []
+            self.finished[:] = (True, True)
+            totals[0], totals[1] = {}, {}
+            targets[0], targets[1] = self.living[1], self.living[0]
+            self.choice = {}
+            self._end_phase()
+            return
         self._begin_abilities()
 
     # ------------------------------------------------------------------ step 2: abilities
@@ -1165,22 +1197,26 @@ class SethState(Observe, State):
         acting = []
         choice: dict[int, Action] = {}
         self.choice = choice
-        now, teams, totals, all_targets = self.now, self.teams, self.totals, self.targets
+        totals, all_targets = self.totals, self.targets
+        rules = ADAPTER.statics(self) if self.has_statics else None
+        # Each side's assigned monsters still in play: what it deals, and the other's targets.
+        standing = []
+        for ms in self.now:
+            for m in ms:
+                if not m.alive:
+                    ms = [x for x in ms if x.alive]
+                    break
+            standing.append(ms)
         for p in (0, 1):
             total: dict[str, int] = {}
-            rules = ADAPTER.statics(self) if self.has_statics else None
-            for m in now[p]:
-                if m.alive and m.damage:
+            for m in standing[p]:
+                damage = m.damage
+                if damage:
                     element = m.card.element
                     total[element] = total.get(element, 0) + (
-                        m.damage if rules is None else rules.dealt(m, None, m.damage))
-            targets = []
-            for m in now[1 - p]:
-                if m.alive:
-                    targets.append(m)
-            if not targets:
-                # §2.3.4: with no opposing assignment the total goes to any opposing monster.
-                targets = self.living[1 - p]
+                        damage if rules is None else rules.dealt(m, None, damage))
+            # §2.3.4: with no opposing assignment the total goes to any opposing monster.
+            targets = standing[1 - p] or self.living[1 - p]
             totals[p] = total
             all_targets[p] = targets
             if not total or not targets:
@@ -1236,6 +1272,10 @@ class SethState(Observe, State):
                         if t.damage_taken >= t.health:
                             self.settled = False
             self.choice = {}
+        self._end_phase()
+
+    def _end_phase(self) -> None:
+        """After the damage: removals (§2.3.5), the end of the game (§2.6), the next phase."""
         if self.hurt or not self.settled:
             self._settle_damage()
             if self._check_end():  # only a removal can end the game here
@@ -1257,13 +1297,7 @@ def _restore(m: Monster, values: tuple[int, ...] | list[int]) -> None:
 
 def _remap(lists: list[list[Monster]], to: dict[Monster, Monster]) -> list[list[Monster]]:
     """Per-player monster lists with each monster replaced by ``to[monster]`` (for clone)."""
-    out = []
-    for ms in lists:
-        mapped = []
-        for m in ms:
-            mapped.append(to[m])
-        out.append(mapped)
-    return out
+    return [[to[m] for m in ms] if ms else [] for ms in lists]
 
 
 _MULTS: dict[tuple[int, float, float], tuple[MonsterCard, dict[str, float]]] = {}
