@@ -328,67 +328,6 @@ def test_a_poisoned_monster_activating_destroy_takes_its_poison_and_is_not_destr
         assert s.by_name[witch.name].alive and s.by_name[witch.name].damage_taken == 2, alone
 
 
-_DIRECT: list[dict[str, Any]] = [  # plain entries the engine carries out itself (Effect.direct) …
-    {"action": "damage", "target": "enemy_creature", "amount": 2},
-    {"action": "damage", "target": "enemy_creatures", "amount": 1},
-    {"action": "damage", "target": "own_creatures", "amount": 1},
-    {"action": "damage", "target": "this", "amount": 1},
-    {"action": "damage", "target": "any_creature", "amount": 1, "random": True},
-    {"action": "heal", "target": "own_creature", "amount": 2},
-    {"action": "heal", "target": "this", "amount": 3},
-    {"action": "heal", "target": "own_creatures", "amount": 1},
-    {"action": "add_poison", "target": "enemy_creature", "amount": 1},
-    {"action": "add_poison", "target": "enemy_creature", "amount": 1, "random": True},
-    {"action": "add_poison", "target": "enemy_creatures", "amount": 1},
-    {"action": "add_poison", "target": "this", "amount": 1},
-    # … and entries the interpreter runs: a filter, another verb
-    {"action": "damage", "target": "enemy_creatures", "amount": 2, "filter": {"health": {"max": 8}}},
-    {"action": "destroy", "target": "enemy_creature"},
-]
-_DIRECT_TRIGGERS = ("activated", "on_play", "on_destroyed", "start_of_turn", "end_of_turn", "on_damaged")
-
-
-def test_plain_entries_run_by_the_engine_play_as_the_interpreter_runs_them() -> None:
-    """``_run_direct`` (plain damage, heal and poison entries carried out by the engine) against
-    every entry through the effect interpreter: whole games with random such abilities and
-    triggers, heuristic and random players — the same moves, result and monsters. (The short
-    path is taken with the log off; a logged game runs the interpreter either way.)"""
-    import random
-
-    from workbench.domain.engines.base import RandomAgent
-
-    direct = 0
-    for seed in range(60):
-        rng = random.Random(seed)
-        a, b = decks()
-        for card in a["team"] + b["team"]:
-            card["effects"] = [dict({"trigger": rng.choice(_DIRECT_TRIGGERS)}, **rng.choice(_DIRECT))
-                               for _ in range(rng.randint(1, 2))]
-        if seed % 4 == 0:  # a static rule in play turns the engine's own path off
-            a["team"][0]["effects"].append({"trigger": "continuous", "action": "cannot_be_targeted",
-                                            "target": "this"})
-        kind = HeuristicAgent if seed % 2 else RandomAgent
-        games = []
-        for on in (True, False):
-            SethState.direct_effects = on  # type: ignore[misc]
-            try:
-                setup._OPENINGS.clear()
-                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True, _log=False), seed)
-                moves: list[Any] = []
-                agents = [kind(seed), kind(seed + 1)]
-                while not state.is_terminal():
-                    joint = {p: agents[p].choose(state, p) for p in state.to_act()}
-                    moves.append(sorted((p, x.kind, x.args) for p, x in joint.items()))
-                    state.apply_joint(joint)
-                games.append((moves, state.result(), _monsters(state), state.stats.facts))
-                if state.direct:
-                    direct += any(e.direct for m in state.everyone for e in m.card.effects)
-            finally:
-                SethState.direct_effects = True  # type: ignore[misc]
-        assert games[0] == games[1], seed
-    assert direct > 40
-
-
 def test_the_lists_of_monsters_in_play_follow_every_removal() -> None:
     """``SethState.living`` (each side's monsters in play, replaced on removal) against the
     plain definition at every decision of games with removals by damage, poison, destroy and

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from workbench.domain.effects.adapter import BaseAdapter
 from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import EffectSpec, Source
-from workbench.domain.effects.interpreter import is_plain, static_rules
+from workbench.domain.effects.interpreter import static_rules
 from workbench.domain.effects.statics import StaticRules
 
 if TYPE_CHECKING:
@@ -43,10 +43,6 @@ class Effect(EffectSpec):
     """It only adds to the monsters it reaches — poison counters, damage, a stat change — and
     reads nothing of the position but which monsters are in play (no condition or filter): run
     after other such abilities it gives what it gives alone (``SethState._commute``)."""
-    direct: bool = False
-    """A plain damage, heal or poison entry (``interpreter.is_plain``) at monsters, with no
-    condition: ``SethState.run_effect`` may carry it out itself (``_run_direct``) as the
-    interpreter's short path does, in a game with no static rules and the log off."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "damage_mod", self.stat("damage"))
@@ -56,8 +52,6 @@ class Effect(EffectSpec):
         object.__setattr__(self, "reach", _reach(self))
         object.__setattr__(self, "adds", self.action in _ADDING and self.condition is None
                            and self.filter is None and self.per is None and not self.x)
-        object.__setattr__(self, "direct", is_plain(self) and self.condition is None
-                           and self.selector.what in ("unit", "this"))
 
     def describe(self) -> str:
         """A short readable text, e.g. ``damage 2`` or ``modify damage -2``."""
@@ -157,27 +151,14 @@ class SethEffects(BaseAdapter):
 
         m = src.card
         rules = self.statics(s)
-        if rules is None:
-            return self.ability_damage(s, u, n, m)
-        n = rules.dealt(m, None, n)  # doubled by its monster; the reduction after the element
-        amount = rules.dealt(None, u, combat.element_damage(s, n, m.card.element, u))
+        if rules is not None:
+            n = rules.dealt(m, None, n)  # doubled by its monster; the reduction after the element
+        amount = combat.element_damage(s, n, m.card.element, u)
+        if rules is not None:
+            amount = rules.dealt(None, u, amount)
         s._hurt(u, amount, m, f"{m.card.name}'s ability" if s.logging else "")
 
-    @staticmethod
-    def ability_damage(s: SethState, u: Monster, n: int, m: Monster) -> None:
-        """``n`` damage of an ability of ``m`` to ``u`` with no static rule in play: it has
-        ``m``'s element (§2.4) and meets Flight (§2.5)."""
-        from workbench.domain.engines.seth import combat
-
-        s._hurt(u, combat.element_damage(s, n, m.card.element, u), m,
-                f"{m.card.name}'s ability" if s.logging else "")
-
     def heal(self, s: SethState, u: Monster, n: int, src: Source) -> None:
-        self.heal_monster(s, u, n)
-
-    @staticmethod
-    def heal_monster(s: SethState, u: Monster, n: int) -> None:
-        """Remove up to ``n`` of the damage ``u`` has taken."""
         healed = min(n, u.damage_taken)
         u.damage_taken -= healed
         if s.logging and healed:
@@ -186,11 +167,6 @@ class SethEffects(BaseAdapter):
     def add_counters(self, s: SethState, u: Monster, counter: str, n: int, src: Source) -> None:
         if counter != "poison":
             return super().add_counters(s, u, counter, n, src)
-        self.poison(s, u, n)
-
-    @staticmethod
-    def poison(s: SethState, u: Monster, n: int) -> None:
-        """Put ``n`` poison counters on ``u`` (§2.5)."""
         u.poison += n
         if s.logging:
             s.say(f"  {u.label} gets {n} poison counter(s) (now {u.poison})")

@@ -123,11 +123,6 @@ class SethState(Observe, State):
     skip_empty: ClassVar[bool] = True
     """A phase in which nobody assigned a monster ends right after the assignment; False: it
     goes through the (empty) ability and split steps (the plain reading; the tests compare both)."""
-    direct_effects: ClassVar[bool] = True
-    """Carry out plain damage, heal and poison entries (``Effect.direct``) in ``_run_direct``
-    when no card of the game has a static rule and the log is off; False: every entry through
-    the effect interpreter's ``resolve`` (the plain definition; the tests compare both). A
-    logged game always takes the interpreter's path, whose lines its log shows."""
 
     def __init__(self, teams: list[list[Monster]], options: Mapping[str, Any], seed: int,
                  round_no: int = 1, phase: int = 0) -> None:
@@ -174,7 +169,6 @@ class SethState(Observe, State):
         self.has_round_triggers = round_triggers
         self.has_continuous = continuous
         self.has_statics = statics
-        self.direct = self.direct_effects and not self.logging and not statics  # run_effect
         self.static_rules: StaticRules | None = None  # the static rules in play (adapter.statics)
         self.has_damage_triggers = damage_triggers
         self.has_phase_triggers = phase_triggers
@@ -924,9 +918,6 @@ class SethState(Observe, State):
     def run_effect(self, source: Monster, effect: Effect, target: Monster | None) -> None:
         """Apply one effect of ``source``; ``target`` is the chosen monster of a single-target one
         (of a picked mode: of its step that takes a target)."""
-        if effect.direct and self.direct:
-            self._run_direct(source, effect, target)
-            return
         src = ADAPTER.source(source, effect)
         if effect.action == "choose":  # a picked mode (picked_mode): its steps, in order
             if effect.condition is not None and not holds(effect.condition, src, self, ADAPTER):
@@ -935,36 +926,6 @@ class SethState(Observe, State):
                 resolve(step, src, target if step.chooses else None, self, ADAPTER)
             return
         resolve(effect, src, target, self, ADAPTER)
-
-    def _run_direct(self, m: Monster, effect: Effect, target: Monster | None) -> None:
-        """A plain damage, heal or poison entry of ``m`` (``Effect.direct``) in a game with no
-        static rules and the log off: the interpreter's short path (``interpreter._plain``) step
-        for step — the same monsters (the chosen one if still in play; ``m`` itself; every
-        monster of a side, or one drawn from them with the state's generator) — and the
-        adapter's damage (element factor, Flight), heal and poison, without building a Source."""
-        selector = effect.selector
-        if selector.what == "this":
-            units = [m] if m.alive or effect.trigger == "on_destroyed" else []
-        elif selector.choose:
-            units = [target] if target is not None and target.alive else []
-        else:
-            side = selector.side  # controller, opponent, or either/each: own side first
-            living = self.living
-            units = (living[m.owner] if side == "controller" else living[1 - m.owner] if side == "opponent"
-                     else living[m.owner] + living[1 - m.owner])
-            if effect.random and len(units) > 1:
-                units = [self.rng.choice(units)]
-        action, n = effect.action, effect.amount
-        this = selector.what == "this"
-        for k, u in enumerate(units):
-            # As the interpreter: a later target removed on the way is passed over.
-            if this or not k or u.alive:
-                if action == "damage":
-                    ADAPTER.ability_damage(self, u, n, m)
-                elif action == "heal":
-                    ADAPTER.heal_monster(self, u, n)
-                else:
-                    ADAPTER.poison(self, u, n)
 
     def _round_triggers(self, trigger: str) -> None:
         if not self.has_round_triggers:
