@@ -336,8 +336,9 @@ def test_the_quick_spell_check_is_kept_per_hand() -> None:
         saved = state.chain  # positions() plays on: put the real chain back
         for c in (0, 1):
             state.chain = [("spell", 1 - c, None, (), (), None, None)]
-            state._may_answer(c)
             pl = state.p[c]
+            pl.quick = True  # the sample decks hold no quick card: look at the hand all the same
+            state._may_answer(c)
             cached = pl.quick_spells
             assert cached is not None and cached[1] == any(card.quick for card in pl.hand)
             clone = state.clone()
@@ -394,3 +395,61 @@ def test_position_value_sums_unit_value() -> None:
             assert agents.position_value(state, player) == 1.0 / (1.0 + math.exp(-score / 1500.0))
             checked += 1
     assert checked > 50
+
+
+_QUICK_DART = {"id": "dart", "name": "Quick Dart", "kind": "spell", "effects": [
+    {"trigger": "on_play", "action": "damage", "target": "opponent", "amount": 100, "speed": 2}]}
+_LURKER = {"id": "lurker", "name": "Reed Lurker", "kind": "creature", "class": 2, "degree": 4,
+           "strength": 700, "resilience": 600, "keywords": ["settable"]}
+
+
+def test_a_new_game_knows_which_players_hold_quick_or_settable_cards() -> None:
+    """Player.quick and Player.settable, taken by new_game from the deck and kept by clones and
+    re-dealt worlds, say whether any of the player's cards is a quick spell or has a quick
+    effect, and whether any is a settable creature; a player built otherwise assumes both."""
+    from workbench.domain.engines.warzone.units import Player
+
+    assert Player(2500).quick and Player(2500).settable
+    rush, bastion = sample_deck(RUSH), sample_deck(BASTION)
+    seen = set()
+    for extra_a, extra_b in (([], []), ([_QUICK_DART], []), ([], [_LURKER]),
+                             ([_QUICK_DART, _LURKER], [_QUICK_DART])):
+        state = ENGINE.new_game({**rush, "main": rush["main"] + extra_a},
+                                {**bastion, "main": extra_b + bastion["main"]}, options(_log=False), 2)
+        for world in (state, state.clone(), state.determinize(0, __import__("random").Random(1))):
+            for k, pl in enumerate(world.p):
+                cards = pl.deck + pl.hand + (state.to_place[k] or [] if state.to_place else [])
+                assert pl.quick == any(c.quick or c.quick_effect for c in cards)
+                assert pl.settable == any(c.settable for c in cards)
+                seen.add((pl.quick, pl.settable))
+    assert seen == {(False, False), (True, False), (False, True), (True, True)}
+
+
+def test_damage_value_and_left_equal_their_plain_definitions() -> None:
+    """damage_value splits damage as rules.damage_split does (inlined there), and state.left
+    is resilience minus the damage carried (its body inlined), under every §1.10 option."""
+    from workbench.domain.engines.warzone.rules import damage_split
+
+    checked = 0
+    for variant in VARIANTS:
+        for k, state in enumerate(positions(3, **variant)):
+            if k % 4:
+                continue
+            for u in state.p[0].field + state.p[1].field:
+                assert state.left(u) == state.resilience(u) - u.damage
+            cfg = state.cfg
+            for player in (0, 1):
+                pl = state.p[player]
+                for amount in (0, 50, 450, 499, 500, 950, 1000, 2600):
+                    if amount <= 0:
+                        expected = 0.0
+                    else:
+                        cards, rest = damage_split(cfg, amount)
+                        room = cfg.pile_limit - len(pl.pile)
+                        if rest >= pl.life or cards >= room or cards > len(pl.deck):
+                            expected = agents.LETHAL
+                        else:
+                            expected = 3000.0 * (rest / pl.life + cards / room)
+                    assert agents.damage_value(state, player, amount) == expected
+                    checked += 1
+    assert checked > 500

@@ -28,12 +28,12 @@ from workbench.domain.engines.warzone.cards import (
     Effect,
 )
 from workbench.domain.engines.warzone.rules import (
+    REACH,
     Config,
     band_limit,
     battle_tuple,
     can_direct,
     can_reach,
-    damage_split,
     reach_table,
 )
 from workbench.domain.engines.warzone.state import PLAYER_NAMES, WarzoneState
@@ -57,7 +57,9 @@ def damage_value(state: WarzoneState, player: int, amount: int) -> float:
     if amount <= 0:
         return 0.0
     cfg = state.cfg
-    cards, rest = damage_split(cfg, amount)
+    cards, rest = divmod(amount, cfg.step)  # rules.damage_split, inlined: ~100 calls a game
+    if not cfg.step_single and rest > cfg.step - cfg.stat_step:
+        cards, rest = cards + 1, 0
     pl = state.p[player]
     life = pl.life
     room = cfg.pile_limit - len(pl.pile)
@@ -201,7 +203,7 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
     if us is None:
         assert u is not None  # no stats given: the unit on the field is (see the docstring)
         us = _stats(state, u)
-    reach = reach_table(cls, master, rows)
+    reach = REACH.get((cls, master, rows)) or reach_table(cls, master, rows)
     out: dict[str, float] = {}
     # An attacker stays Battling through the opponent's turn: with the Damage Pile one card
     # from the limit, an overflow there loses the game (§1.4.2, §1.9.2).
@@ -362,7 +364,7 @@ def _fresh_attack_pays(state: WarzoneState, card: Card, plan: dict) -> bool:
         elif val < lo3:
             lo3 = val
         vals.append((c, val))
-    reach = reach_table(cls, master, rows)
+    reach = REACH.get((cls, master, rows)) or reach_table(cls, master, rows)
     below = (_INF, _INF, lo1, lo1 if lo1 < lo2 else lo2)
     for c, val in vals:
         if reach[c]:
@@ -556,7 +558,8 @@ class HeuristicAgent:
         acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
-        for u in state.p[1 - player].field:
+        foe = state.p[1 - player]
+        for u in foe.field if foe.settable else ():
             if u.face_down:
                 world = state.determinize(player, self.rng)
                 listed = world.legal_actions(player)
@@ -633,8 +636,11 @@ class HeuristicAgent:
                 score = card_value(state, player, card, card.on_play, act.args[1:]) - 100.0
             elif kind == "position":
                 # score()'s position rule, with the unit found by dict
-                if units is None:
-                    units = {u.iid: u for u in state.p[player].field}
+                if units is None:  # Player.unit's index, read directly
+                    me = state.p[player]
+                    units = me.units_cache
+                    if units is None:
+                        units = me.units_cache = {u.iid: u for u in me.field}
                 u = units[act.args[0]]
                 if u.pos == BATTLING:
                     score = _NEVER if recruiting else 5.0  # guard what did not attack

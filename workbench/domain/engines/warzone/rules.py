@@ -179,7 +179,9 @@ def can_direct(att_cls: int, master: bool, rows: tuple[int, int, int]) -> bool:
     return master or att_cls == 3 or (rows[0] + rows[1] + rows[2] == 0)
 
 
-_REACH: dict[tuple[int, bool, tuple[int, int, int]], tuple[bool, bool, bool, bool, bool]] = {}
+REACH: dict[tuple[int, bool, tuple[int, int, int]], tuple[bool, bool, bool, bool, bool]] = {}
+"""reach_table's answers by (Class, Class Master, rows), read directly by hot loops (a missing
+key: call reach_table)."""
 
 
 def reach_table(cls: int, master: bool, rows: tuple[int, int, int]
@@ -188,11 +190,11 @@ def reach_table(cls: int, master: bool, rows: tuple[int, int, int]
     the attacker may attack an enemy of that Class, index 4 whether it may attack directly
     (index 0 is unused). Looked up once per (Class, Class Master, rows)."""
     key = (cls, master, rows)
-    hit = _REACH.get(key)
+    hit = REACH.get(key)
     if hit is None:
-        if len(_REACH) > 10_000:  # rows are small counts: this stays tiny in practice
-            _REACH.clear()
-        hit = _REACH[key] = (False, can_reach(cls, master, 1, rows),
+        if len(REACH) > 10_000:  # rows are small counts: this stays tiny in practice
+            REACH.clear()
+        hit = REACH[key] = (False, can_reach(cls, master, 1, rows),
                              can_reach(cls, master, 2, rows), can_reach(cls, master, 3, rows),
                              can_direct(cls, master, rows))
     return hit

@@ -32,10 +32,12 @@ _DECKS: dict[tuple[int, int, int], tuple[Any, ...]] = {}
 
 
 def _deck_cards(deck: DeckCards, player: int
-                ) -> tuple[list[Card], list[Card], frozenset[str], tuple[str, ...], frozenset[str]]:
+                ) -> tuple[list[Card], list[Card], frozenset[str], tuple[str, ...], frozenset[str], bool, bool]:
     """The Card instances of a deck's ``main`` and ``area`` zones for ``player``, the ids of
-    those cards the engine cannot fully run (``stats.unsimulated``), the Areas' ids and what
-    of effects v2 item 8 the cards use (the union of their ``Card.v2``, see ``adapter.flags``).
+    those cards the engine cannot fully run (``stats.unsimulated``), the Areas' ids, what
+    of effects v2 item 8 the cards use (the union of their ``Card.v2``, see ``adapter.flags``)
+    whether any of them is a quick spell or has a quick effect (``Player.quick``) and whether
+    any is a settable creature (``Player.settable``).
 
     Instance names are ``<a|b>-<card id>-<copy>``. Playtests build thousands of games from the
     same deck, so the result is cached while the zone lists hold the same mappings.
@@ -48,7 +50,7 @@ def _deck_cards(deck: DeckCards, player: int
     # cached entry keeps the mappings alive, so their ids cannot be reused meanwhile).
     ids = (*map(id, main_in), -1, *map(id, area_in))
     if hit is not None and hit[0] is main_in and hit[1] == ids:
-        return hit[2], hit[3], hit[4], hit[5], hit[7]
+        return hit[2], hit[3], hit[4], hit[5], hit[7], hit[8], hit[9]
     copies: dict[str, int] = {}
 
     def make(data: Mapping[str, Any]) -> Card:
@@ -61,10 +63,12 @@ def _deck_cards(deck: DeckCards, player: int
     unsimulated = frozenset(c.id for c in main + areas if c.unsimulated)
     area_ids = tuple(a.id for a in areas)
     uses = frozenset().union(*(c.v2 for c in main + areas))
+    quick = any(c.quick or c.quick_effect for c in main + areas)
+    settable = any(c.settable for c in main + areas)
     if len(_DECKS) > 1000:
         _DECKS.clear()
-    _DECKS[key] = (main_in, ids, main, areas, unsimulated, area_ids, area_in, uses)
-    return main, areas, unsimulated, area_ids, uses
+    _DECKS[key] = (main_in, ids, main, areas, unsimulated, area_ids, area_in, uses, quick, settable)
+    return main, areas, unsimulated, area_ids, uses, quick, settable
 
 
 _CONFIGS: dict[int, tuple[Mapping[str, Any], dict[str, Any], Config]] = {}
@@ -103,13 +107,15 @@ def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any],
     state.to_place = [None, None]
     flags: frozenset[str] = frozenset()
     for player, deck in enumerate((deck_a, deck_b)):
-        main, areas, unsimulated, area_ids, uses = _deck_cards(deck, player)
+        main, areas, unsimulated, area_ids, uses, quick, settable = _deck_cards(deck, player)
         flags |= uses
         # Shuffle by sorting on one random key per card: uniform, seeded by the state's own
         # generator (or the deck's), and several times faster than random.shuffle's Python loop.
         rand = (state.rng if deck_seeds is None else random.Random(int(deck_seeds[player]))).random
         keys = [rand() for _ in main]
         me = state.p[player]
+        # A player only ever holds its own cards (adapter._put: the owner's zones).
+        me.quick, me.settable = quick, settable
         me.deck = list(map(main.__getitem__, sorted(range(len(main)), key=keys.__getitem__)))
         state.to_place[player] = list(areas)
         if unsimulated:

@@ -45,6 +45,7 @@ from workbench.domain.engines.warzone.effects import Effects
 from workbench.domain.engines.warzone.observe import Observe
 from workbench.domain.engines.warzone.rules import (
     OK_BY_HIGHEST,
+    REACH,
     Config,
     band_weight,
     bands_open,
@@ -287,8 +288,13 @@ class WarzoneState(Combat, Effects, Observe, State):
         return r
 
     def left(self, u: Unit) -> int:
-        """Resilience a creature has left after the damage it carries."""
-        return self.resilience(u) - u.damage
+        """Resilience a creature has left after the damage it carries (``resilience(u) -
+        u.damage``, its body inlined: the AI players ask it at most decisions)."""
+        aura = self._aura if self._aura is not None else self._compute_aura()
+        r = u.card.resilience + u.perm_res + u.eot_res + aura[u.owner][u.cls][1] - u.damage
+        if self._filtered:
+            r += self._filtered.get(u.iid, _NO_CHANGE)[1]
+        return r
 
     def _compute_aura(self) -> list[list[list[int]]]:
         aura = [[row[:] for row in self.area_aura[0]], [row[:] for row in self.area_aura[1]]]
@@ -491,7 +497,7 @@ class WarzoneState(Combat, Effects, Observe, State):
                     continue  # cannot_attack
                 card = u.card
                 cache = card.acts
-                reach = reach_table(u.cls, card.master, rows)
+                reach = REACH.get((u.cls, card.master, rows)) or reach_table(u.cls, card.master, rows)
                 for v in foe_field:
                     if reach[v.cls] and (rules is None or v not in rules.unattackable):
                         vcard = v.card
@@ -627,6 +633,8 @@ class WarzoneState(Combat, Effects, Observe, State):
             for card in me.hand:
                 if card.is_trap:
                     return bool(self._answers(c, False))
+        if not me.quick:  # no quick spell or quick effect among this player's cards
+            return False
         hand = me.hand
         quick = me.quick_spells
         if quick is None or quick[0] != hand:  # kept while the hand stays the same

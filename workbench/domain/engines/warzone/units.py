@@ -60,7 +60,8 @@ class Player:
     """One player's Life Points and zones (§1.5). The deck's top card is the list's last."""
 
     __slots__ = ("life", "deck", "hand", "field", "pile", "discard", "exiled", "areas", "decked",
-                 "traps", "hand_acts", "war_spells", "quick_spells", "rows_cache", "units_cache")
+                 "traps", "hand_acts", "war_spells", "quick_spells", "rows_cache", "units_cache",
+                 "quick", "settable")
 
     def __init__(self, life: int) -> None:
         self.life = life
@@ -83,6 +84,13 @@ class Player:
         # field_changed().
         self.rows_cache: tuple[int, int, int] | None = None
         self.units_cache: dict[str, Unit] | None = None  # unit(): instance name -> creature
+        # False when none of this player's cards is a quick spell or has a quick effect (a new
+        # game knows it from the deck; a player only ever holds its own cards): the chain
+        # windows then look at its set traps only (WarzoneState._may_answer).
+        self.quick = True
+        # False when none of its cards is a settable creature (§1.12.7): its field then never
+        # holds a face-down creature, and the AI players need not look for one.
+        self.settable = True
 
     def copy(self) -> Player:
         """An independent copy: lists are copied, cards shared, units copied."""
@@ -102,6 +110,8 @@ class Player:
         p.quick_spells = self.quick_spells
         p.rows_cache = self.rows_cache
         p.units_cache = None  # the copy has units of its own
+        p.quick = self.quick
+        p.settable = self.settable
         return p
 
     def field_changed(self) -> None:
