@@ -474,3 +474,54 @@ def test_a_phase_nobody_assigns_in_ends_as_its_empty_steps_would_end_it() -> Non
         assert skipped == walk(seed, False), seed
         empty += sum("assigns nothing" in line for line in skipped[-1][1])
     assert empty > 40
+
+
+def test_kept_kill_costs_are_the_prices_computed_afresh() -> None:
+    """``combat.kill_cost`` with its results kept (``KILL_COST_CACHE``) against pricing every
+    call: random targets (damage taken, Flight, assigned or not, element factors under three
+    option sets) and budgets of one to three elements, each asked twice; and whole games."""
+    import random
+
+    from workbench.domain.engines.seth import combat
+    from workbench.domain.engines.seth.cards import ELEMENTS
+
+    rng = random.Random(5)
+    asked = 0
+    for round_ in range(60):
+        options = dict(DEFAULTS, resist_factor=rng.choice((0.5, 0.34, 0)), vulnerable_factor=rng.choice((2, 1.5)),
+                       flight_once_per_phase=rng.random() < 0.5, _log=False)
+        a, b = decks()
+        state = ENGINE.new_game(a, b, options, round_)
+        for m in state.everyone:
+            m.damage_taken = rng.randint(0, m.health + 1)
+        state.now = [rng.sample(state.teams[0], 2), rng.sample(state.teams[1], 2)]
+        for _ in range(20):
+            player = rng.randint(0, 1)
+            target = rng.choice(state.teams[1 - player])
+            budget = {e: rng.randint(0, 12) for e in rng.sample(ELEMENTS, rng.randint(1, 3))}
+            for used, once in ((False, True), (True, True), (False, False), (True, False)):
+                state.flight_once = once  # Decision §2.5, and Flight unused or used this phase
+                if used:
+                    state.flight_used.add(target.name)
+                else:
+                    state.flight_used.discard(target.name)
+                combat.KILL_COST_CACHE = False
+                try:
+                    plain = combat.kill_cost(state, player, target, dict(budget))
+                finally:
+                    combat.KILL_COST_CACHE = True
+                assert combat.kill_cost(state, player, target, dict(budget)) == plain, (target.name, budget)
+                assert combat.kill_cost(state, player, target, dict(budget)) == plain, (target.name, budget)
+                asked += plain is not None
+    assert asked > 300
+
+    def games() -> list[Any]:
+        a, b = decks()
+        return [_play(ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), seed), seed)[1] for seed in range(30)]
+
+    kept = games()
+    combat.KILL_COST_CACHE = False
+    try:
+        assert games() == kept
+    finally:
+        combat.KILL_COST_CACHE = True

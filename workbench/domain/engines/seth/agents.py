@@ -157,16 +157,15 @@ class HeuristicAgent:
                             best_score, best = base, (kind, source, index, None, arg)
                         continue
                     targets = state._targets_for(source, step)
-                    for t, score in zip(targets, self._scores(state, player, source, step, targets)):
-                        if score + base > best_score:
-                            best_score, best = score + base, (kind, source, index, t, arg)
+                    top, t = self._best_target(state, player, source, step, targets, base, best_score)
+                    if t is not None:
+                        best_score, best = top, (kind, source, index, t, arg)
                 continue
             if effect.single_target:
                 targets = state._targets_for(source, effect)
-                for t, score in zip(targets, self._scores(state, player, source, effect, targets)):
-                    score += bonus
-                    if score > best_score:
-                        best_score, best = score, ("trigger" if must else "activate", source, index, t)
+                top, t = self._best_target(state, player, source, effect, targets, bonus, best_score)
+                if t is not None:
+                    best_score, best = top, ("trigger" if must else "activate", source, index, t)
             elif 1.0 + bonus > best_score:  # no target to pick: worth 1
                 best_score, best = 1.0 + bonus, ("trigger" if must else "activate", source, index, None)
         if best is None:
@@ -188,32 +187,36 @@ class HeuristicAgent:
         return 1.0 + e.amount
 
     @staticmethod
-    def _scores(state: SethState, player: int, source: Monster, effect: Effect,
-                targets: list[Monster]) -> list[float]:
-        """How good each of ``targets`` is for ``source``'s single-target ``effect`` (≤ 0: not at all)."""
-        scores = []
+    def _best_target(state: SethState, player: int, source: Monster, effect: Effect, targets: list[Monster],
+                     base: float, best_score: float) -> tuple[float, Monster | None]:
+        """The first of ``targets`` with the highest score for ``source``'s single-target
+        ``effect`` plus ``base``, if that beats ``best_score``: (its score, it); else
+        (best_score, None). A score ≤ 0 is no use (an own monster hurt, an enemy helped)."""
+        found = None
         harmful, action, amount = effect.harmful, effect.action, effect.amount
         for t in targets:
             if harmful != (t.owner != player):
-                scores.append(-1.0)  # never hurt an own monster or help an enemy
-                continue
-            value = t.damage * 3 + t.card.power * 0.5 + 1  # _value(t)
-            if action == "add_poison":
-                scores.append(amount * (2 if not t.assigned else 1) + value * 0.01)
-            elif action == "damage":
-                f = t.mult.get(source.card.element, 1.0)
-                dealt = amount if f == 1.0 else int(amount * f + 1e-9)
-                left = t.health - t.damage_taken
-                if left < 1:
-                    left = 1
-                scores.append(value * (3 if dealt >= left else dealt / left))
-            elif action == "destroy":
-                scores.append(value * 3)
-            elif action == "heal":
-                scores.append(min(amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0)
+                score = -1.0  # never hurt an own monster or help an enemy
             else:
-                scores.append(value + (2 if t in state.now[t.owner] else 0))
-        return scores
+                value = t.damage * 3 + t.card.power * 0.5 + 1  # _value(t)
+                if action == "add_poison":
+                    score = amount * (2 if not t.assigned else 1) + value * 0.01
+                elif action == "damage":
+                    f = t.mult.get(source.card.element, 1.0)
+                    dealt = amount if f == 1.0 else int(amount * f + 1e-9)
+                    left = t.health - t.damage_taken
+                    if left < 1:
+                        left = 1
+                    score = value * (3 if dealt >= left else dealt / left)
+                elif action == "destroy":
+                    score = value * 3
+                elif action == "heal":
+                    score = min(amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0
+                else:
+                    score = value + (2 if t in state.now[t.owner] else 0)
+            if score + base > best_score:
+                best_score, found = score + base, t
+        return best_score, found
 
     def _split(self, state: SethState, player: int) -> Action:
         totals = state.totals[player]

@@ -146,22 +146,47 @@ def flight_extra(state: SethState, player: int, target: Monster) -> int:
     return state.flight_reduction
 
 
+KILL_COST_CACHE = True
+"""Keep ``kill_cost`` results by what they depend on (``_KILL_COSTS``); False: price every
+call (the plain definition; the tests compare both)."""
+_KILL_COSTS: dict[tuple[Any, ...], tuple[dict[str, float], dict[str, int] | None]] = {}
+
+
 def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, int]) -> dict[str, int] | None:
     """The least of ``budget`` (per element) that removes ``target`` this phase, or None.
 
-    Uses the most effective elements first and accounts for Flight.
+    Uses the most effective elements first and accounts for Flight. The answer depends only on
+    the damage still needed, Flight's cut, the target's element factors, the budget and the
+    Flight Decision, so it is kept by those (the same few recur in every game of a batch):
+    callers must not change the mapping returned.
     """
     need = target.health - target.damage_taken
     if need <= 0:
         return {}
     cut = flight_extra(state, player, target) if target.card.flight else 0
+    mult = target.mult
+    if not KILL_COST_CACHE:
+        return _kill_cost(need, cut, mult, budget, state.flight_once)
+    key = (need, cut, id(mult), state.flight_once, tuple(budget.items()))
+    hit = _KILL_COSTS.get(key)
+    if hit is not None and hit[0] is mult:  # the entry holds its mapping, so the id is not reused
+        return hit[1]
+    cost = _kill_cost(need, cut, mult, budget, state.flight_once)
+    if len(_KILL_COSTS) > 20_000:
+        _KILL_COSTS.clear()
+    _KILL_COSTS[key] = (mult, cost)
+    return cost
+
+
+def _kill_cost(need: int, cut: int, mult: dict[str, float], budget: dict[str, int],
+               flight_once: bool) -> dict[str, int] | None:
+    """``kill_cost`` for ``need`` damage (> 0) still to deal, ``cut`` taken off by Flight."""
     if len(budget) == 1:
         # The common case: one element, priced directly.
         for element, available in budget.items():
-            a = _units_for(state, element, target, need + cut)
+            a = _units(mult.get(element, 1.0), need + cut)
             return {element: a} if a is not None and a <= available else None
     spent: dict[str, int] = {}
-    mult = target.mult
     elements = list(budget)
     if len(elements) == 2:
         # sorted(budget, key=mult.get, reverse=True) for two: a stable sort swaps only on ">".
@@ -175,12 +200,9 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
             continue
         f = mult.get(element, 1.0)
         want = need + cut
-        if f == 1.0:
-            a = want if want > 1 else 1  # _units_for without a factor
-        else:
-            a = _units_for(state, element, target, want)
-            if a is None:
-                continue
+        a = _units(f, want)
+        if a is None:
+            continue
         if a <= available:
             spent[element] = a
             return spent
@@ -188,7 +210,7 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
         dealt = available if f == 1.0 else int(available * f + 1e-9)  # element_damage
         if dealt > cut:
             need -= dealt - cut
-        if state.flight_once:
+        if flight_once:
             cut = 0
         if need <= 0:
             return spent
@@ -197,7 +219,11 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
 
 def _units_for(state: SethState, element: str, target: Monster, effective: int) -> int | None:
     """The fewest units of ``element`` that deal at least ``effective`` to ``target`` (None: never)."""
-    f = target.mult.get(element, 1.0)
+    return _units(target.mult.get(element, 1.0), effective)
+
+
+def _units(f: float, effective: int) -> int | None:
+    """The fewest units at factor ``f`` that deal at least ``effective`` (None: never)."""
     if f == 1.0:
         return effective if effective > 1 else 1
     if f <= 0:
