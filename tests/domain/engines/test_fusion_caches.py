@@ -177,3 +177,31 @@ def test_face_down_guess_is_the_mean_of_the_unseen_settable_creatures() -> None:
             assert _guess(s, q) == _plain_guess(s, q)
             checked += 1
     assert checked > 500
+
+
+def test_fusion_choices_are_what_the_interpreter_finds() -> None:
+    """fusing.fusion_choices (cached by the cards that could be materials, copies of one
+    extra-deck creature searched once, needs counted before the search) lists what the plain
+    ``interpreter.fusion_options`` lists in positions of the bundled decks, whose extra decks
+    fuse; the cache is warm from the positions before, as in play."""
+    from tests.domain.engines.test_engine_contract import bundled
+    from workbench.domain.effects.interpreter import fusion_options
+    from workbench.domain.engines.fusion.adapter import ADAPTER
+    from workbench.domain.engines.fusion.fusing import fusion_choices
+
+    a, b, options = bundled("fusion")
+    fusing = [0, 0]  # positions checked with no option, with some
+    for g in range(16):
+        s = ENGINE.new_game(a, b, options, g) if g % 2 == 0 else ENGINE.new_game(b, a, options, g)
+        agents = [ENGINE.agents["heuristic" if g % 4 < 2 else "random"](g + k) for k in (0, 1)]
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            for q in (0, 1):
+                for i in s.hand[q] + s.crea[q]:
+                    for e in s.cards[i].on_play:
+                        if e.action == "fusion_summon":
+                            plain = fusion_options(e, ADAPTER.source(s, q, i, 0), s, ADAPTER)
+                            assert fusion_choices(s, q, i, e) == plain
+                            fusing[bool(plain)] += 1
+            s.apply(agents[p].choose(s, p))
+    assert fusing[0] > 100 and fusing[1] > 100, fusing

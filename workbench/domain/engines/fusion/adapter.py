@@ -118,6 +118,12 @@ _STATIC: dict[int, tuple[bool, Any]] = {}
 """id(filter) -> (whether it tests printed fields only, the filter kept alive)."""
 
 
+def card_worth(card: Any) -> float:
+    """What the interpreter's cheapest-first choices (materials, costs) rank a card by: its
+    printed cost, stars and stats."""
+    return float((0 if card.x_cost else int(card.cost)) + card.stars + card.atk + card.dfn)
+
+
 class FusionEffects(BaseAdapter):
     """The interpreter's view of a fusion state (stateless: one instance serves every game)."""
 
@@ -324,7 +330,8 @@ class FusionEffects(BaseAdapter):
         return s.cards[card].materials
 
     @staticmethod
-    def _printed_only(f: Any) -> bool:
+    def printed_only(f: Any) -> bool:
+        """Whether filter ``f`` (or no filter) tests printed card fields only."""
         if f is None:
             return True
         static = _STATIC.get(id(f))
@@ -335,11 +342,11 @@ class FusionEffects(BaseAdapter):
     def static_fusion(self, s: FusionState, e: EffectSpec, extra: list[int]) -> bool:
         """Whether ``fusion_options`` of ``e`` depends on printed fields only (its filter and
         the materials of every creature in ``extra``)."""
-        if not self._printed_only(e.filter):
+        if not self.printed_only(e.filter):
             return False
         for i in extra:
             for f, _ in s.cards[i].materials:
-                if not self._printed_only(f):
+                if not self.printed_only(f):
                     return False
         return True
 
@@ -349,7 +356,7 @@ class FusionEffects(BaseAdapter):
         and field."""
         if f is None:
             return list(range(len(pool)))
-        if not self._printed_only(f):
+        if not self.printed_only(f):
             return [k for k, x in enumerate(pool) if matches(f, x, src, s, self)]
         hit = s.mcache.get(id(f))
         if hit is None:
@@ -392,8 +399,7 @@ class FusionEffects(BaseAdapter):
         s.rng.shuffle(s.deck[player])
 
     def worth(self, s: FusionState, i: int) -> float:
-        card = s.cards[i]
-        return float((0 if card.x_cost else int(card.cost)) + card.stars + card.atk + card.dfn)
+        return card_worth(s.cards[i])
 
     def life(self, s: FusionState, player: int) -> int:
         return int(s.life[player])

@@ -38,8 +38,9 @@ from workbench.domain.effects.asks import Paused, resume, run
 from workbench.domain.effects.interpreter import can_pay, legal_targets, matches, pay, resolve
 from workbench.domain.effects.spec import Source
 from workbench.domain.effects.statics import StaticRules
-from workbench.domain.engines.fusion.adapter import ADAPTER
+from workbench.domain.engines.fusion.adapter import ADAPTER, card_worth
 from workbench.domain.engines.fusion.cards import CardDef, Effect
+from workbench.domain.engines.fusion.fusing import fusion_choices
 from workbench.domain.engines.fusion.observe import Observe
 from workbench.domain.engines.fusion.shuffle import shuffle
 from workbench.domain.errors import IllegalAction
@@ -122,7 +123,7 @@ _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
-    "token_ids", "item_ids", "has_items", "mcache", "fcache",
+    "token_ids", "item_ids", "has_items", "mcache", "fcache", "worths", "fuse_fit",
     "v2", "static_ids", "dmg_watch", "cont_filtered",
 )
 
@@ -139,7 +140,7 @@ class Shared:
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
-        "item_ids", "has_items", "mcache", "fcache",
+        "item_ids", "has_items", "mcache", "fcache", "worths", "fuse_fit",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -188,7 +189,9 @@ class Shared:
         self.has_items = any(self.item_ids)
         # which card definitions fit which material filters (adapter.material_fits): static facts
         self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
-        self.fcache: dict[tuple[Any, ...], Any] = {}  # FusionState.fusion_choices across positions
+        self.fcache: dict[tuple[Any, ...], Any] = {}  # fusing.fusion_choices across positions
+        self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
+        self.fuse_fit: dict[str, frozenset[int] | None] = {}  # see fusing._material_ids
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
         self.sa_aim: dict[str, list[list[Action | None] | None]] = {
@@ -249,6 +252,8 @@ class FusionState(Observe, State):
     has_items: bool
     mcache: dict[int, tuple[frozenset[int], Any]]
     fcache: dict[tuple[Any, ...], Any]
+    worths: list[float]
+    fuse_fit: dict[str, frozenset[int] | None]
 
     # ------------------------------------------------------------------ construction
 
@@ -682,27 +687,15 @@ class FusionState(Observe, State):
 
     def fusion_choices(self, p: int, i: int, e: Effect) -> Any:
         """``interpreter.fusion_options`` of effect ``e`` of card ``i`` for ``p`` now, kept until
-        the next action (the legal actions and the players' scores ask for it alike)."""
-        from workbench.domain.effects.interpreter import fusion_options
-
+        the next action (the legal actions and the players' scores ask for it alike) and, for
+        filters on printed fields, across positions (see fusing.py)."""
         memo = self._fuse
         if memo is None:
             memo = self._fuse = {}
         key = (i, e.index)
         hit = memo.get(key)
         if hit is None:
-            # with filters on printed fields only, the answer depends on the hand, the field and
-            # the extra deck alone: kept across positions and games of these decks (Shared)
-            static = ADAPTER.static_fusion(self, e, self.extra[p])
-            wide = (i, e.index, tuple(self.hand[p]), tuple(self.crea[p]), tuple(self.extra[p])) if static else None
-            hit = self.fcache.get(wide) if wide is not None else None
-            if hit is None:
-                hit = fusion_options(e, ADAPTER.source(self, p, i, 0), self, ADAPTER)
-                if wide is not None:
-                    if len(self.fcache) > 50_000:
-                        self.fcache.clear()
-                    self.fcache[wide] = hit
-            memo[key] = hit
+            hit = memo[key] = fusion_choices(self, p, i, e)
         return hit
 
     def on_field(self, i: int) -> bool:
