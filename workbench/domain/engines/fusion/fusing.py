@@ -33,33 +33,56 @@ Options = list[tuple[int, list[int]]]
 _CACHE_LIMIT = 50_000
 """Entries kept per deck pairing before the cache starts over (a long batch of games)."""
 
-_ANY = "any"
-"""The ``Shared.fuse_fit`` entry: instances some material filter takes (None: every card)."""
+
+class FusionCache:
+    """What one deck pairing's fusion summons have found (``Shared.fusion``; clones and games
+    of these decks share it): card definitions and instances do not change within it."""
+
+    __slots__ = ("fit", "fit_known", "static", "options", "canon")
+
+    def __init__(self) -> None:
+        self.canon: list[int] = []  # per instance: the first instance of an equal card mapping
+        self.fit: frozenset[int] | None = None  # see _material_ids
+        self.fit_known = False
+        # (canon of the card, effect index, extra deck) -> FusionEffects.static_fusion
+        self.static: dict[tuple[int, int, tuple[int, ...]], bool] = {}
+        # (canon of the card, effect index, material pool, extra deck) -> options before the room check
+        self.options: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], Options] = {}
 
 
 def fusion_choices(s: FusionState, p: int, i: int, e: Effect) -> Options:
     """``fusion_options`` of effect ``e`` of card ``i`` for player ``p`` in position ``s``."""
-    if not ADAPTER.static_fusion(s, e, s.extra[p]):
+    cache = s.fusion
+    extra = tuple(s.extra[p])
+    card = s.cards[i]
+    canon = cache.canon or _canon(s, cache)
+    definition = canon[i]  # copies of a card ask alike: the card itself is left out of the pool
+    static = cache.static.get((definition, e.index, extra))
+    if static is None:
+        static = cache.static[(definition, e.index, extra)] = ADAPTER.static_fusion(s, e, s.extra[p])
+    if not static:
         return fusion_options(e, ADAPTER.source(s, p, i, 0), s, ADAPTER)
-    fit = _material_ids(s)
+    fit = cache.fit if cache.fit_known else _material_ids(s, cache)
     worth = s.worths.__getitem__
-    unit = i if s.cards[i].is_creature else None  # the card itself is no material (ADAPTER.source)
+    unit = i if card.is_creature else None  # the card itself is no material (ADAPTER.source)
     if fit is None:
-        hand = sorted(s.hand[p], key=worth)
-        field = sorted((u for u in s.crea[p] if u != unit), key=worth)
+        pool = sorted(s.hand[p], key=worth)
+        field = [u for u in s.crea[p] if u != unit]
     else:
-        hand = sorted((x for x in s.hand[p] if x in fit), key=worth)
-        field = sorted((u for u in s.crea[p] if u in fit and u != unit), key=worth)
-    pool = hand + field
-    key = (i, e.index, tuple(pool), tuple(s.extra[p]))
-    cache = s.fcache
-    found = cache.get(key)
+        pool = [x for x in s.hand[p] if x in fit]
+        pool.sort(key=worth)
+        field = [u for u in s.crea[p] if u in fit and u != unit]
+    if field:
+        field.sort(key=worth)
+        pool += field
+    key = (definition, e.index, tuple(pool), extra)
+    found = cache.options.get(key)
     if found is None:
         found = _fitting(s, p, i, e, pool)
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        cache[key] = found
-    if not found:
+        if len(cache.options) > _CACHE_LIMIT:
+            cache.options.clear()
+        cache.options[key] = found
+    if not found or len(s.crea[p]) < s.opts.max_creatures:  # room whatever leaves (FusionState.room)
         return found
     roomy = [option for option in found if ADAPTER.has_room(s, p, option[1])]
     return found if len(roomy) == len(found) else roomy
@@ -70,11 +93,11 @@ def _fitting(s: FusionState, p: int, i: int, e: Effect, pool: list[int]) -> Opti
     creature take the same materials; a creature whose needs more cards of a filter than the
     pool holds is skipped without the search (``find_materials`` would find none)."""
     src = ADAPTER.source(s, p, i, 0)
-    cards = s.cards
+    canon = s.fusion.canon
     out: Options = []
-    found: dict[int, list[int] | None] = {}  # id of a card definition -> its materials
+    found: dict[int, list[int] | None] = {}  # canon of a creature -> its materials
     for card in s.extra[p]:
-        definition = id(cards[card])
+        definition = canon[card]
         if definition in found:
             mats = found[definition]
         else:
@@ -109,21 +132,36 @@ def _fit_set(s: FusionState, f: Any) -> frozenset[int]:
     return hit[0]
 
 
-def _material_ids(s: FusionState) -> frozenset[int] | None:
+def _canon(s: FusionState, cache: FusionCache) -> list[int]:
+    """Per instance the first instance whose card mapping is equal (the same printed card, the
+    same effects and materials): what one copy finds, every copy finds."""
+    first: dict[str, list[int]] = {}  # card id -> the distinct mappings' first instances
+    canon = []
+    for i, card in enumerate(s.cards):
+        seen = first.setdefault(card.id, [])
+        for j in seen:
+            if s.cards[j].raw == card.raw:
+                canon.append(j)
+                break
+        else:
+            seen.append(i)
+            canon.append(i)
+    cache.canon = canon
+    return canon
+
+
+def _material_ids(s: FusionState, cache: FusionCache) -> frozenset[int] | None:
     """The instances of this game that some printed-fields material filter takes (None when a
     material has no filter: every card may be one), worked out once per deck pairing. Filters on
     the state in play do not count: an extra deck holding such a creature is not static."""
-    table = s.fuse_fit
-    if _ANY in table:
-        return table[_ANY]
     everyone = range(len(s.cards))
     fit: set[int] = set()
     for j, card in enumerate(s.cards):
         for f, _ in card.materials:
             if f is None:
-                table[_ANY] = None
+                cache.fit, cache.fit_known = None, True
                 return None
             if ADAPTER.printed_only(f):
                 fit.update(ADAPTER.material_fits(s, f, everyone, ADAPTER.source(s, s.owner[j], j, 0)))
-    table[_ANY] = frozenset(fit)
-    return table[_ANY]
+    cache.fit, cache.fit_known = frozenset(fit), True
+    return cache.fit

@@ -40,7 +40,7 @@ from workbench.domain.effects.spec import Source
 from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.fusion.adapter import ADAPTER, card_worth
 from workbench.domain.engines.fusion.cards import CardDef, Effect
-from workbench.domain.engines.fusion.fusing import fusion_choices
+from workbench.domain.engines.fusion.fusing import FusionCache, fusion_choices
 from workbench.domain.engines.fusion.observe import Observe
 from workbench.domain.engines.fusion.shuffle import shuffle
 from workbench.domain.errors import IllegalAction
@@ -123,7 +123,7 @@ _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
-    "token_ids", "item_ids", "has_items", "mcache", "fcache", "worths", "fuse_fit",
+    "token_ids", "item_ids", "has_items", "mcache", "fusion", "worths",
     "v2", "static_ids", "dmg_watch", "cont_filtered",
 )
 
@@ -140,7 +140,7 @@ class Shared:
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
-        "item_ids", "has_items", "mcache", "fcache", "worths", "fuse_fit",
+        "item_ids", "has_items", "mcache", "fusion", "worths",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -189,9 +189,8 @@ class Shared:
         self.has_items = any(self.item_ids)
         # which card definitions fit which material filters (adapter.material_fits): static facts
         self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
-        self.fcache: dict[tuple[Any, ...], Any] = {}  # fusing.fusion_choices across positions
+        self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
-        self.fuse_fit: dict[str, frozenset[int] | None] = {}  # see fusing._material_ids
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
         self.sa_aim: dict[str, list[list[Action | None] | None]] = {
@@ -251,9 +250,8 @@ class FusionState(Observe, State):
     item_ids: list[frozenset[int]]
     has_items: bool
     mcache: dict[int, tuple[frozenset[int], Any]]
-    fcache: dict[tuple[Any, ...], Any]
+    fusion: FusionCache
     worths: list[float]
-    fuse_fit: dict[str, frozenset[int] | None]
 
     # ------------------------------------------------------------------ construction
 
@@ -683,7 +681,10 @@ class FusionState(Observe, State):
         card that would do nothing is not offered (§3.10.2)."""
         if not self.extra[p]:
             return False
-        return any(self.fusion_choices(p, i, e) for e in self.cards[i].on_play if e.action == "fusion_summon")
+        for e in self.cards[i].on_play:
+            if e.action == "fusion_summon" and self.fusion_choices(p, i, e):
+                return True
+        return False
 
     def fusion_choices(self, p: int, i: int, e: Effect) -> Any:
         """``interpreter.fusion_options`` of effect ``e`` of card ``i`` for ``p`` now, kept until
