@@ -348,28 +348,39 @@ class HeuristicAgent:
         opps = state.opps[player]
         # an opponent's pool changes only when a card of its moves between zones (or turns face up);
         # the player is in the key: a rollout's heuristic plays every seat (their opponents differ)
-        if len(opps) == 1:  # two players: the key without building a tuple per opponent
+        memo = self._guessed
+        cards, sc = state.cards, state._sc
+        saved = []
+        if len(opps) == 1:  # two players: the key without building a tuple per opponent, one guess
             q = opps[0]
             key: tuple[Any, ...] = (state.turn, player, len(hidden), len(state.hand[q]), len(state.deck[q]),
                                     len(state.grave[q]), len(state.exile[q]))
+            if memo is not None and memo[0] is state and memo[1] == key:
+                guess = memo[2][q]
+            else:
+                guess = _guess(state, q)
+                self._guessed = (state, key, {q: guess})
+            ga, gd = guess
+            for i in hidden:
+                true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
+                card = cards[i]
+                saved.append((i, true))
+                sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
         else:
             key = (state.turn, player, len(hidden), *(
                 (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
-        memo = self._guessed
-        if memo is not None and memo[0] is state and memo[1] == key:
-            guesses = memo[2]
-        else:
-            guesses = {q: _guess(state, q) for q in opps} if len(opps) > 1 else {opps[0]: _guess(state, opps[0])}
-            self._guessed = (state, key, guesses)
-        cards, owner = state.cards, state.owner
-        saved = []
-        sc = state._sc
-        for i in hidden:
-            true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
-            card = cards[i]
-            saved.append((i, true))
-            guess = guesses[owner[i]]
-            sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
+            if memo is not None and memo[0] is state and memo[1] == key:
+                guesses = memo[2]
+            else:
+                guesses = {q: _guess(state, q) for q in opps}
+                self._guessed = (state, key, guesses)
+            owner = state.owner
+            for i in hidden:
+                true = sc.get(i) or state.atk_dfn(i)
+                card = cards[i]
+                saved.append((i, true))
+                guess = guesses[owner[i]]
+                sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
         try:
             return self._choose(state, player)
         finally:

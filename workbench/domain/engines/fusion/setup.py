@@ -56,11 +56,8 @@ def new_pod(decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -
     shared = _shared_for([list(d.get("main", ())) for d in decks], opts.log,
                          [list(d.get("extra", ())) for d in decks])
     state = FusionState(shared.cards, shared.names, shared.owner, opts, seed, shared)
-    owner, cards = shared.owner, shared.cards
-    for i, p in enumerate(owner):
-        if cards[i].token:
-            continue  # tokens exist only on the field
-        (state.extra if cards[i].extra else state.deck)[p].append(i)
+    state.deck = [list(zone) for zone in shared.dealt_main]  # tokens exist only on the field
+    state.extra = [list(zone) for zone in shared.dealt_extra]
     deck_seeds = options.get("_deck_seeds")
     if deck_seeds is not None:
         state.deck_seeds = tuple(int(deck_seeds[p]) for p in range(n))

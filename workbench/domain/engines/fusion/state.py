@@ -140,7 +140,7 @@ class Shared:
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
-        "item_ids", "has_items", "mcache", "fusion", "worths",
+        "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -191,6 +191,12 @@ class Shared:
         self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
         self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
+        # what setup.new_pod deals each seat before the shuffle: its main deck and its extra deck
+        # (tokens exist only on the field), in instance order
+        self.dealt_main = [[i for i, c in enumerate(cards) if owner[i] == p and not c.token and not c.extra]
+                           for p in range(players)]
+        self.dealt_extra = [[i for i, c in enumerate(cards) if owner[i] == p and not c.token and c.extra]
+                            for p in range(players)]
         # Actions of cards with one chosen-target effect, per kind and instance: target -> Action
         # (each per-target table is a list indexed by target, see _NO_TARGET)
         self.sa_aim: dict[str, list[list[Action | None] | None]] = {
