@@ -168,7 +168,10 @@ def _plain_guess(s: FusionState, q: int) -> tuple[int, int]:
 
 
 def test_face_down_guess_is_the_mean_of_the_unseen_settable_creatures() -> None:
-    """The guess read from the cards' precomputed (ATK, DEF, stars) is the plain mean."""
+    """The guess counted from each player's settable creatures less the seen ones is the plain
+    mean over hand, deck and face-down creatures: built-in decks, and the bundled decks (extra
+    decks, fusion summons) in heuristic and random games."""
+    from tests.domain.engines.test_engine_contract import bundled
     from workbench.domain.engines.fusion.agents import _guess
 
     checked = 0
@@ -176,7 +179,17 @@ def test_face_down_guess_is_the_mean_of_the_unseen_settable_creatures() -> None:
         for q in (0, 1):
             assert _guess(s, q) == _plain_guess(s, q)
             checked += 1
-    assert checked > 500
+    a, b, options = bundled("fusion")
+    for g in range(8):
+        s = ENGINE.new_game(a, b, options, g) if g % 2 == 0 else ENGINE.new_game(b, a, options, g)
+        agents = [ENGINE.agents["heuristic" if g % 4 < 2 else "random"](g + k) for k in (0, 1)]
+        while not s.is_terminal():
+            for q in (0, 1):
+                assert _guess(s, q) == _plain_guess(s, q)
+                checked += 1
+            (p,) = s.to_act()
+            s.apply(agents[p].choose(s, p))
+    assert checked > 2000
 
 
 def test_fusion_choices_are_what_the_interpreter_finds() -> None:

@@ -230,27 +230,57 @@ neither attack nor be blockers' targets): no need to mask them."""
 
 def _guess(s: FusionState, q: int) -> tuple[int, int]:
     """The (ATK, DEF) player ``q``'s face-down creature is expected to have: the mean of the
-    creatures it could be (``q``'s unseen settable creatures: hand, deck and face-down ones)."""
+    creatures it could be (``q``'s unseen settable creatures: hand, deck and face-down ones).
+
+    Counted as all of ``q``'s settable creatures less the ones seen (graveyard, exile, magic and
+    field zones, extra deck, face-up on the field), plus face-down tokens: every card but a token
+    is in exactly one zone, and the seen zones hold fewer cards than hand and deck for most of a
+    game (``tests/domain/engines/test_fusion_caches.py`` compares it with the plain mean)."""
     cards, down = s.cards, s.down
     max_stars = s.opts.set_max_stars
-    n = ta = td = 0
-    for zone in (s.hand[q], s.deck[q]):
+    base = s.guess_base.get(max_stars)
+    if base is None:
+        base = s.guess_base[max_stars] = _settable_totals(s, max_stars)
+    n, ta, td = base[q]
+    for zone in (s.grave[q], s.exile[q], s.magic[q], s.field[q], s.extra[q]):
         for i in zone:
             g = cards[i].h_guess  # (ATK, DEF, stars) of a creature, else None
             if g is not None and g[2] <= max_stars:
-                n += 1
-                ta += g[0]
-                td += g[1]
+                n -= 1
+                ta -= g[0]
+                td -= g[1]
     for i in s.crea[q]:
-        if i in down:
-            g = cards[i].h_guess
-            if g is not None and g[2] <= max_stars:
+        card = cards[i]
+        g = card.h_guess
+        if g is None or g[2] > max_stars:
+            continue
+        if card.token:  # outside the totals: counted only while face down
+            if i in down:
                 n += 1
                 ta += g[0]
                 td += g[1]
+        elif i not in down:
+            n -= 1
+            ta -= g[0]
+            td -= g[1]
     if not n:
         return (0, 1)
     return (round(ta / n), round(td / n))
+
+
+def _settable_totals(s: FusionState, max_stars: int) -> list[tuple[int, int, int]]:
+    """Per player: how many settable creatures (not tokens) it owns, and their ATK and DEF sums."""
+    out = []
+    for q in range(s.np):
+        n = ta = td = 0
+        for i, card in enumerate(s.cards):
+            g = card.h_guess
+            if s.owner[i] == q and not card.token and g is not None and g[2] <= max_stars:
+                n += 1
+                ta += g[0]
+                td += g[1]
+        out.append((n, ta, td))
+    return out
 
 
 _WASTED = 0.3

@@ -123,7 +123,7 @@ _SHARED_FIELDS = (
     "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
-    "token_ids", "item_ids", "has_items", "mcache", "fusion", "worths",
+    "token_ids", "item_ids", "has_items", "mcache", "fusion", "worths", "guess_base",
     "v2", "static_ids", "dmg_watch", "cont_filtered",
 )
 
@@ -140,7 +140,7 @@ class Shared:
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
-        "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra",
+        "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra", "guess_base",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -191,6 +191,7 @@ class Shared:
         self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
         self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
+        self.guess_base: dict[int, list[tuple[int, int, int]]] = {}  # see agents._guess
         # what setup.new_pod deals each seat before the shuffle: its main deck and its extra deck
         # (tokens exist only on the field), in instance order
         self.dealt_main = [[i for i, c in enumerate(cards) if owner[i] == p and not c.token and not c.extra]
@@ -258,6 +259,7 @@ class FusionState(Observe, State):
     mcache: dict[int, tuple[frozenset[int], Any]]
     fusion: FusionCache
     worths: list[float]
+    guess_base: dict[int, list[tuple[int, int, int]]]
 
     # ------------------------------------------------------------------ construction
 
