@@ -1700,10 +1700,14 @@ class FusionState(Observe, State):
                 if card.id not in seen and (card.x_cost or int(card.cost) <= mana) and self.fusion_materials(p, i) is not None:
                     seen.add(card.id)  # copies are the same choice
                     acts.append(self._act("fusion", (self.names[i],)))
-        if self.has_act[p]:
-            ids = self.act_ids[p]  # the checks _add_abilities starts with, without the call
-            if not (ids.isdisjoint(self.crea[p]) and ids.isdisjoint(self.magic[p]) and ids.isdisjoint(self.field[p])):
-                self._add_abilities(acts, p, 1)
+        if self.has_act[p] and self.acts[p] < ACTIVATION_LIMIT:
+            # _add_abilities at speed 1, without the call: the cards with an ability, face up
+            ids = self.act_ids[p] if p == self.active else self.fast_act_ids[p]
+            for zone in (self.crea[p], self.magic[p], self.field[p]):
+                if zone and not ids.isdisjoint(zone):
+                    for i in zone:
+                        if i in ids and i not in down:
+                            self._add_abilities_of(acts, p, i, 1, p == self.active)
         if self.phase == "main1":
             tapped, sick = self.tapped, self.sick
             rules = ADAPTER.statics(self) if self.static_ids else None
