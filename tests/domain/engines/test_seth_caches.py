@@ -525,3 +525,60 @@ def test_kept_kill_costs_are_the_prices_computed_afresh() -> None:
         assert games() == kept
     finally:
         combat.KILL_COST_CACHE = True
+
+
+def test_a_split_the_engine_built_is_checked_as_any_split_is() -> None:
+    """``KNOWN_SPLITS`` (a split built by ``_split_action`` is checked for legality only)
+    against the full check: the engine's candidates and the heuristic's splits, the same
+    splits at other split steps and in a game with the decks swapped (another team order),
+    with amounts moved or targets changed — the same action back or the same refusal."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+    from workbench.domain.engines.seth import combat
+    from workbench.domain.engines.seth.state import SPLIT
+    from workbench.domain.errors import IllegalAction
+
+    def outcome(state: SethState, p: int, action: Any) -> Any:
+        try:
+            checked = combat.check_split(state, p, action)
+        except IllegalAction as exc:
+            return ("refused", str(exc))
+        return (checked.kind, checked.args, checked.text, checked is action)
+
+    rng = random.Random(3)
+    splits: list[Any] = []
+    positions = []
+    a, b = decks()
+    for seed in range(40):
+        teams = (a, b) if seed % 2 else (b, a)
+        state = ENGINE.new_game(teams[0], teams[1], dict(DEFAULTS, _log=False), seed)
+        agent = RandomAgent(seed) if seed % 3 else HeuristicAgent(seed)
+        while not state.is_terminal():
+            if state.step == SPLIT:
+                positions.append(state.clone())
+                for p in state.to_act():
+                    splits += [x for x in combat.split_candidates(state, p) if x.kind == "split"]
+                    splits.append(HeuristicAgent(seed).choose(state, p))
+            state.apply_joint({p: agent.choose(state, p) for p in state.to_act()})
+    compared = accepted = 0
+    for state in positions:
+        for p in state.to_act():
+            for action in rng.sample(splits, 30):
+                variants = [action]
+                if (action.kind == "split" and len(action.args) > 1
+                        and all(t in state.by_name for t, _, _ in action.args)):
+                    (t1, e1, n1), (t2, e2, n2) = action.args[:2]
+                    moved = ((t1, e1, n1 + 1), (t2, e2, n2 - 1)) + action.args[2:]
+                    variants.append(combat._split_action(state, {(t, e): n for t, e, n in moved}))
+                    variants.append(combat._split_action(state, {(t2, e1, ): n1, (t1, e2): n2}))
+                for x in variants:
+                    fast = outcome(state, p, x)
+                    combat.KNOWN_SPLITS = False
+                    try:
+                        assert outcome(state, p, x) == fast, x
+                    finally:
+                        combat.KNOWN_SPLITS = True
+                    compared += 1
+                    accepted += fast[0] != "refused"
+    assert compared > 1000 and accepted > 50, (compared, accepted)

@@ -55,6 +55,12 @@ def describe_split(state: SethState, action: Action) -> str:
     return "; ".join(f"{amount} {element} on {state.by_name[t].label}" for t, element, amount in action.args)
 
 
+_SPLITS: dict[tuple[Any, ...], Action] = {}
+KNOWN_SPLITS = True
+"""``check_split`` checks a split ``_split_action`` built (kept in ``_SPLITS``) for legality
+only; False: every split gets the full check (the plain definition; the tests compare both)."""
+
+
 def check_split(state: SethState, player: int, action: Action) -> Action:
     """Validate a focus/split choice and return it in canonical form.
 
@@ -70,6 +76,25 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
                     return action
     legal = state.targets[player]
     total = state.totals[player]
+    if KNOWN_SPLITS and action.kind == "split" and _SPLITS.get(action.args) is action:
+        # Built by _split_action: (target, element, amount) triples with amounts above 0, no
+        # (target, element) twice. Only legality and this state's order are left to check;
+        # anything else takes the full check below (which raises the right error).
+        dealt: dict[str, int] = {}
+        order = state.order
+        previous = -1
+        for target, element, amount in action.args:
+            hit = state.by_name.get(target)
+            if hit is None or hit not in legal or element not in total:
+                break
+            rank = order[target] * 8 + ELEMENT_ORDER[element]
+            if rank <= previous:
+                break
+            previous = rank
+            dealt[element] = dealt.get(element, 0) + amount
+        else:
+            if dealt == total:
+                return action
     if action.kind == "focus":
         raise IllegalAction(f"{action.args[0] if action.args else '?'} is not a legal target "
                             f"(targets: {', '.join(sorted(m.name for m in legal))})")
@@ -113,7 +138,6 @@ def check_split(state: SethState, player: int, action: Action) -> Action:
     return _split_action(state, merged)
 
 
-_SPLITS: dict[tuple[Any, ...], Action] = {}
 
 
 def _split_action(state: SethState, merged: dict[tuple[str, str], int]) -> Action:
