@@ -83,13 +83,14 @@ def make(engine, name: str, seed: int, budget: int | None):
 
 def play_pair(task):
     """Two games of one seed: ``a`` first, then ``a`` second. Returns (points of a, decisions,
-    points of the first seat, CPU seconds)."""
+    points of the first seat, CPU seconds, each game's (winner, turns, reason, decisions))."""
     game, deck, a, b, seed, budget = task
     engine = load_engine(game)
     decks, options = bundled(game)
     cards = decks[deck]
     points = first = 0.0
     decisions = 0
+    games = []
     start = time.process_time()
     for seat in (0, 1):
         players = [Counting(make(engine, a, seed * 2 + seat, budget)),
@@ -97,35 +98,41 @@ def play_pair(task):
         if seat:
             players.reverse()
         result = play_game(engine.new_game(cards, cards, options, seed), players)
-        decisions += sum(p.calls for p in players)
+        calls = sum(p.calls for p in players)
+        decisions += calls
+        games.append((result.winner, result.turns, result.reason, calls))
         if result.winner is None:
             points += 0.5
             first += 0.5
         else:
             points += result.winner == seat
             first += result.winner == 0
-    return points, decisions, first, time.process_time() - start
+    return points, decisions, first, time.process_time() - start, games
 
 
 def play_rotation(task):
     """``players`` games of one seed, the same deck in every seat: ``a`` in seat r of game r,
     ``b`` in the other seats. Returns (a's share of the wins, decisions, the first seat's share,
-    CPU seconds); a shared first place counts 1/k (``GameResult.score``)."""
+    CPU seconds, each game's (winner, turns, reason, decisions)); a shared first place counts 1/k
+    (``GameResult.score``)."""
     game, deck, a, b, seed, budget, players = task
     engine = load_engine(game)
     decks, options = bundled(game)
     options = dict(options, players=players)
     points = first = 0.0
     decisions = 0
+    games = []
     start = time.process_time()
     for seat in range(players):
         agents = [Counting(make(engine, a if k == seat else b, seed * players + k + (0 if k == seat else 7), budget))
                   for k in range(players)]
         result = play_game(engine.new_seated([decks[deck]] * players, options, seed), agents)
-        decisions += sum(p.calls for p in agents)
+        calls = sum(p.calls for p in agents)
+        decisions += calls
+        games.append((result.winner, result.turns, result.reason, calls))
         points += result.score(seat)
         first += result.score(0)
-    return points, decisions, first, time.process_time() - start
+    return points, decisions, first, time.process_time() - start, games
 
 
 def matchup(game: str, deck: str, a: str, b: str, games: int, budget: int | None,
@@ -149,7 +156,8 @@ def matchup(game: str, deck: str, a: str, b: str, games: int, budget: int | None
     cpu = sum(o[3] for o in out)
     low, high = wilson_interval(points, n)
     return {"n": n, "rate": points / n, "low": low, "high": high, "first": first / n,
-            "games_s": n / cpu, "decisions_s": decisions / cpu, "wall": wall, "cpu": cpu}
+            "games_s": n / cpu, "decisions_s": decisions / cpu, "wall": wall, "cpu": cpu,
+            "games": [g for o in out for g in o[4]]}
 
 
 def hold_pair(task):
@@ -204,6 +212,9 @@ def main() -> None:
                         help="seats per game (3 or 4: fusion pods in rotations, RULES.md §3.9)")
     parser.add_argument("--hold-sweep", type=int, metavar="N",
                         help="seth: N heuristic games per value of the hold constant, then stop")
+    parser.add_argument("--per-game", action="store_true",
+                        help="also print each game's winner, turns, reason and decisions (to check "
+                        "that a speed change keeps the games)")
     parser.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
                         help="a keyword argument of the search player (horizon=20, margin=0.05); "
                         "for experiments, the defaults are the shipped ones")
@@ -242,6 +253,9 @@ def main() -> None:
                     what = f"{a} wins {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]{share}"
                 print(f"  {a:>9} vs {b:<9} {deck:<18} {what}; {r['games_s']:8.1f} games/s "
                       f"{r['decisions_s']:9.0f} decisions/s (per core)", flush=True)
+                if args.per_game:
+                    for k, (winner, turns, reason, calls) in enumerate(r["games"]):
+                        print(f"    game {k}: winner {winner} turns {turns} {reason} decisions {calls}")
 
 
 if __name__ == "__main__":

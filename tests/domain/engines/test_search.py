@@ -177,3 +177,44 @@ def test_simultaneous_search_settles_early_only_when_the_policys_choice_stands()
     third_best = [first_best[1], first_best[2], first_best[0], first_best[3]]
     row, playouts = _matrix_search(third_best, settle=0.3)
     assert row == 2 and playouts == 48  # it never stands: the whole budget, and the better row
+
+
+def _stepped(state, player: int, policy, horizon: int, evaluate) -> float:
+    """The plain definition of ``rollout``: ``step`` with the policy, then the score."""
+    from workbench.domain.engines.search import outcome, step
+
+    for _ in range(horizon):
+        if state.is_terminal():
+            break
+        step(state, policy.choose)
+    done = outcome(state, player)
+    return done if done is not None else evaluate(state, player)
+
+
+@pytest.mark.parametrize("game", ("warzone", "fusion", "seth"))
+def test_rollout_and_play_game_play_as_the_loop_of_step(game: str) -> None:
+    """rollout and play_game bind the methods once; they play what the loop of ``step`` plays."""
+    from importlib import import_module
+
+    from tests.domain.engines.test_engine_contract import positions
+    from workbench.domain.engines.base import play_game
+    from workbench.domain.engines.search import rollout, step
+
+    agents = import_module(f"workbench.domain.engines.{game}.agents")
+    heuristic = load_engine(game).agents["heuristic"]
+    checked = 0
+    for k, state in enumerate(positions(game, 2, every=7)):
+        for horizon in (5, 40):
+            fast, plain = state.clone(), state.clone()
+            v = rollout(fast, 0, heuristic(k), horizon, agents.position_value)
+            assert v == _stepped(plain, 0, heuristic(k), horizon, agents.position_value)
+            assert fast.observe(0).key() == plain.observe(0).key() and fast.log == plain.log
+        if k % 3 == 0:
+            fast, plain = state.clone(), state.clone()
+            players = [heuristic(k), heuristic(k + 1)]
+            result = play_game(fast, [heuristic(k), heuristic(k + 1)])
+            while not plain.is_terminal():
+                step(plain, lambda s, p: players[p].choose(s, p))
+            assert result == plain.result() and fast.log == plain.log
+        checked += 1
+    assert checked > 5

@@ -89,7 +89,10 @@ class Paused:
 
 def asking(effects: Sequence[EffectSpec]) -> bool:
     """Whether resolving ``effects`` may ask a player (then the engine uses ``run``)."""
-    return any(e.asks for e in effects)
+    for e in effects:  # a loop, not any() of a generator: asked before every resolution
+        if e.asks:
+            return True
+    return False
 
 
 def mode_selections(e: EffectSpec) -> list[tuple[int, ...]]:

@@ -8,6 +8,7 @@ is one function here plus, where a game needs it, one adapter method.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from workbench.domain.effects.adapter import EffectAdapter, State, Target
@@ -336,13 +337,22 @@ def _create_token(a: EffectAdapter, s: State, e: EffectSpec, src: Source, chosen
 def find_materials(needs: Sequence[tuple[Filter | None, int]], pool: Sequence[Any], src: Source, s: State,
                    a: EffectAdapter) -> list[Any] | None:
     """Distinct cards of ``pool`` (in order of preference) that meet every ``(filter, count)``
-    need, or None when they cannot all be met. A small search: the most demanding need first."""
-    slots: list[Filter | None] = [f for f, n in needs for _ in range(n)]
-    if len(slots) > len(pool):
+    need, or None when they cannot all be met. A small search: the most demanding need first.
+
+    The cards that fit a need are looked up once for its ``count`` slots, and a need fewer cards
+    fit than it counts fails at once (the search could not fill its slots either;
+    tests/domain/test_effects_materials_search.py compares it with the search over every slot)."""
+    if sum(n for _, n in needs) > len(pool):
         return None
     fitting = a.material_fits
-    fits = [fitting(s, f, pool, src) for f in slots]
-    order = sorted(range(len(slots)), key=lambda k: len(fits[k]))
+    fits: list[list[int]] = []  # per slot: the places in ``pool`` of the cards that fit it
+    for f, n in needs:
+        fit = fitting(s, f, pool, src)
+        if len(fit) < n:
+            return None
+        fits.extend([fit] * n)
+    sizes = [len(fit) for fit in fits]
+    order = sorted(range(len(fits)), key=sizes.__getitem__)
     taken: list[int] = []
 
     def place(depth: int) -> bool:
@@ -363,9 +373,7 @@ def fusion_options(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> li
     """The extra-deck creatures ``e`` may bring out now, each with the materials it would take
     (the cheapest that fit: hand first, then the field)."""
     c = src.controller
-    hand = sorted(a.zone(s, c, "hand"), key=lambda x: a.worth(s, x))
-    field = sorted((u for u in a.units(s, c) if u is not src.unit), key=lambda x: a.worth(s, x))
-    pool = hand + field
+    pool: list[Any] | None = None  # sorted once an extra-deck creature may be brought out
     out: list[tuple[Any, list[Any]]] = []
     for card in a.zone(s, c, "extra_deck"):
         if e.filter is not None and not matches(e.filter, card, src, s, a):
@@ -373,6 +381,10 @@ def fusion_options(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> li
         needs = a.materials(s, card)
         if not needs:
             continue  # an extra-deck creature without materials cannot be fusion summoned
+        if pool is None:
+            worth = partial(a.worth, s)
+            pool = (sorted(a.zone(s, c, "hand"), key=worth)
+                    + sorted((u for u in a.units(s, c) if u is not src.unit), key=worth))
         mats = find_materials(needs, pool, src, s, a)
         if mats is not None and a.has_room(s, c, mats):
             out.append((card, mats))

@@ -88,12 +88,14 @@ class GameStats:
                    opening=[set() for _ in range(players)], facts=[{} for _ in range(players)])
 
     def copy(self) -> GameStats:
+        """An independent copy (every set copied). Every clone of a position makes one, so the
+        sets are copied by ``map`` and an empty facts table without a comprehension."""
         return GameStats(
-            drawn=[set(s) for s in self.drawn],
-            played=[set(s) for s in self.played],
+            drawn=list(map(set, self.drawn)),
+            played=list(map(set, self.played)),
             unsimulated=set(self.unsimulated),
-            opening=[set(s) for s in self.opening],
-            facts=[{k: set(v) for k, v in f.items()} for f in self.facts],
+            opening=list(map(set, self.opening)),
+            facts=[{k: set(v) for k, v in f.items()} if f else {} for f in self.facts],
         )
 
 
@@ -304,13 +306,16 @@ def play_game(
 
     Raises RuntimeError when the game does not end within ``max_steps`` decisions (an engine bug).
     """
+    # the state's methods and the agents' choose bound once: this loop runs every decision
+    is_terminal, to_act, apply = state.is_terminal, state.to_act, state.apply
+    choosers = [agent.choose for agent in agents]
     for _ in range(max_steps):
-        if state.is_terminal():
+        if is_terminal():
             return state.result()
-        acting = state.to_act()
+        acting = to_act()
         if len(acting) == 1:
             player = acting[0]
-            state.apply(agents[player].choose(state, player))
+            apply(choosers[player](state, player))
         else:
-            state.apply_joint({p: agents[p].choose(state, p) for p in acting})
+            state.apply_joint({p: choosers[p](state, p) for p in acting})
     raise RuntimeError(f"game did not end within {max_steps} decisions")

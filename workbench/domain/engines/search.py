@@ -72,11 +72,25 @@ def step(state: S, choose: Callable[[S, int], Action]) -> None:
 
 def rollout(state: S, player: int, policy: Agent[S], horizon: int,
             evaluate: Evaluator[S]) -> float:
-    """Play ``policy`` for every player for at most ``horizon`` decisions, then score."""
+    """Play ``policy`` for every player for at most ``horizon`` decisions, then score.
+
+    Each decision is :func:`step` with ``policy.choose``, written out with the methods bound
+    once: the playouts are most of a search's time (tests/domain/engines/test_search.py
+    compares it with the loop of ``step``)."""
+    choose = policy.choose
+    is_terminal, to_act = state.is_terminal, state.to_act
     for _ in range(horizon):
-        if state.is_terminal():
+        if is_terminal():
             break
-        step(state, policy.choose)
+        acting = to_act()
+        if len(acting) == 1:
+            p = acting[0]
+            state.apply(choose(state, p))
+        else:
+            joint = {}
+            for p in acting:
+                joint[p] = choose(state, p)
+            state.apply_joint(joint)
     done = outcome(state, player)
     return done if done is not None else evaluate(state, player)
 
