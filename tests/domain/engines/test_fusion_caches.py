@@ -218,3 +218,41 @@ def test_fusion_choices_are_what_the_interpreter_finds() -> None:
                             fusing[bool(plain)] += 1
             s.apply(agents[p].choose(s, p))
     assert fusing[0] > 100 and fusing[1] > 100, fusing
+
+
+def _plain_best(agent: HeuristicAgent, s: FusionState, p: int, acts: list[Any], step: str) -> Any:
+    """_best_play by its definition for abilities, pass and end: the first action of the best
+    ``_score`` (pass in an answer window unless one scores above 0.5)."""
+    best, best_score = acts[0], float("-inf")
+    for a in acts:
+        score = agent._score(s, p, a)
+        if score > best_score:
+            best, best_score = a, score
+    if best_score <= 0.5 and step in ("respond", "window"):
+        return acts[0]
+    return best
+
+
+def test_inline_ability_scores_choose_what_the_plain_scores_choose() -> None:
+    """_best_play scores abilities inline (one action per target); among the listed abilities,
+    pass and end it picks what the plain per-action ``_score`` picks."""
+    from tests.domain.engines.test_engine_contract import bundled
+
+    a, b, options = bundled("fusion")
+    checked = 0
+    for g in range(12):
+        s = ENGINE.new_game(a, b, options, g) if g % 2 == 0 else ENGINE.new_game(b, a, options, g)
+        agents = [HeuristicAgent(g), HeuristicAgent(g + 1)]
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            acts = [x for x in s.legal_actions(p) if x.kind in ("activate", "pass", "end")]
+            if s.step in ("main", "respond", "window") and any(x.kind == "activate" for x in acts):
+                judge = HeuristicAgent(0)
+                assert judge._best_play(s, p, acts, s.step) is _plain_best(judge, s, p, acts, s.step)
+                for x in acts:  # each pair too: the order of every two scores
+                    for y in acts:
+                        if x is not y:
+                            assert judge._best_play(s, p, [x, y], s.step) is _plain_best(judge, s, p, [x, y], s.step)
+                checked += 1
+            s.apply(agents[p].choose(s, p))
+    assert checked > 100, checked

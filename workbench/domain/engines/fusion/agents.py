@@ -532,8 +532,22 @@ class HeuristicAgent:
                     score = score_play(state, player, kind, i, card, args, mana)
                 else:
                     score = card.h_summon + (mana if card.x_cost else card.cost)
-            elif kind == "activate":
-                score = self._score(state, player, a)
+            elif kind == "activate":  # _score of an ability, inline (one action per target)
+                args = a.args
+                i = index[args[0]]
+                card = cards[i]
+                e = card.activated_at[int(args[1])]
+                x = mana if e.x_mana else int(e.cost_mana)
+                if e.action == "negate":
+                    t = len(state.chain) - 1
+                elif e.choice and len(args) > 2:
+                    arg = args[2]
+                    t = _PTOK[arg] if arg in _PTOK else index[arg]
+                else:
+                    t = None
+                score = _effect_value(state, player, i, e, t, x) - 0.1 * x
+                if e.cost_tap and card.is_creature and state.phase == "main1" and state.can_attack(i):
+                    score -= 0.5 * state.atk(i)
             elif kind == "fusion":  # option extra_deck_summon: materials_in_main
                 i = index[a.args[0]]
                 score = _summon_gain(state, player, i, state.fusion_materials(player, i) or []) - 0.1 * int(
