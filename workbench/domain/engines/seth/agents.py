@@ -174,8 +174,10 @@ class HeuristicAgent:
             return state.legal_actions(player)[0]
         kind, source, index, t = best[:4]
         if len(best) == 5:
-            return _cached(kind, (source.name, index, t.name if t else "", best[4]))
-        return _cached(kind, (source.name, index, t.name if t else ""))
+            args: tuple[Any, ...] = (source.name, index, t.name if t else "", best[4])
+        else:
+            args = (source.name, index, t.name if t else "")
+        return _ACTIONS.get((kind, args)) or _cached(kind, args)
 
     @staticmethod
     def _plain_score(source: Monster, e: Effect) -> float:
