@@ -196,8 +196,10 @@ class HeuristicAgent:
         (best_score, None). A score ≤ 0 is no use (an own monster hurt, an enemy helped)."""
         found = None
         harmful, action, amount = effect.harmful, effect.action, effect.amount
+        # enemy_creature lists enemies only: a harmful effect then has no wrong target
+        check = not (harmful and effect.target == "enemy_creature")
         for t in targets:
-            if harmful != (t.owner != player):
+            if check and harmful != (t.owner != player):
                 score = -1.0  # never hurt an own monster or help an enemy
             else:
                 value = t.damage * 3 + t.card.power * 0.5 + 1  # _value(t)

@@ -417,7 +417,8 @@ class SethState(Observe, State):
         while True:
             phase = self.phase
             self.now = [[], []]
-            self.flight_used = set()
+            if self.flight_used:
+                self.flight_used = set()
             if self.has_phase_triggers:
                 self._phase_triggers()
                 if self._check_end():
@@ -583,6 +584,11 @@ class SethState(Observe, State):
         for p in (0, 1):
             slots: list[tuple[Monster, int, Effect, bool]] = []
             waiting: list[tuple[Monster, Effect, Monster | None, bool]] = []
+            all_slots[p] = slots
+            queued[p] = waiting
+            if not now[p]:
+                finished[p] = True
+                continue
             for m in now[p]:
                 if not m.alive:
                     continue
@@ -604,8 +610,6 @@ class SethState(Observe, State):
                             slots.append((m, effect.index, effect, True))
                         else:
                             waiting.append((m, effect, None, False))
-            all_slots[p] = slots
-            queued[p] = waiting
             finished[p] = not slots
         if all_slots[0] or all_slots[1]:
             self.step = ABILITY
