@@ -582,3 +582,38 @@ def test_a_split_the_engine_built_is_checked_as_any_split_is() -> None:
                     compared += 1
                     accepted += fast[0] != "refused"
     assert compared > 1000 and accepted > 50, (compared, accepted)
+
+
+def test_the_end_of_a_round_undoes_its_stat_changes_as_a_look_at_every_monster_does() -> None:
+    """``note_round_changes`` (the end of a round looks for end-of-round stat changes only after
+    one was made) against looking at every monster each round: logged games with such changes
+    from abilities, on-play, start- and end-of-round and on-destroyed triggers play the same."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+
+    changes = [{"action": "modify_stats", "target": "own_creatures", "stats": {"damage": 2}, "duration": "end_of_turn"},
+               {"action": "modify_stats", "target": "enemy_creature", "stats": {"health": -3},
+                "duration": "end_of_turn"},
+               {"action": "modify_stats", "target": "this", "stats": {"health": 2}, "duration": "permanent"}]
+    undone = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [dict(rng.choice(changes), trigger=rng.choice(
+                ("activated", "on_play", "start_of_turn", "end_of_turn", "on_destroyed"))) for _ in range(rng.randint(0, 2))]
+        games = []
+        for noted in (True, False):
+            SethState.note_round_changes = noted  # type: ignore[misc]
+            try:
+                setup._OPENINGS.clear()
+                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
+                kind = HeuristicAgent if seed % 2 else RandomAgent
+                result = play_game(state, [kind(seed), kind(seed + 1)])
+                games.append((result, state.log, _monsters(state)))
+            finally:
+                SethState.note_round_changes = True  # type: ignore[misc]
+        assert games[0] == games[1], seed
+        undone += any("end_of_turn" in str(e) for m in state.everyone for e in m.card.effects)
+    assert undone > 20

@@ -206,6 +206,7 @@ class SethEffects(BaseAdapter):
         else:
             u.round_damage += e.damage_mod
             u.round_health += e.health_mod
+            s.round_changes = True  # undone at the end of the round (SethState._end_round)
         u.recalc()
         s.settled = False
         if s.logging:

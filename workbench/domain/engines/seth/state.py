@@ -117,6 +117,10 @@ class SethState(Observe, State):
     """After a removal, look for more monsters to remove only when a change since could have
     brought one to 0 Health (it clears ``settled``); False: always look again (the plain loop;
     the tests compare both)."""
+    note_round_changes: ClassVar[bool] = True
+    """The end of a round undoes end-of-round stat changes only after one was made
+    (``round_changes``); False: it looks at every monster each round (the plain definition;
+    the tests compare both)."""
     index_copies: ClassVar[bool] = True
     """``clone`` maps the look-ups of ``_index`` to the copied monsters (``_copy_index``); False:
     it builds them again from the cards (the plain definition; the tests compare both)."""
@@ -175,6 +179,9 @@ class SethState(Observe, State):
         # Damage taken since the last check, for on_damaged/on_deal_damage: (monster, the monsters
         # whose damage it was). Only filled when a card of the game has such a trigger.
         self.hurt: list[tuple[Monster, tuple[Monster, ...]]] = []
+        # Whether a stat change lasting to the end of the round may have been made this round
+        # (SethEffects.modify sets it): only then does the round's end look for changes to undo.
+        self.round_changes = True
         # while_on_field stat changes: (source monster, changed monster, +damage, +health)
         self.bound: list[tuple[Monster, Monster, int, int]] = []
         self._index()
@@ -467,13 +474,15 @@ class SethState(Observe, State):
             return
         changed = False
         heal = not self.damage_persists
-        for m in self.everyone:
-            if m.round_damage or m.round_health:
-                m.round_damage = m.round_health = 0
-                m.recalc()
-                changed = True
-            if heal and m.alive and m.damage_taken:
-                m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
+        if self.round_changes or heal or not self.note_round_changes:
+            self.round_changes = False
+            for m in self.everyone:
+                if m.round_damage or m.round_health:
+                    m.round_damage = m.round_health = 0
+                    m.recalc()
+                    changed = True
+                if heal and m.alive and m.damage_taken:
+                    m.damage_taken = 0  # option damage_persists false: monsters heal between rounds
         if changed:
             self.settled = False  # Health went back down
             self._remove_dead()
