@@ -8,7 +8,7 @@ processes, and the wall time with ``--jobs`` processes).
 
 Usage:
     python benchmarks/agents.py [--game G] [--deck D] [--games N] [--budget B] [--jobs J]
-        [--matchups search-heuristic,heuristic-random,search-search] [--players 3|4]
+        [--matchups search-heuristic,heuristic-random,search-search] [--players 3|4] [--per-game]
     python benchmarks/agents.py --game seth --matchups search-search --games 2000   # seats
     python benchmarks/agents.py --hold-sweep 600    # seth: the heuristic's hold constant
 
@@ -23,6 +23,10 @@ rotation of N games on one seed with the same deck in every seat, the player und
 r of game r and the other player in the remaining seats; it prints the tested player's share of
 the wins against the fair share 1/N (a Wilson interval over games), for ``search-search`` the
 first seat's share.
+
+``--per-game`` also prints each game's winner, turns, end reason and decisions: a speed change
+that keeps the games keeps these lines (compare a seeded short run, ``--games 20 --jobs 1``,
+before and after).
 
 ``--hold-sweep N`` plays N heuristic games (seat-swapped pairs) of seth's two sample line-ups,
 rot-and-stone against skyburn-blitz, for each ``hold`` in 0, 0.1, … 0.5 (both sides), and prints

@@ -218,3 +218,31 @@ def test_rollout_and_play_game_play_as_the_loop_of_step(game: str) -> None:
             assert result == plain.result() and fast.log == plain.log
         checked += 1
     assert checked > 5
+
+
+@pytest.mark.parametrize("game", ("warzone", "fusion", "seth"))
+def test_search_in_the_world_itself_decides_as_with_clones_only(game: str, monkeypatch) -> None:
+    """``copies`` hands out the re-dealt world as its last copy; the search decides the same as
+    when every candidate plays in a clone (``REUSE_WORLD = False``)."""
+    from workbench.domain.engines import search
+    from tests.domain.engines.test_engine_contract import positions
+
+    engine = load_engine(game)
+    decided = 0
+    for k, state in enumerate(positions(game, 2, every=5)):
+        acting = state.to_act()
+        p = acting[0]
+        if len(state.legal_actions(p)) < 2:
+            continue
+        key = state.observe(p).key()
+        picks = []
+        for reuse in (True, False):
+            monkeypatch.setattr(search, "REUSE_WORLD", reuse)
+            agent = make_agent(engine, "search:12", k)
+            picks.append((agent.choose(state, p), agent.playouts, agent.searched))
+        assert picks[0] == picks[1]
+        assert state.observe(p).key() == key  # the real position is never played on
+        decided += picks[0][2]
+        if decided >= 8:
+            break
+    assert decided >= 4

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, Protocol
 
 from workbench.domain.engines.base import S_contra, Action, Agent, S, State
@@ -68,6 +68,18 @@ def step(state: S, choose: Callable[[S, int], Action]) -> None:
         state.apply(choose(state, p))
     else:
         state.apply_joint({p: choose(state, p) for p in acting})
+
+
+REUSE_WORLD = True
+"""Let :func:`copies` hand out the re-dealt world itself as its last copy; False: clones only (the
+plain definition; tests/domain/engines/test_search.py compares both)."""
+
+
+def copies(world: S, count: int) -> Iterator[S]:
+    """``count`` positions to play out from ``world``, one after another: clones of it, and
+    ``world`` itself last (the caller uses it no more; one clone fewer per re-dealt world)."""
+    for k in range(count):
+        yield world if REUSE_WORLD and k == count - 1 else world.clone()
 
 
 def rollout(state: S, player: int, policy: Agent[S], horizon: int,
@@ -130,9 +142,8 @@ def flat_monte_carlo(state: S, player: int, candidates: Sequence[Action], policy
     for _ in range(worlds):
         world = state.determinize(player, rng)
         world_legal = world.legal_actions(player)
-        for k, place in enumerate(places):
-            sim = world.clone()
-            sim.apply(world_legal[place])
+        for k, sim in enumerate(copies(world, len(places))):
+            sim.apply(world_legal[places[k]])
             totals[k] += rollout(sim, player, policy, horizon, evaluate)
     best = max(range(len(candidates)), key=lambda k: (totals[k], -k))
     return candidates[best]
@@ -243,8 +254,8 @@ class SearchAgent(Generic[S]):
                     break
                 continue
             values = {}
-            for k in [0] + alive:
-                sim = world.clone()
+            playing = [0] + alive
+            for k, sim in zip(playing, copies(world, len(playing))):
                 sim.apply(_in_world(sim, player, places[k], cands[k]))
                 values[k] = rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
             used += 1 + len(alive)
@@ -344,8 +355,7 @@ class SearchAgent(Generic[S]):
                     reply = their_legal[place]
                 elif reply.kind not in ("split", "focus"):  # not open to it in this world
                     reply = self.policy(seed).choose(world, other)
-            for i in alive:
-                sim = world.clone()
+            for i, sim in zip(alive, copies(world, len(alive))):
                 sim.apply_joint({player: _in_world(sim, player, my_places[i], mine[i]),
                                  other: reply})
                 v = rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
