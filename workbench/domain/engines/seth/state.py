@@ -336,17 +336,13 @@ class SethState(Observe, State):
     def clone(self) -> SethState:
         other = SethState.__new__(SethState)
         other.__dict__.update(self.__dict__)
-        # Plain loops: new_game copies an opening per game, so this is on the hot path too.
-        to: dict[Monster, Monster] = {}  # this state's monster -> its copy
-        by_name: dict[str, Monster] = {}
-        teams = []
-        for team in self.teams:
-            copies = []
-            for m in team:
-                c = to[m] = by_name[m.name] = m.copy()
-                copies.append(c)
-            teams.append(copies)
-        other.teams = teams
+        # new_game copies an opening per game, so this is on the hot path too: map and zip
+        # loop in C.
+        first, second = self.teams
+        copies = list(map(Monster.copy, first + second))
+        to: dict[Monster, Monster] = dict(zip(first + second, copies))  # monster -> its copy
+        by_name = {c.name: c for c in copies}
+        other.teams = [copies[:len(first)], copies[len(first):]]
         other.by_name = by_name
         if self.index_copies:
             self._copy_index(other, to)
