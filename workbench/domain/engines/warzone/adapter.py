@@ -15,6 +15,7 @@ from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 from workbench.domain.effects.interpreter import static_rules
 from workbench.domain.effects.statics import StaticRules
+from workbench.domain.engines.warzone.observe import shuffle
 
 if TYPE_CHECKING:
     from workbench.domain.engines.warzone.state import WarzoneState
@@ -128,7 +129,8 @@ class WarzoneEffects(BaseAdapter):
         return list(s.p[player].field)
 
     def in_play(self, s: WarzoneState, u: Unit) -> bool:
-        return s.unit(u.iid) is u
+        a, b = s.p  # the creature itself on a field (an identity scan at C speed)
+        return u in a.field or u in b.field
 
     def ref(self, s: WarzoneState, t: Any) -> Any:
         return t.iid if hasattr(t, "iid") and hasattr(t, "pos") else t
@@ -306,7 +308,7 @@ class WarzoneEffects(BaseAdapter):
         return u.counters
 
     def shuffle(self, s: WarzoneState, player: int) -> None:
-        s.rng.shuffle(s.p[player].deck)
+        shuffle(s.rng, s.p[player].deck)
 
     def worth(self, s: WarzoneState, card: Any) -> float:
         card = getattr(card, "card", card)

@@ -80,11 +80,11 @@ class Observe:
         seen = _seen(self, player)  # the top cards a pending arrange looks at stay where they are
         kept = me.deck[len(me.deck) - seen:] if seen else []
         deck = sorted(me.deck[:len(me.deck) - seen], key=by_iid)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         me.deck = deck + kept
         foe = s.p[1 - player]
         pool = sorted(foe.hand + foe.deck + [c for c, _ in foe.traps], key=by_iid)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         if foe.traps:  # set traps are some of its traps, which ones is unknown (§1.12.2)
             traps = [c for c in pool if c.is_trap][:len(foe.traps)]
             taken = set(map(id, traps))
@@ -95,7 +95,7 @@ class Observe:
             rename: dict[str, str] = {}
             pool += [foe.field[k].card for k in down]
             pool.sort(key=by_iid)
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             for k in down:
                 u = foe.field[k]
                 card = next(c for c in pool if c.kind == "creature" and c.settable and c.cls == u.cls)
@@ -135,6 +135,24 @@ def _seen(state: WarzoneState, player: int) -> int:
     if pend is None or pend[0] != "ask" or pend[1] != player:
         return 0
     return int(pend[2].ask.seen)
+
+
+def shuffle(rng: random.Random, cards: list[Any]) -> None:
+    """``rng.shuffle(cards)``: the same permutation from the same generator state, with
+    ``random.Random``'s draw (``_randbelow_with_getrandbits``) written into the loop. The
+    search re-deals a world per playout, and the two Python calls per card of the library's
+    loop were most of it. Another kind of generator shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 _by_iid = attrgetter("iid")  # a sort key at C speed: the pools hold about fifty cards
