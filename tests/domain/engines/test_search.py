@@ -246,3 +246,40 @@ def test_search_in_the_world_itself_decides_as_with_clones_only(game: str, monke
         if decided >= 8:
             break
     assert decided >= 4
+
+
+@pytest.mark.parametrize("game", ("warzone", "fusion", "seth"))
+def test_a_worlds_actions_play_in_its_clones_as_their_own(game: str) -> None:
+    """The search reads a re-dealt world's legal actions once and applies them to its clones:
+    a clone lists equal actions, and the world's action played there gives what the clone's own
+    gives (the same observations, log and result after a heuristic playout)."""
+    import random
+
+    from tests.domain.engines.test_engine_contract import positions
+    from workbench.domain.engines.search import rollout
+
+    heuristic = load_engine(game).agents["heuristic"]
+    evaluate = __import__(f"workbench.domain.engines.{game}.agents", fromlist=["position_value"]).position_value
+    played = 0
+    for k, state in enumerate(positions(game, 2, every=6)):
+        acting = state.to_act()
+        p = acting[0]
+        world = state.determinize(p, random.Random(k))
+        listed = world.legal_actions(p)
+        for place in range(min(3, len(listed))):
+            mine, theirs = world.clone(), world.clone()
+            own = theirs.legal_actions(p)
+            assert own == listed
+            if len(acting) == 1:
+                mine.apply(listed[place])
+                theirs.apply(own[place])
+            else:
+                other = next(q for q in acting if q != p)
+                reply = world.legal_actions(other)[0]
+                mine.apply_joint({p: listed[place], other: reply})
+                theirs.apply_joint({p: own[place], other: reply})
+            v = rollout(mine, p, heuristic(k), 30, evaluate)
+            assert v == rollout(theirs, p, heuristic(k), 30, evaluate)
+            assert mine.observe(p).key() == theirs.observe(p).key() and mine.log == theirs.log
+            played += 1
+    assert played > 20

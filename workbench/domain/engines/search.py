@@ -256,7 +256,7 @@ class SearchAgent(Generic[S]):
             values = {}
             playing = [0] + alive
             for k, sim in zip(playing, copies(world, len(playing))):
-                sim.apply(_in_world(sim, player, places[k], cands[k]))
+                sim.apply(_in_world(world_legal, places[k], cands[k]))
                 values[k] = rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
             used += 1 + len(alive)
             worlds += 1
@@ -355,9 +355,9 @@ class SearchAgent(Generic[S]):
                     reply = their_legal[place]
                 elif reply.kind not in ("split", "focus"):  # not open to it in this world
                     reply = self.policy(seed).choose(world, other)
+            my_legal = world.legal_actions(player)  # a clone lists the same: read once a world
             for i, sim in zip(alive, copies(world, len(alive))):
-                sim.apply_joint({player: _in_world(sim, player, my_places[i], mine[i]),
-                                 other: reply})
+                sim.apply_joint({player: _in_world(my_legal, my_places[i], mine[i]), other: reply})
                 v = rollout(sim, player, self.policy(seed), self.horizon, self.evaluate)
                 self.playouts += 1
                 if it < sweep:
@@ -396,10 +396,12 @@ def _place(legal: Sequence[Action], action: Action) -> int | None:
         return None
 
 
-def _in_world(world: State, player: int, place: int | None, action: Action) -> Action:
-    """The action at ``place`` of ``world``'s list (the same decision in the re-dealt world,
-    whose hidden cards may have other names), or ``action`` itself when it is unlisted."""
-    return action if place is None else world.legal_actions(player)[place]
+def _in_world(legal: Sequence[Action], place: int | None, action: Action) -> Action:
+    """The action at ``place`` of a re-dealt world's ``legal`` list (the same decision there,
+    whose hidden cards may have other names), or ``action`` itself when it is unlisted. The
+    world's list serves each of its clones: a clone lists equal actions, and a world's action
+    applied to a clone plays as the clone's own (tests/domain/engines/test_search.py)."""
+    return action if place is None else legal[place]
 
 
 def solve_zero_sum(payoff: list[list[float]], iterations: int = 400) -> list[float]:
