@@ -12,7 +12,7 @@ import random
 from dataclasses import replace
 from typing import cast
 from itertools import accumulate
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from workbench.domain.effects.asks import DECLINE, mode_args, mode_steps, picked_card
@@ -190,8 +190,11 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
         ready = plan.get(key) if plan is not None else None
         if ready is None:
             guard_attacks = state.cfg.guard_attacks
-            ready = _all_stats(state, [x for x in state.p[owner].field
-                                       if not x.attacked and (x.pos == BATTLING or guard_attacks)])
+            able = []
+            for x in state.p[owner].field:
+                if not x.attacked and (x.pos == BATTLING or guard_attacks):
+                    able.append(x)
+            ready = _all_stats(state, able)
             if plan is not None:
                 plan[key] = ready
         followers = ready  # the attacker itself is skipped where they are used
@@ -555,7 +558,9 @@ class HeuristicAgent:
         decision is taken in a world re-dealt from this player's view (``determinize``, from
         the agent's own generator) and mapped back by its place in the legal actions.
         """
-        acts = state.legal_actions(player)
+        acts = state._legal  # the acting player's listed actions, when listed (legal_actions)
+        if acts is None:
+            acts = state.legal_actions(player)
         if len(acts) == 1:
             return acts[0]
         foe = state.p[1 - player]
@@ -660,7 +665,7 @@ class HeuristicAgent:
             # ``best`` is the first of them (the highest score, first listed among equals).
             if scored:
                 scored.sort()
-                self._queue = (key, [t[2] for t in scored[1:]])
+                self._queue = (key, list(map(_THIRD, scored[1:])))
             else:
                 self._queue = (key, [])
         if best.kind != "recruit":
@@ -862,7 +867,10 @@ _TOPS_KEYS = (("tops", 0), ("tops", 1), ("tops", 2))
 def _best_bodies(hand: list[Card], band: int) -> tuple[list[int], list[int]]:
     """The values of the creatures in ``hand`` of Degree band ``band`` or lower, best first,
     and their running sums (``sums[k]``: the best k together)."""
-    values = [c.value for c in hand if c.body_band <= band]
+    values = []
+    for c in hand:
+        if c.body_band <= band:
+            values.append(c.value)
     values.sort(reverse=True)
     return values, list(accumulate(values, initial=0))
 
@@ -987,6 +995,7 @@ def _area_inputs(state: WarzoneState, p: int) -> tuple[dict[str, Card] | None, l
 
 
 _CLASS = attrgetter("cls")
+_THIRD = itemgetter(2)
 
 
 def _own_trap(state: WarzoneState, p: int, iid: str) -> Card:
