@@ -1,4 +1,4 @@
-"""The fusion engine's speed measures must not change play: the inline shuffle, the cached
+"""The fusion engine's speed measures must not change play: the cached
 creature stats, the heuristic's reused declaration stats and the per-target Action tables.
 Each test compares against a path that does not use the shortcut."""
 
@@ -13,7 +13,7 @@ from workbench.domain.engines.base import RandomAgent
 from workbench.domain.engines.fusion import ENGINE, FusionState
 from workbench.domain.engines.fusion.agents import HeuristicAgent
 from workbench.domain.engines.fusion.samples import sample_deck
-from workbench.domain.engines.fusion.state import Shared, shuffle
+from workbench.domain.engines.fusion.state import Shared
 
 OPTIONS = {
     "start_life": 20, "start_hand": 5, "max_mulligans": 3, "mana_cap": 10, "hand_limit": 6,
@@ -29,18 +29,6 @@ def _games(kinds: tuple[str, str], n: int) -> Any:
         a, b = (aggro, control) if g % 2 == 0 else (control, aggro)
         agents = [ENGINE.agents[kinds[0]](2 * g), ENGINE.agents[kinds[1]](2 * g + 1)]
         yield ENGINE.new_game(a, b, OPTIONS, g), agents
-
-
-@pytest.mark.parametrize("length", [0, 1, 2, 5, 40, 45, 64, 65])
-def test_shuffle_draws_exactly_like_random_shuffle(length: int) -> None:
-    """Seeded games replay as before: same order, and the generator is left in the same state."""
-    for seed in range(20):
-        mine, theirs = random.Random(seed), random.Random(seed)
-        x, y = list(range(length)), list(range(length))
-        shuffle(mine, x)
-        theirs.shuffle(y)
-        assert x == y
-        assert mine.getstate() == theirs.getstate()
 
 
 def _fresh_stats(s: FusionState, i: int) -> tuple[int, int]:

@@ -372,13 +372,30 @@ _CHAINS: list[dict[str, Any]] = [  # what can remove more monsters after a remov
 ]
 
 
+def _games_with_switch(switch: str, a: dict[str, Any], b: dict[str, Any], seed: int) -> list[tuple[Any, ...]]:
+    """One logged game of line-ups ``a`` and ``b`` with the speed switch ``switch`` of SethState
+    on, then off (heuristic players for odd seeds, random ones for even): result, log, monsters."""
+    from workbench.domain.engines.base import RandomAgent
+
+    games = []
+    for on in (True, False):
+        setattr(SethState, switch, on)
+        try:
+            setup._OPENINGS.clear()
+            state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
+            kind = HeuristicAgent if seed % 2 else RandomAgent
+            result = play_game(state, [kind(seed), kind(seed + 1)])
+            games.append((result, state.log, _monsters(state)))
+        finally:
+            setattr(SethState, switch, True)
+    return games
+
+
 def test_a_removal_looks_again_only_when_a_change_could_remove_more() -> None:
     """``settle_once`` (after a removal the check stops unless an on_destroyed effect, an ended
     standing or while_on_field change … cleared ``settled``) against looking again every time:
     logged games with chains of removals play the same."""
     import random
-
-    from workbench.domain.engines.base import RandomAgent
 
     chained = 0
     for seed in range(60):
@@ -386,17 +403,7 @@ def test_a_removal_looks_again_only_when_a_change_could_remove_more() -> None:
         a, b = decks()
         for card in a["team"] + b["team"]:
             card["effects"] = [rng.choice(_CHAINS) for _ in range(rng.randint(0, 2))]
-        games = []
-        for once in (True, False):
-            SethState.settle_once = once  # type: ignore[misc]
-            try:
-                setup._OPENINGS.clear()
-                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
-                kind = HeuristicAgent if seed % 2 else RandomAgent
-                result = play_game(state, [kind(seed), kind(seed + 1)])
-                games.append((result, state.log, _monsters(state)))
-            finally:
-                SethState.settle_once = True  # type: ignore[misc]
+        games = _games_with_switch("settle_once", a, b, seed)
         assert games[0] == games[1], seed
         chained += sum("(on destroyed)" in line for line in games[0][1]) > 0
     assert chained > 20
@@ -590,8 +597,6 @@ def test_the_end_of_a_round_undoes_its_stat_changes_as_a_look_at_every_monster_d
     from abilities, on-play, start- and end-of-round and on-destroyed triggers play the same."""
     import random
 
-    from workbench.domain.engines.base import RandomAgent
-
     changes = [{"action": "modify_stats", "target": "own_creatures", "stats": {"damage": 2}, "duration": "end_of_turn"},
                {"action": "modify_stats", "target": "enemy_creature", "stats": {"health": -3},
                 "duration": "end_of_turn"},
@@ -603,17 +608,7 @@ def test_the_end_of_a_round_undoes_its_stat_changes_as_a_look_at_every_monster_d
         for card in a["team"] + b["team"]:
             card["effects"] = [dict(rng.choice(changes), trigger=rng.choice(
                 ("activated", "on_play", "start_of_turn", "end_of_turn", "on_destroyed"))) for _ in range(rng.randint(0, 2))]
-        games = []
-        for noted in (True, False):
-            SethState.note_round_changes = noted  # type: ignore[misc]
-            try:
-                setup._OPENINGS.clear()
-                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
-                kind = HeuristicAgent if seed % 2 else RandomAgent
-                result = play_game(state, [kind(seed), kind(seed + 1)])
-                games.append((result, state.log, _monsters(state)))
-            finally:
-                SethState.note_round_changes = True  # type: ignore[misc]
+        games = _games_with_switch("note_round_changes", a, b, seed)
         assert games[0] == games[1], seed
-        undone += any("end_of_turn" in str(e) for m in state.everyone for e in m.card.effects)
+        undone += any("end_of_turn" in str(e) for card in a["team"] + b["team"] for e in card["effects"])
     assert undone > 20

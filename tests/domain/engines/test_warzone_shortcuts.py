@@ -455,33 +455,6 @@ def test_damage_value_and_left_equal_their_plain_definitions() -> None:
     assert checked > 500
 
 
-def test_the_shuffle_gives_random_shuffles_permutation() -> None:
-    """observe.shuffle (random.Random's draw written into the loop) leaves a list and the
-    generator exactly as random.Random.shuffle does, for every length a pool can have; another
-    kind of generator shuffles itself."""
-    import random
-
-    from workbench.domain.engines.warzone.observe import shuffle
-
-    for seed in range(40):
-        for n in (0, 1, 2, 3, 7, 16, 33, 64, 90):
-            ours, theirs = random.Random(seed), random.Random(seed)
-            a, b = list(range(n)), list(range(n))
-            shuffle(ours, a)
-            theirs.shuffle(b)
-            assert a == b and ours.getstate() == theirs.getstate()
-
-    class Counted(random.Random):
-        calls = 0
-
-        def shuffle(self, x) -> None:  # type: ignore[override]
-            Counted.calls += 1
-            super().shuffle(x)
-
-    shuffle(Counted(1), [1, 2, 3])
-    assert Counted.calls == 1
-
-
 def test_in_play_is_the_creature_itself_on_a_field() -> None:
     """ADAPTER.in_play (an identity scan of both fields) says what its definition says: the
     creature with that instance name on either field is this very unit."""

@@ -22,7 +22,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from workbench.domain.engines.base import Observation
-from workbench.domain.engines.fusion.shuffle import shuffle
+from workbench.domain.engines.shuffle import shuffle
 
 if TYPE_CHECKING:  # pragma: no cover
     from workbench.domain.engines.fusion.state import FusionState

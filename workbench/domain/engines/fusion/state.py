@@ -42,7 +42,7 @@ from workbench.domain.engines.fusion.adapter import ADAPTER, card_worth
 from workbench.domain.engines.fusion.cards import CardDef, Effect
 from workbench.domain.engines.fusion.fusing import FusionCache, fusion_choices
 from workbench.domain.engines.fusion.observe import Observe
-from workbench.domain.engines.fusion.shuffle import shuffle
+from workbench.domain.engines.shuffle import shuffle
 from workbench.domain.errors import IllegalAction
 
 PLAYER = "player"

@@ -15,7 +15,7 @@ from workbench.domain.effects.capabilities import Capabilities
 from workbench.domain.effects.spec import PLAYERS, EffectSpec, PlayerRef, Source
 from workbench.domain.effects.interpreter import static_rules
 from workbench.domain.effects.statics import StaticRules
-from workbench.domain.engines.warzone.observe import shuffle
+from workbench.domain.engines.shuffle import shuffle
 
 if TYPE_CHECKING:
     from workbench.domain.engines.warzone.state import WarzoneState

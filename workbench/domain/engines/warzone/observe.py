@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from workbench.domain.engines.base import Observation
+from workbench.domain.engines.shuffle import shuffle
 
 if TYPE_CHECKING:  # pragma: no cover
     from workbench.domain.engines.warzone.state import WarzoneState
@@ -135,24 +136,6 @@ def _seen(state: WarzoneState, player: int) -> int:
     if pend is None or pend[0] != "ask" or pend[1] != player:
         return 0
     return int(pend[2].ask.seen)
-
-
-def shuffle(rng: random.Random, cards: list[Any]) -> None:
-    """``rng.shuffle(cards)``: the same permutation from the same generator state, with
-    ``random.Random``'s draw (``_randbelow_with_getrandbits``) written into the loop. The
-    search re-deals a world per playout, and the two Python calls per card of the library's
-    loop were most of it. Another kind of generator shuffles itself."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(cards))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 _by_iid = attrgetter("iid")  # a sort key at C speed: the pools hold about fifty cards
