@@ -6,14 +6,16 @@ field). The legal actions ask it for every 融合 card in hand at every main-pha
 heuristic asks again to score the play, so this module answers the same question from a cache.
 
 When the effect's filter and every material filter of the extra deck read printed fields only
-(``FusionEffects.static_fusion``), the answer depends on just the cards in hand and on the field
-that could be a material of some extra-deck creature (in the order the materials are preferred)
-and on the extra deck: a card no material filter takes is never picked, and leaving it out of the
-pool keeps the others' order. Those cards are the cache key, so plays of other cards keep the
-answer. Only the room check (``has_room``: the creature zone after the materials leave) reads the
-rest of the field, and it runs on every call. Other effects ask the interpreter each time.
-``tests/domain/engines/test_fusion_caches.py`` compares this with ``fusion_options`` in played
-positions.
+(``FusionEffects.static_fusion``), what one extra-deck creature would take depends on just the
+cards in hand and on the field that some material filter *of that creature* takes, in the order
+the materials are preferred (hand first, each part by worth): a card none of its filters takes is
+never picked, and leaving it out of the pool keeps the others' order. ``find_materials`` then
+looks only at where in that pool the cards fitting each need are, so the places it picks follow
+from which needs each pool card fits (a bit per need): that sequence of bits is the cache key and
+the answer is kept as places in the pool. Only the room check (``has_room``: the creature zone
+after the materials leave) reads the rest of the field, and it runs on every call. Other effects
+ask the interpreter each time. ``tests/domain/engines/test_fusion_caches.py`` compares this with
+``fusion_options`` in played positions.
 """
 
 from __future__ import annotations
@@ -38,76 +40,106 @@ class FusionCache:
     """What one deck pairing's fusion summons have found (``Shared.fusion``; clones and games
     of these decks share it): card definitions and instances do not change within it."""
 
-    __slots__ = ("fit", "fit_known", "static", "options", "canon")
+    __slots__ = ("canon", "fits", "places")
 
     def __init__(self) -> None:
         self.canon: list[int] = []  # per instance: the first instance of an equal card mapping
-        self.fit: frozenset[int] | None = None  # see _material_ids
-        self.fit_known = False
-        # (canon of the card, effect index, extra deck) -> FusionEffects.static_fusion
-        self.static: dict[tuple[int, int, tuple[int, ...]], bool] = {}
-        # (canon of the card, effect index, material pool, extra deck) -> options before the room check
-        self.options: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], Options] = {}
+        # canon of an extra-deck creature -> (instance -> the bits of the needs it fits, for the
+        # instances fitting one; how many materials it needs), or None when a material filter
+        # reads the state in play
+        self.fits: dict[int, tuple[dict[int, int], int] | None] = {}
+        # (canon of the card, effect index, canon of the creature, the need bits of its pool) ->
+        # the places in the pool of the materials it would take before the room check, or None
+        self.places: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, ...] | None] = {}
 
 
 def fusion_choices(s: FusionState, p: int, i: int, e: Effect) -> Options:
     """``fusion_options`` of effect ``e`` of card ``i`` for player ``p`` in position ``s``."""
+    extra = s.extra[p]
+    if not extra:
+        return []
+    if e.filter is not None and not ADAPTER.printed_only(e.filter):
+        return fusion_options(e, ADAPTER.source(s, p, i, 0), s, ADAPTER)
     cache = s.fusion
-    extra = tuple(s.extra[p])
-    card = s.cards[i]
     canon = cache.canon or _canon(s, cache)
     definition = canon[i]  # copies of a card ask alike: the card itself is left out of the pool
-    static = cache.static.get((definition, e.index, extra))
-    if static is None:
-        static = cache.static[(definition, e.index, extra)] = ADAPTER.static_fusion(s, e, s.extra[p])
-    if not static:
-        return fusion_options(e, ADAPTER.source(s, p, i, 0), s, ADAPTER)
-    fit = cache.fit if cache.fit_known else _material_ids(s, cache)
+    fits, memo = cache.fits, cache.places
     worth = s.worths.__getitem__
-    unit = i if card.is_creature else None  # the card itself is no material (ADAPTER.source)
-    if fit is None:
-        pool = sorted(s.hand[p], key=worth)
-        field = [u for u in s.crea[p] if u != unit]
-    else:
-        pool = [x for x in s.hand[p] if x in fit]
-        pool.sort(key=worth)
-        field = [u for u in s.crea[p] if u in fit and u != unit]
-    if field:
-        field.sort(key=worth)
-        pool += field
-    key = (definition, e.index, tuple(pool), extra)
-    found = cache.options.get(key)
-    if found is None:
-        found = _fitting(s, p, i, e, pool)
-        if len(cache.options) > _CACHE_LIMIT:
-            cache.options.clear()
-        cache.options[key] = found
-    if not found or len(s.crea[p]) < s.opts.max_creatures:  # room whatever leaves (FusionState.room)
-        return found
-    roomy = [option for option in found if ADAPTER.has_room(s, p, option[1])]
-    return found if len(roomy) == len(found) else roomy
-
-
-def _fitting(s: FusionState, p: int, i: int, e: Effect, pool: list[int]) -> Options:
-    """``fusion_options``' loop over the extra deck before its room check. Copies of one
-    creature take the same materials; a creature whose needs more cards of a filter than the
-    pool holds is skipped without the search (``find_materials`` would find none)."""
-    src = ADAPTER.source(s, p, i, 0)
-    canon = s.fusion.canon
+    unit = i if s.cards[i].is_creature else -1  # the card itself is no material (ADAPTER.source)
+    hand, crea = s.hand[p], s.crea[p]
     out: Options = []
     found: dict[int, list[int] | None] = {}  # canon of a creature -> its materials
-    for card in s.extra[p]:
-        definition = canon[card]
-        if definition in found:
-            mats = found[definition]
+    for card in extra:
+        kind = canon[card]
+        if kind in found:
+            mats = found[kind]
         else:
-            mats = found[definition] = _materials(s, e, card, pool, src)
+            fitting = fits[kind] if kind in fits else _fits(s, cache, card)
+            if fitting is None:  # a material filter reads the state in play: the interpreter
+                return fusion_options(e, ADAPTER.source(s, p, i, 0), s, ADAPTER)
+            bits, count = fitting
+            # its pool: the cards it could take, hand first, each part by worth (loops rather
+            # than comprehensions: no frame per call)
+            pool = []
+            for x in hand:
+                if x in bits:
+                    pool.append(x)
+            if len(pool) > 1:
+                pool.sort(key=worth)
+            field = []
+            for u in crea:
+                if u in bits and u != unit:
+                    field.append(u)
+            if field:
+                if len(field) > 1:
+                    field.sort(key=worth)
+                pool += field
+            if len(pool) < count:  # fewer cards than it needs: find_materials finds none
+                found[kind] = None
+                continue
+            shape = []
+            for x in pool:
+                shape.append(bits[x])
+            key = (definition, e.index, kind, tuple(shape))
+            if key in memo:
+                places = memo[key]
+                mats = None if places is None else [pool[k] for k in places]
+            else:
+                mats = _materials(s, e, card, pool, ADAPTER.source(s, p, i, 0))
+                if len(memo) > _CACHE_LIMIT:
+                    memo.clear()
+                memo[key] = None if mats is None else tuple(pool.index(m) for m in mats)
+            found[kind] = mats
         if mats is not None:
             out.append((card, mats))
-    return out
+    if not out or len(crea) < s.opts.max_creatures:  # room whatever leaves (FusionState.room)
+        return out
+    roomy = [option for option in out if ADAPTER.has_room(s, p, option[1])]
+    return out if len(roomy) == len(out) else roomy
+
+
+def _fits(s: FusionState, cache: FusionCache, card: int) -> tuple[dict[int, int], int] | None:
+    """Per instance the bits of the needs of extra-deck creature ``card`` it fits (only the
+    instances that fit one; a need without a filter fits every card) and how many materials it
+    needs; ``None`` when a filter reads the state in play. Kept per deck pairing."""
+    bits: dict[int, int] = {}
+    count = 0
+    answer: tuple[dict[int, int], int] | None = None
+    for k, (f, n) in enumerate(s.cards[card].materials):
+        count += n
+        if f is not None and not ADAPTER.printed_only(f):
+            break
+        for x in (range(len(s.cards)) if f is None else _fit_set(s, f)):
+            bits[x] = bits.get(x, 0) | 1 << k
+    else:
+        answer = (bits, count)
+    cache.fits[cache.canon[card]] = answer
+    return answer
 
 
 def _materials(s: FusionState, e: Effect, card: int, pool: list[int], src: Source) -> list[int] | None:
+    """What ``card`` takes from ``pool`` (None: not ``e``'s to bring out, or no materials fit):
+    ``find_materials``, after counting the cards each need could take."""
     if e.filter is not None and not matches(e.filter, card, src, s, ADAPTER):
         return None
     needs = ADAPTER.materials(s, card)
@@ -148,20 +180,3 @@ def _canon(s: FusionState, cache: FusionCache) -> list[int]:
             canon.append(i)
     cache.canon = canon
     return canon
-
-
-def _material_ids(s: FusionState, cache: FusionCache) -> frozenset[int] | None:
-    """The instances of this game that some printed-fields material filter takes (None when a
-    material has no filter: every card may be one), worked out once per deck pairing. Filters on
-    the state in play do not count: an extra deck holding such a creature is not static."""
-    everyone = range(len(s.cards))
-    fit: set[int] = set()
-    for j, card in enumerate(s.cards):
-        for f, _ in card.materials:
-            if f is None:
-                cache.fit, cache.fit_known = None, True
-                return None
-            if ADAPTER.printed_only(f):
-                fit.update(ADAPTER.material_fits(s, f, everyone, ADAPTER.source(s, s.owner[j], j, 0)))
-    cache.fit, cache.fit_known = frozenset(fit), True
-    return cache.fit
