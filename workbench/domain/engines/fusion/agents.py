@@ -370,6 +370,14 @@ class HeuristicAgent:
                 hidden = [i for q in opps for i in crea[q] if i in down]
                 if hidden:
                     return self._masked(state, player, hidden)
+        # _choose without its call layer for the usual decision (a main phase, nothing masked)
+        if state.step == "main" and state.actor == player and not state.over:
+            acts = state._legal
+            if acts is None:
+                acts = state._legal = state._compute_legal()
+            if len(acts) > 1:
+                return self._best_play(state, player, acts, "main")
+            return acts[0]
         return self._choose(state, player)
 
     def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
