@@ -52,20 +52,21 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
         if amount >= d - s.damage.get(t, 0):
             return 0.0 - sign * (a + d + 1.0)
         return _chip(s, t, amount, a, d, sign)
-    if act == "negate":
-        if not s.chain:
-            return 0.0
-        link = s.chain[-1]
-        if link[0] == p:
-            return -5.0
-        return 1.0 + sum(
-            _effect_value(s, link[0], link[1], le, lt, link[5]) for le, lt in zip(link[3], link[4])
-        )
-    if act == "add_mana":
-        return _mana_value(s, p, src, amount)
-    if act == "fusion_summon":
-        return _fusion_value(s, p, src, e)
-    if act == "create_token":
+    if act in _WHOLE:  # one set lookup rather than four comparisons on the usual path
+        if act == "negate":
+            if not s.chain:
+                return 0.0
+            link = s.chain[-1]
+            if link[0] == p:
+                return -5.0
+            return 1.0 + sum(
+                _effect_value(s, link[0], link[1], le, lt, link[5]) for le, lt in zip(link[3], link[4])
+            )
+        if act == "add_mana":
+            return _mana_value(s, p, src, amount)
+        if act == "fusion_summon":
+            return _fusion_value(s, p, src, e)
+        # create_token
         sign = -1.0 if e.target == "opponent" else 0.0 if e.target == "each_player" else 1.0
         stats = e.token_field("atk", 0) + e.token_field("def", 0)
         return sign * (e.count or 1) * (0.5 * stats + 1.0)
@@ -100,21 +101,8 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
             continue
         mine = s.owner[target] == p
         sign = 1.0 if mine else -1.0
-        if act == "damage":
-            a, d = s.atk_dfn(target)
-            if amount >= d - s.damage.get(target, 0):
-                total -= sign * (a + d + 1.0)
-            else:
-                total += _chip(s, target, amount, a, d, sign)
-        elif act == "destroy":
-            a, d = s.atk_dfn(target)
-            total -= sign * (a + d + 1.0)
-        elif act == "return_to_hand":
-            a, d = s.atk_dfn(target)
-            total -= sign * 0.6 * (a + d + 1.0)
-        elif act == "heal":
-            total += sign * 0.3 * min(amount, s.damage.get(target, 0))
-        elif act == "modify_stats":
+        # the actions in the order they are most often scored here
+        if act == "modify_stats":
             if e.duration == "permanent":
                 total += sign * (e.atk + e.dfn)
             else:
@@ -127,7 +115,25 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
                     total += 0.3 * e.atk  # before the battle, on a creature that can attack
                 else:
                     total -= _WASTED  # wears off before it matters: after combat, off-fight
+        elif act == "heal":
+            total += sign * 0.3 * min(amount, s.damage.get(target, 0))
+        elif act == "damage":
+            a, d = s.atk_dfn(target)
+            if amount >= d - s.damage.get(target, 0):
+                total -= sign * (a + d + 1.0)
+            else:
+                total += _chip(s, target, amount, a, d, sign)
+        elif act == "destroy":
+            a, d = s.atk_dfn(target)
+            total -= sign * (a + d + 1.0)
+        elif act == "return_to_hand":
+            a, d = s.atk_dfn(target)
+            total -= sign * 0.6 * (a + d + 1.0)
     return total
+
+
+_WHOLE = frozenset(("negate", "add_mana", "fusion_summon", "create_token"))
+"""Effects :func:`_effect_value` scores as a whole rather than per target."""
 
 
 def _asking_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
@@ -470,6 +476,8 @@ class HeuristicAgent:
         mana = state.mana[player]
         score_play = self._score_play
         sc, atk_dfn, owner, damage, used = state._sc, state.atk_dfn, state.owner, state.damage, state.used
+        phase = state.phase
+        in_battle = phase == "battle"
         for a in acts:
             kind = a.kind
             # the kinds in the order they are most often listed
@@ -497,8 +505,10 @@ class HeuristicAgent:
                         sign = 1.0 if owner[t] == player else -1.0
                         if amount >= (v[1] - damage.get(t, 0) if damage else v[1]):
                             gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
-                        else:
+                        elif in_battle:
                             gain = 0.0 + _chip(state, t, amount, v[0], v[1], sign)
+                        else:
+                            gain = -_WASTED  # what _chip gives outside the battle phase
                     else:
                         if e.choice:
                             if len(args) > 1:
@@ -554,7 +564,7 @@ class HeuristicAgent:
                 else:
                     t = None
                 score = _effect_value(state, player, i, e, t, x) - 0.1 * x
-                if e.cost_tap and card.is_creature and state.phase == "main1" and state.can_attack(i):
+                if e.cost_tap and card.is_creature and phase == "main1" and state.can_attack(i):
                     score -= 0.5 * state.atk(i)
             elif kind == "fusion":  # option extra_deck_summon: materials_in_main
                 i = index[a.args[0]]
