@@ -25,6 +25,11 @@ from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
 _PTOK = {"p0": -1, "p1": -2, "p2": -3, "p3": -4}
+
+# Switches of the heuristic's shortcuts (each off: the plain definition; the games are the same
+# either way, tests/domain/engines/fusion/test_agent_shortcuts.py plays both).
+WORTH_TABLE = True
+"""_fusion_value reads ``FusionState.worths`` rather than calling ``ADAPTER.worth`` per option."""
 _NONE: list[int | None] = [None]  # no target, times the number of effects
 _NEG_INF = float("-inf")
 
@@ -209,14 +214,20 @@ def choice_value(s: FusionState, p: int, answer: str) -> float:
 def _summon_gain(s: FusionState, p: int, i: int, materials: list[int]) -> float:
     """What bringing out extra-deck creature ``i`` is worth: its stats and when-summoned effects
     (those without a chosen target), less the materials it sends to the graveyard."""
-    card = s.cards[i]
+    cards = s.cards
+    card = cards[i]
     value = card.atk + card.dfn + 1.0
     for oe in card.on_play:
         if not oe.choice:
             value += _effect_value(s, p, i, oe, None, 0)
+    crea, owner = s.crea, s.owner
     for m in materials:
-        c = s.cards[m]
-        value -= _value(s, m) if s.on_field(m) else 0.5 * (c.atk + c.dfn) + 1.0
+        if m in crea[owner[m]]:  # on the field (FusionState.on_field): worth its current stats (_value)
+            a, d = s.atk_dfn(m)
+            value -= a + d + 1.0
+        else:
+            c = cards[m]
+            value -= 0.5 * (c.atk + c.dfn) + 1.0
     return value
 
 
@@ -225,8 +236,19 @@ def _fusion_value(s: FusionState, p: int, src: int, e: Effect) -> float:
     options = s.fusion_choices(p, src, e)
     if not options:
         return 0.0
-    card, mats = max(options, key=lambda o: ADAPTER.worth(s, o[0]))
-    return _summon_gain(s, p, card, mats)
+    if not WORTH_TABLE:  # the plain definition of the loop below
+        card, mats = max(options, key=lambda o: ADAPTER.worth(s, o[0]))
+        return _summon_gain(s, p, card, mats)
+    # max(options, key=ADAPTER.worth of the creature) without three calls per option: the
+    # state's table of those worths; ties keep the first, as max does
+    worths = s.worths
+    best = options[0]
+    top = worths[best[0]]
+    for option in options:
+        w = worths[option[0]]
+        if w > top:
+            best, top = option, w
+    return _summon_gain(s, p, best[0], best[1])
 
 
 _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
