@@ -383,23 +383,25 @@ class HeuristicAgent:
         """
         assert isinstance(state, FusionState)
         down = state.down
-        if down and state.step not in _BLIND_STEPS:
+        step = state.step
+        if down and step not in _BLIND_STEPS:
             crea = state.crea
             opps = state.opps[player]
             if len(opps) == 1:  # two players: most positions have no face-down enemy creature
-                zone = crea[opps[0]]
+                q = opps[0]
+                zone = crea[q]
                 if not down.isdisjoint(zone):
                     hidden = []
                     for i in zone:
                         if i in down:
                             hidden.append(i)
-                    return self._masked(state, player, hidden)
+                    return self._masked_one(state, player, q, hidden)
             else:
                 hidden = [i for q in opps for i in crea[q] if i in down]
                 if hidden:
                     return self._masked(state, player, hidden)
         # _choose without its call layer for the usual decision (a main phase, nothing masked)
-        if state.step == "main" and state.actor == player and not state.over:
+        if step == "main" and state.actor == player and not state.over:
             acts = state._legal
             if acts is None:
                 acts = state._legal = state._compute_legal()
@@ -408,45 +410,60 @@ class HeuristicAgent:
             return acts[0]
         return self._choose(state, player)
 
+    def _masked_one(self, state: FusionState, player: int, q: int, hidden: list[int]) -> Action:
+        """:meth:`_masked` with one opponent ``q`` (two players): the key without a tuple per
+        opponent, one guess, the true stats kept in a list beside ``hidden``."""
+        # q's pool changes only when a card of q's moves between zones (or turns face up); the
+        # player is in the key: a rollout's heuristic plays every seat (their opponents differ)
+        key = (state.turn, player, len(hidden), len(state.hand[q]), len(state.deck[q]),
+               len(state.grave[q]), len(state.exile[q]))
+        memo = self._guessed
+        if memo is not None and memo[0] is state and memo[1] == key:
+            ga, gd = memo[2][q]
+        else:
+            guess = _guess(state, q)
+            self._guessed = (state, key, {q: guess})
+            ga, gd = guess
+        cards, sc = state.cards, state._sc
+        trues = []
+        for i in hidden:
+            true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
+            card = cards[i]
+            trues.append(true)
+            sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
+        try:
+            return self._choose(state, player)
+        finally:
+            sc = state._sc  # the decision reads the state; the cache dict is still this one
+            k = 0
+            for i in hidden:
+                sc[i] = trues[k]
+                k += 1
+
     def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
         """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
-        depends only on what ``player`` sees (restored afterwards: the cache is the state's)."""
+        depends only on what ``player`` sees (restored afterwards: the cache is the state's);
+        two or more opponents (one: :meth:`_masked_one`)."""
         opps = state.opps[player]
         # an opponent's pool changes only when a card of its moves between zones (or turns face up);
         # the player is in the key: a rollout's heuristic plays every seat (their opponents differ)
         memo = self._guessed
         cards, sc = state.cards, state._sc
         saved = []
-        if len(opps) == 1:  # two players: the key without building a tuple per opponent, one guess
-            q = opps[0]
-            key: tuple[Any, ...] = (state.turn, player, len(hidden), len(state.hand[q]), len(state.deck[q]),
-                                    len(state.grave[q]), len(state.exile[q]))
-            if memo is not None and memo[0] is state and memo[1] == key:
-                guess = memo[2][q]
-            else:
-                guess = _guess(state, q)
-                self._guessed = (state, key, {q: guess})
-            ga, gd = guess
-            for i in hidden:
-                true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
-                card = cards[i]
-                saved.append((i, true))
-                sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
+        key = (state.turn, player, len(hidden), *(
+            (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
+        if memo is not None and memo[0] is state and memo[1] == key:
+            guesses = memo[2]
         else:
-            key = (state.turn, player, len(hidden), *(
-                (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
-            if memo is not None and memo[0] is state and memo[1] == key:
-                guesses = memo[2]
-            else:
-                guesses = {q: _guess(state, q) for q in opps}
-                self._guessed = (state, key, guesses)
-            owner = state.owner
-            for i in hidden:
-                true = sc.get(i) or state.atk_dfn(i)
-                card = cards[i]
-                saved.append((i, true))
-                guess = guesses[owner[i]]
-                sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
+            guesses = {q: _guess(state, q) for q in opps}
+            self._guessed = (state, key, guesses)
+        owner = state.owner
+        for i in hidden:
+            true = sc.get(i) or state.atk_dfn(i)
+            card = cards[i]
+            saved.append((i, true))
+            guess = guesses[owner[i]]
+            sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
         try:
             return self._choose(state, player)
         finally:
@@ -500,6 +517,7 @@ class HeuristicAgent:
         sc, atk_dfn, owner, damage, used = state._sc, state.atk_dfn, state.owner, state.damage, state.used
         phase = state.phase
         in_battle = phase == "battle"
+        tapped, sick, down = state.tapped, state.sick, state.down
         for a in acts:
             kind = a.kind
             # the kinds in the order they are most often listed
@@ -586,8 +604,9 @@ class HeuristicAgent:
                 else:
                     t = None
                 score = _effect_value(state, player, i, e, t, x) - 0.1 * x
-                if e.cost_tap and card.is_creature and phase == "main1" and state.can_attack(i):
-                    score -= 0.5 * state.atk(i)
+                if (e.cost_tap and card.is_creature and phase == "main1"
+                        and i not in tapped and i not in sick and i not in down):  # state.can_attack(i)
+                    score -= 0.5 * (sc.get(i) or atk_dfn(i))[0]  # state.atk(i)
             elif kind == "fusion":  # option extra_deck_summon: materials_in_main
                 i = index[a.args[0]]
                 score = _summon_gain(state, player, i, state.fusion_materials(player, i) or []) - 0.1 * int(
