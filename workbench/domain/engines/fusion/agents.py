@@ -25,6 +25,11 @@ from workbench.domain.engines.fusion.cards import Effect
 from workbench.domain.engines.fusion.state import PLAYER, FusionState
 
 _PTOK = {"p0": -1, "p1": -2, "p2": -3, "p3": -4}
+
+# Switches of the heuristic's shortcuts (each off: the plain definition; the games are the same
+# either way, tests/domain/engines/fusion/test_agent_shortcuts.py plays both).
+WORTH_TABLE = True
+"""_fusion_value reads ``FusionState.worths`` rather than calling ``ADAPTER.worth`` per option."""
 _NONE: list[int | None] = [None]  # no target, times the number of effects
 _NEG_INF = float("-inf")
 
@@ -52,20 +57,21 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
         if amount >= d - s.damage.get(t, 0):
             return 0.0 - sign * (a + d + 1.0)
         return _chip(s, t, amount, a, d, sign)
-    if act == "negate":
-        if not s.chain:
-            return 0.0
-        link = s.chain[-1]
-        if link[0] == p:
-            return -5.0
-        return 1.0 + sum(
-            _effect_value(s, link[0], link[1], le, lt, link[5]) for le, lt in zip(link[3], link[4])
-        )
-    if act == "add_mana":
-        return _mana_value(s, p, src, amount)
-    if act == "fusion_summon":
-        return _fusion_value(s, p, src, e)
-    if act == "create_token":
+    if act in _WHOLE:  # one set lookup rather than four comparisons on the usual path
+        if act == "negate":
+            if not s.chain:
+                return 0.0
+            link = s.chain[-1]
+            if link[0] == p:
+                return -5.0
+            return 1.0 + sum(
+                _effect_value(s, link[0], link[1], le, lt, link[5]) for le, lt in zip(link[3], link[4])
+            )
+        if act == "add_mana":
+            return _mana_value(s, p, src, amount)
+        if act == "fusion_summon":
+            return _fusion_value(s, p, src, e)
+        # create_token
         sign = -1.0 if e.target == "opponent" else 0.0 if e.target == "each_player" else 1.0
         stats = e.token_field("atk", 0) + e.token_field("def", 0)
         return sign * (e.count or 1) * (0.5 * stats + 1.0)
@@ -100,21 +106,8 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
             continue
         mine = s.owner[target] == p
         sign = 1.0 if mine else -1.0
-        if act == "damage":
-            a, d = s.atk_dfn(target)
-            if amount >= d - s.damage.get(target, 0):
-                total -= sign * (a + d + 1.0)
-            else:
-                total += _chip(s, target, amount, a, d, sign)
-        elif act == "destroy":
-            a, d = s.atk_dfn(target)
-            total -= sign * (a + d + 1.0)
-        elif act == "return_to_hand":
-            a, d = s.atk_dfn(target)
-            total -= sign * 0.6 * (a + d + 1.0)
-        elif act == "heal":
-            total += sign * 0.3 * min(amount, s.damage.get(target, 0))
-        elif act == "modify_stats":
+        # the actions in the order they are most often scored here
+        if act == "modify_stats":
             if e.duration == "permanent":
                 total += sign * (e.atk + e.dfn)
             else:
@@ -127,7 +120,25 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
                     total += 0.3 * e.atk  # before the battle, on a creature that can attack
                 else:
                     total -= _WASTED  # wears off before it matters: after combat, off-fight
+        elif act == "heal":
+            total += sign * 0.3 * min(amount, s.damage.get(target, 0))
+        elif act == "damage":
+            a, d = s.atk_dfn(target)
+            if amount >= d - s.damage.get(target, 0):
+                total -= sign * (a + d + 1.0)
+            else:
+                total += _chip(s, target, amount, a, d, sign)
+        elif act == "destroy":
+            a, d = s.atk_dfn(target)
+            total -= sign * (a + d + 1.0)
+        elif act == "return_to_hand":
+            a, d = s.atk_dfn(target)
+            total -= sign * 0.6 * (a + d + 1.0)
     return total
+
+
+_WHOLE = frozenset(("negate", "add_mana", "fusion_summon", "create_token"))
+"""Effects :func:`_effect_value` scores as a whole rather than per target."""
 
 
 def _asking_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x: int) -> float:
@@ -203,14 +214,20 @@ def choice_value(s: FusionState, p: int, answer: str) -> float:
 def _summon_gain(s: FusionState, p: int, i: int, materials: list[int]) -> float:
     """What bringing out extra-deck creature ``i`` is worth: its stats and when-summoned effects
     (those without a chosen target), less the materials it sends to the graveyard."""
-    card = s.cards[i]
+    cards = s.cards
+    card = cards[i]
     value = card.atk + card.dfn + 1.0
     for oe in card.on_play:
         if not oe.choice:
             value += _effect_value(s, p, i, oe, None, 0)
+    crea, owner = s.crea, s.owner
     for m in materials:
-        c = s.cards[m]
-        value -= _value(s, m) if s.on_field(m) else 0.5 * (c.atk + c.dfn) + 1.0
+        if m in crea[owner[m]]:  # on the field (FusionState.on_field): worth its current stats (_value)
+            a, d = s.atk_dfn(m)
+            value -= a + d + 1.0
+        else:
+            c = cards[m]
+            value -= 0.5 * (c.atk + c.dfn) + 1.0
     return value
 
 
@@ -219,8 +236,19 @@ def _fusion_value(s: FusionState, p: int, src: int, e: Effect) -> float:
     options = s.fusion_choices(p, src, e)
     if not options:
         return 0.0
-    card, mats = max(options, key=lambda o: ADAPTER.worth(s, o[0]))
-    return _summon_gain(s, p, card, mats)
+    if not WORTH_TABLE:  # the plain definition of the loop below
+        card, mats = max(options, key=lambda o: ADAPTER.worth(s, o[0]))
+        return _summon_gain(s, p, card, mats)
+    # max(options, key=ADAPTER.worth of the creature) without three calls per option: the
+    # state's table of those worths; ties keep the first, as max does
+    worths = s.worths
+    best = options[0]
+    top = worths[best[0]]
+    for option in options:
+        w = worths[option[0]]
+        if w > top:
+            best, top = option, w
+    return _summon_gain(s, p, best[0], best[1])
 
 
 _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
@@ -355,62 +383,87 @@ class HeuristicAgent:
         """
         assert isinstance(state, FusionState)
         down = state.down
-        if down and state.step not in _BLIND_STEPS:
+        step = state.step
+        if down and step not in _BLIND_STEPS:
             crea = state.crea
             opps = state.opps[player]
             if len(opps) == 1:  # two players: most positions have no face-down enemy creature
-                zone = crea[opps[0]]
+                q = opps[0]
+                zone = crea[q]
                 if not down.isdisjoint(zone):
                     hidden = []
                     for i in zone:
                         if i in down:
                             hidden.append(i)
-                    return self._masked(state, player, hidden)
+                    return self._masked_one(state, player, q, hidden)
             else:
                 hidden = [i for q in opps for i in crea[q] if i in down]
                 if hidden:
                     return self._masked(state, player, hidden)
+        # _choose without its call layer for the usual decision (a main phase, nothing masked)
+        if step == "main" and state.actor == player and not state.over:
+            acts = state._legal
+            if acts is None:
+                acts = state._legal = state._compute_legal()
+            if len(acts) > 1:
+                return self._best_play(state, player, acts, "main")
+            return acts[0]
         return self._choose(state, player)
+
+    def _masked_one(self, state: FusionState, player: int, q: int, hidden: list[int]) -> Action:
+        """:meth:`_masked` with one opponent ``q`` (two players): the key without a tuple per
+        opponent, one guess, the true stats kept in a list beside ``hidden``."""
+        # q's pool changes only when a card of q's moves between zones (or turns face up); the
+        # player is in the key: a rollout's heuristic plays every seat (their opponents differ)
+        key = (state.turn, player, len(hidden), len(state.hand[q]), len(state.deck[q]),
+               len(state.grave[q]), len(state.exile[q]))
+        memo = self._guessed
+        if memo is not None and memo[0] is state and memo[1] == key:
+            ga, gd = memo[2][q]
+        else:
+            guess = _guess(state, q)
+            self._guessed = (state, key, {q: guess})
+            ga, gd = guess
+        cards, sc = state.cards, state._sc
+        trues = []
+        for i in hidden:
+            true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
+            card = cards[i]
+            trues.append(true)
+            sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
+        try:
+            return self._choose(state, player)
+        finally:
+            sc = state._sc  # the decision reads the state; the cache dict is still this one
+            k = 0
+            for i in hidden:
+                sc[i] = trues[k]
+                k += 1
 
     def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
         """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
-        depends only on what ``player`` sees (restored afterwards: the cache is the state's)."""
+        depends only on what ``player`` sees (restored afterwards: the cache is the state's);
+        two or more opponents (one: :meth:`_masked_one`)."""
         opps = state.opps[player]
         # an opponent's pool changes only when a card of its moves between zones (or turns face up);
         # the player is in the key: a rollout's heuristic plays every seat (their opponents differ)
         memo = self._guessed
         cards, sc = state.cards, state._sc
         saved = []
-        if len(opps) == 1:  # two players: the key without building a tuple per opponent, one guess
-            q = opps[0]
-            key: tuple[Any, ...] = (state.turn, player, len(hidden), len(state.hand[q]), len(state.deck[q]),
-                                    len(state.grave[q]), len(state.exile[q]))
-            if memo is not None and memo[0] is state and memo[1] == key:
-                guess = memo[2][q]
-            else:
-                guess = _guess(state, q)
-                self._guessed = (state, key, {q: guess})
-            ga, gd = guess
-            for i in hidden:
-                true = sc.get(i) or state.atk_dfn(i)  # base plus public changes (modifiers, bonuses)
-                card = cards[i]
-                saved.append((i, true))
-                sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
+        key = (state.turn, player, len(hidden), *(
+            (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
+        if memo is not None and memo[0] is state and memo[1] == key:
+            guesses = memo[2]
         else:
-            key = (state.turn, player, len(hidden), *(
-                (len(state.hand[q]), len(state.deck[q]), len(state.grave[q]), len(state.exile[q])) for q in opps))
-            if memo is not None and memo[0] is state and memo[1] == key:
-                guesses = memo[2]
-            else:
-                guesses = {q: _guess(state, q) for q in opps}
-                self._guessed = (state, key, guesses)
-            owner = state.owner
-            for i in hidden:
-                true = sc.get(i) or state.atk_dfn(i)
-                card = cards[i]
-                saved.append((i, true))
-                guess = guesses[owner[i]]
-                sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
+            guesses = {q: _guess(state, q) for q in opps}
+            self._guessed = (state, key, guesses)
+        owner = state.owner
+        for i in hidden:
+            true = sc.get(i) or state.atk_dfn(i)
+            card = cards[i]
+            saved.append((i, true))
+            guess = guesses[owner[i]]
+            sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
         try:
             return self._choose(state, player)
         finally:
@@ -462,6 +515,9 @@ class HeuristicAgent:
         mana = state.mana[player]
         score_play = self._score_play
         sc, atk_dfn, owner, damage, used = state._sc, state.atk_dfn, state.owner, state.damage, state.used
+        phase = state.phase
+        in_battle = phase == "battle"
+        tapped, sick, down = state.tapped, state.sick, state.down
         for a in acts:
             kind = a.kind
             # the kinds in the order they are most often listed
@@ -489,8 +545,10 @@ class HeuristicAgent:
                         sign = 1.0 if owner[t] == player else -1.0
                         if amount >= (v[1] - damage.get(t, 0) if damage else v[1]):
                             gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
-                        else:
+                        elif in_battle:
                             gain = 0.0 + _chip(state, t, amount, v[0], v[1], sign)
+                        else:
+                            gain = -_WASTED  # what _chip gives outside the battle phase
                     else:
                         if e.choice:
                             if len(args) > 1:
@@ -546,8 +604,9 @@ class HeuristicAgent:
                 else:
                     t = None
                 score = _effect_value(state, player, i, e, t, x) - 0.1 * x
-                if e.cost_tap and card.is_creature and state.phase == "main1" and state.can_attack(i):
-                    score -= 0.5 * state.atk(i)
+                if (e.cost_tap and card.is_creature and phase == "main1"
+                        and i not in tapped and i not in sick and i not in down):  # state.can_attack(i)
+                    score -= 0.5 * (sc.get(i) or atk_dfn(i))[0]  # state.atk(i)
             elif kind == "fusion":  # option extra_deck_summon: materials_in_main
                 i = index[a.args[0]]
                 score = _summon_gain(state, player, i, state.fusion_materials(player, i) or []) - 0.1 * int(
