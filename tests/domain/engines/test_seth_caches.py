@@ -612,3 +612,85 @@ def test_the_end_of_a_round_undoes_its_stat_changes_as_a_look_at_every_monster_d
         assert games[0] == games[1], seed
         undone += any("end_of_turn" in str(e) for card in a["team"] + b["team"] for e in card["effects"])
     assert undone > 20
+
+
+def test_quick_seeding_makes_the_generators_random_random_makes() -> None:
+    """``QUICK_SEED`` (``seeded`` seeds the C generator directly, ``_copy_rng`` copies into an
+    unseeded generator) against ``random.Random(seed)`` and ``random.Random()`` + ``setstate``:
+    the same generator states for int seeds of every size and sign, the plain path for other
+    seeds, and games (agents' and states' generators) that play the same."""
+    import random
+
+    from workbench.domain.engines.seth import state as state_module
+
+    seeds: list[Any] = [0, 1, 7, 2**31 - 1, 2**32, 2**64 + 3, 2**200, -1, -12345, "abc", 2.5, b"xy", True]
+    for seed in seeds + list(range(100, 140)):
+        made = state_module.seeded(seed)
+        plain = random.Random(seed)
+        assert made.getstate() == plain.getstate(), seed
+        assert [made.random() for _ in range(5)] == [plain.random() for _ in range(5)]
+        plain.gauss(0, 1)  # a pending gauss_next is part of the state a copy keeps
+        copied = state_module._copy_rng(plain)
+        state_module.QUICK_SEED = False
+        try:
+            assert state_module._copy_rng(plain).getstate() == copied.getstate() == plain.getstate()
+        finally:
+            state_module.QUICK_SEED = True
+        assert copied is not plain and [copied.random() for _ in range(3)] == [plain.random() for _ in range(3)]
+
+    def games() -> list[Any]:
+        a, b = decks()
+        return [_play(ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), seed), seed)[1] for seed in range(20)]
+
+    quick = games()
+    state_module.QUICK_SEED = False
+    try:
+        assert games() == quick
+    finally:
+        state_module.QUICK_SEED = True
+
+
+def test_kept_split_plans_give_the_actions_split_action_builds() -> None:
+    """``PLAN_CACHE`` (``plan_action`` and ``element_plan_action`` keep each plan's action by its
+    items and the team order) against ``_split_action`` at the split steps of played games, with
+    the decks in both seats (two team orders): random plans of one and more elements, each asked
+    twice, give the very action ``_split_action`` gives; heuristic games play the same."""
+    import random
+
+    from workbench.domain.engines.seth import combat
+    from workbench.domain.engines.seth.cards import ELEMENTS
+    from workbench.domain.engines.seth.state import SPLIT
+
+    rng = random.Random(11)
+    a, b = decks()
+    compared = 0
+    for seed in range(30):
+        teams = (a, b) if seed % 2 else (b, a)
+        state = ENGINE.new_game(teams[0], teams[1], dict(DEFAULTS, _log=False), seed)
+        agents = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
+        while not state.is_terminal():
+            if state.step == SPLIT:
+                for p in state.to_act():
+                    names = [t.name for t in state.targets[p]]
+                    for _ in range(10):
+                        element = rng.choice(ELEMENTS)
+                        one = {n: rng.randint(1, 9) for n in rng.sample(names, rng.randint(1, len(names)))}
+                        many = {(n, rng.choice(ELEMENTS)): rng.randint(1, 9) for n in rng.choices(names, k=4)}
+                        for _ in range(2):
+                            assert combat.element_plan_action(state, element, dict(reversed(one.items()))) is \
+                                combat._split_action(state, {(n, element): x for n, x in one.items()})
+                            assert combat.plan_action(state, dict(reversed(many.items()))) is \
+                                combat._split_action(state, many)
+                            compared += 2
+            state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})
+    assert compared > 1000
+
+    def games() -> list[Any]:
+        return [_play(ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), seed), seed)[1] for seed in range(30)]
+
+    kept = games()
+    combat.PLAN_CACHE = False
+    try:
+        assert games() == kept
+    finally:
+        combat.PLAN_CACHE = True

@@ -17,7 +17,7 @@ from typing import Any
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.seth import combat
 from workbench.domain.engines.seth.cards import Effect
-from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Monster, SethState
+from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Monster, SethState, seeded
 
 
 def _value(m: Monster) -> float:
@@ -84,7 +84,7 @@ class HeuristicAgent:
 
     def __init__(self, seed: int = 0, hold: float = 0.3, jitter: float = 0.15) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
         self.hold = hold
         self.jitter = jitter
 
@@ -269,7 +269,7 @@ class HeuristicAgent:
         first = next(iter(plan))[0]
         for name, _ in plan:
             if name != first:
-                return combat._split_action(state, plan)
+                return combat.plan_action(state, plan)
         t = state.by_name[first]
         return t.focus or combat.focus_action(t)
 
@@ -302,7 +302,7 @@ class HeuristicAgent:
         if len(plan) == 1:
             t = state.by_name[next(iter(plan))]
             return t.focus or combat.focus_action(t)
-        return combat._split_action(state, {(name, element): a for name, a in plan.items()})
+        return combat.element_plan_action(state, element, plan)
 
 
 class MonteCarloAgent:

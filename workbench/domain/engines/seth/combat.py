@@ -260,6 +260,52 @@ def _units(f: float, effective: int) -> int | None:
     return a
 
 
+PLAN_CACHE = True
+"""``plan_action`` and ``element_plan_action`` keep the action of each plan by its items and the
+team order (``_PLANS``), so a plan seen before is not sorted and looked up again; False: they
+call ``_split_action`` every time (the plain definition; the tests compare both)."""
+_PLANS: dict[tuple[Any, ...], tuple[dict[str, int], Action]] = {}
+
+
+def plan_action(state: SethState, plan: dict[tuple[str, str], int]) -> Action:
+    """``_split_action(state, plan)``: the canonical split of a (target, element) -> amount plan.
+
+    The canonical form depends only on the plan's items (sorted by the team order, each
+    (target, element) once) and on ``state.order``, so it is kept by those (the heuristic makes
+    the same few plans in every game of a batch).
+    """
+    if not PLAN_CACHE:
+        return _split_action(state, plan)
+    order = state.order
+    key = (id(order), frozenset(plan.items()))
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is order:  # the entry holds the order, so the id is not reused
+        return hit[1]
+    action = _split_action(state, plan)
+    _keep_plan(key, order, action)
+    return action
+
+
+def element_plan_action(state: SethState, element: str, plan: dict[str, int]) -> Action:
+    """``plan_action`` of a plan of one element, given as target -> amount."""
+    if not PLAN_CACHE:
+        return _split_action(state, {(name, element): a for name, a in plan.items()})
+    order = state.order
+    key = (id(order), element, frozenset(plan.items()))
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is order:
+        return hit[1]
+    action = _split_action(state, {(name, element): a for name, a in plan.items()})
+    _keep_plan(key, order, action)
+    return action
+
+
+def _keep_plan(key: tuple[Any, ...], order: dict[str, int], action: Action) -> None:
+    if len(_PLANS) > 20_000:
+        _PLANS.clear()
+    _PLANS[key] = (order, action)
+
+
 def split_candidates(state: SethState, player: int) -> list[Action]:
     """A small, useful sample of legal splits: focus each target, an even spread, kill-then-rest."""
     targets = state.targets[player]

@@ -15,8 +15,10 @@ asked: the engine makes the forced choice, which keeps games short to play and t
 
 from __future__ import annotations
 
+import _random
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
@@ -35,6 +37,38 @@ ASSIGN, ABILITY, SPLIT, OVER = "assign", "ability", "split", "over"
 DONE = Action("done", (), "done")
 PHASE_TITLES = ("Fast", "Medium", "Slow")
 _SUBSETS: dict[tuple[str, ...], list[Action]] = {}
+_NAME = attrgetter("name")
+
+QUICK_SEED = True
+"""``seeded`` hands an int seed straight to the C generator (``random.Random.seed`` does just that
+for an int, after its Python-level checks) and ``clone`` copies a generator into one made without
+seeding; False: ``random.Random(seed)``, and ``random.Random()`` with ``setstate`` (the plain
+definitions; the tests compare the generators' states)."""
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
+
+
+def seeded(seed: Any) -> random.Random:
+    """``random.Random(seed)``: for an int, the same generator state without the Python-level
+    ``__init__`` and ``seed`` calls (every game seeds a generator per agent and one for its
+    state, and seeding is most of making one)."""
+    if not QUICK_SEED or seed.__class__ is not int:
+        return random.Random(seed)
+    rng = _new_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # as Random.seed leaves it (not in typeshed)
+    return rng
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    """An independent copy of ``rng``: ``setstate`` sets all of a generator's state, so the copy
+    starts from one made without seeding (``random.Random()`` seeds from the system first)."""
+    if not QUICK_SEED:
+        copy = random.Random()
+    else:
+        copy = _new_random(random.Random)
+    copy.setstate(rng.getstate())
+    return copy
 
 
 class Monster:
@@ -257,7 +291,7 @@ class SethState(Observe, State):
     def rng(self) -> random.Random:
         """The state's seeded generator (seth's rules need no chance; agents and extensions may)."""
         if self._rng is None:
-            self._rng = random.Random(self._seed)
+            self._rng = seeded(self._seed)
         return self._rng
 
     @rng.setter
@@ -336,50 +370,65 @@ class SethState(Observe, State):
     def clone(self) -> SethState:
         other = SethState.__new__(SethState)
         other.__dict__.update(self.__dict__)
-        # new_game copies an opening per game, so this is on the hot path too: map and zip
-        # loop in C.
-        first, second = self.teams
-        copies = list(map(Monster.copy, first + second))
-        to: dict[Monster, Monster] = dict(zip(first + second, copies))  # monster -> its copy
-        by_name = {c.name: c for c in copies}
-        other.teams = [copies[:len(first)], copies[len(first):]]
-        other.by_name = by_name
+        # new_game copies an opening per game, so this is on the hot path too: every list of
+        # monsters is mapped with map over the look-up of each monster's copy (a C loop, where a
+        # comprehension would be a function call of its own).
+        everyone = self.everyone
+        copies = list(map(Monster.copy, everyone))
+        to: dict[Monster, Monster] = dict(zip(everyone, copies))  # monster -> its copy
+        get = to.__getitem__
+        first = len(self.teams[0])
+        other.teams = [copies[:first], copies[first:]]
+        other.by_name = dict(zip(map(_NAME, copies), copies))
         if self.index_copies:
-            self._copy_index(other, to)
+            self._copy_index(other, get)
         else:
             other._index()
         other.static_rules = None
-        other.hurt = [(to[m], tuple(to[x] for x in by)) for m, by in self.hurt] if self.hurt else []
+        other.hurt = [(to[m], tuple(map(get, by))) for m, by in self.hurt] if self.hurt else []
         other.bound = [(to[m], to[t], d, h) for m, t, d, h in self.bound] if self.bound else []
         if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
+            other._rng = _copy_rng(self._rng)
         other.log = list(self.log)
         other.stats = self.stats.copy()
-        other.eligible = _remap(self.eligible, to)
-        other.now = _remap(self.now, to)
-        other.targets = _remap(self.targets, to)
+        a, b = self.eligible
+        other.eligible = [list(map(get, a)) if a else [], list(map(get, b)) if b else []]
+        a, b = self.now
+        other.now = [list(map(get, a)) if a else [], list(map(get, b)) if b else []]
+        a, b = self.targets
+        other.targets = [list(map(get, a)) if a else [], list(map(get, b)) if b else []]
+        a, b = self.living
+        other.living = [list(map(get, a)) if a else [], list(map(get, b)) if b else []]
         other.flight_used = set(self.flight_used)
         slots, queued = self.slots, self.queued
-        other.slots = [[(to[m], i, e, k) for m, i, e, k in s] if s else [] for s in slots]
-        other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] if q else [] for q in queued]
+        if slots[0] or slots[1]:
+            other.slots = [[(to[m], i, e, k) for m, i, e, k in s] if s else [] for s in slots]
+        else:
+            other.slots = [[], []]
+        if queued[0] or queued[1]:
+            other.queued = [[(to[m], e, to[t] if t else None, a) for m, e, t, a in q] if q else []
+                            for q in queued]
+        else:
+            other.queued = [[], []]
         other.finished = list(self.finished)
         other.left = list(self.left)
-        other.living = _remap(self.living, to)
         other.totals = [dict(self.totals[0]), dict(self.totals[1])]
         other.choice = dict(self.choice)
         return other
 
-    def _copy_index(self, other: SethState, to: dict[Monster, Monster]) -> None:
-        """``other._index()`` for a copy of this state (``to``: each monster's copy): the same
+    def _copy_index(self, other: SethState, get: Callable[[Monster], Monster]) -> None:
+        """``other._index()`` for a copy of this state (``get``: each monster's copy): the same
         look-ups with the monsters replaced, without reading the cards again."""
         other.everyone = other.teams[0] + other.teams[1]
-        other.by_phase = [[[to[m] for m in ms] if ms else [] for ms in lists] for lists in self.by_phase]
-        other.static_holders = [to[m] for m in self.static_holders] if self.static_holders else []
-        other.phase_sources = [to[m] for m in self.phase_sources] if self.phase_sources else []
-        other.round_sources = {trigger: [to[m] for m in ms] if ms else []
-                               for trigger, ms in self.round_sources.items()}
-        other.cont_sources = [to[m] for m in self.cont_sources] if self.cont_sources else []
+        (a0, a1, a2), (b0, b1, b2) = self.by_phase  # by player, then by phase (Fast, Medium, Slow)
+        other.by_phase = [[list(map(get, a0)), list(map(get, a1)), list(map(get, a2))],
+                          [list(map(get, b0)), list(map(get, b1)), list(map(get, b2))]]
+        other.static_holders = list(map(get, self.static_holders)) if self.static_holders else []
+        other.phase_sources = list(map(get, self.phase_sources)) if self.phase_sources else []
+        starts, ends = self.round_sources["start_of_turn"], self.round_sources["end_of_turn"]
+        other.round_sources = {"start_of_turn": list(map(get, starts)) if starts else [],
+                               "end_of_turn": list(map(get, ends)) if ends else []}
+        other.cont_sources = list(map(get, self.cont_sources)) if self.cont_sources else []
 
     def fresh(self, seed: int) -> SethState:
         """A copy of this (unplayed) position for a new game with ``seed`` (setup.new_game)."""
@@ -487,14 +536,29 @@ class SethState(Observe, State):
     def _finish(self, winner: int | None, reason: str) -> None:
         for p in (0, 1):  # per-card facts for the playtest report (docs/playtests.md)
             facts = self.stats.facts[p]
+            # Each fact's set is made when a first card has it (facts.setdefault, without a new
+            # set per card): the same keys in the same order.
+            dealt = facts.get("dealt_damage")
+            took = facts.get("took_damage")
+            survived = facts.get("survived")
             for m in self.teams[p]:
-                cid = m.card.id
-                if m.ever_assigned and m.card.damage > 0:
-                    facts.setdefault("dealt_damage", set()).add(cid)
-                if m.damage_taken > 0 or not m.alive:
-                    facts.setdefault("took_damage", set()).add(cid)
+                card = m.card
+                if m.ever_assigned and card.damage > 0:
+                    if dealt is None:
+                        dealt = facts["dealt_damage"] = set()
+                    dealt.add(card.id)
                 if m.alive:
-                    facts.setdefault("survived", set()).add(cid)
+                    if m.damage_taken > 0:
+                        if took is None:
+                            took = facts["took_damage"] = set()
+                        took.add(card.id)
+                    if survived is None:
+                        survived = facts["survived"] = set()
+                    survived.add(card.id)
+                else:
+                    if took is None:
+                        took = facts["took_damage"] = set()
+                    took.add(card.id)
         self.over = True
         self.winner = winner
         self.reason = reason
@@ -1263,11 +1327,6 @@ def _restore(m: Monster, values: tuple[int, ...] | list[int]) -> None:
     (m.damage_taken, m.poison, m.round_damage, m.round_health, m.perm_damage,
      m.perm_health) = values
     m.recalc()
-
-
-def _remap(lists: list[list[Monster]], to: dict[Monster, Monster]) -> list[list[Monster]]:
-    """Per-player monster lists with each monster replaced by ``to[monster]`` (for clone)."""
-    return [[to[m] for m in ms] if ms else [] for ms in lists]
 
 
 _MULTS: dict[tuple[int, float, float], tuple[MonsterCard, dict[str, float]]] = {}
