@@ -42,21 +42,41 @@ def _new_game(game: str, seed: int, log: bool) -> State:
 
 
 def _entries(game: str) -> list[EffectSpec]:
-    """Every plain entry the game runs (damage, heal, poison, draw at each plain target, amounts 0-3,
-    several triggers for ``this``), parsed as a card's effects are."""
+    """Every entry of a short path the game runs (each verb of ``_SHORT`` at each target but
+    ``same``, amounts 0-3, several triggers, random picks, counts and filters), parsed as a card's
+    effects are."""
     engine = load_engine(game)
     caps = engine.capabilities
     assert caps is not None
-    raw = []
-    for verb in ("damage", "heal", "add_poison", "draw"):
-        for target in sorted(caps.targets.get(verb, ())):
+    stat = sorted(caps.stats)[0]
+    verbs = sorted((interpreter._UNIT_VERBS | interpreter._PLAYER_VERBS) & set(caps.targets))
+    raw: list[dict[str, Any]] = []
+    for verb in verbs:
+        extra: dict[str, Any] = {}
+        if verb == "modify_stats":
+            extra = {"stats": {stat: -1}, "duration": "end_of_turn"}
+        elif verb in ("add_counters", "remove_counters"):
+            extra = {"counter": "charge"}
+        for target in sorted(caps.targets[verb]):
+            if target == "same":
+                continue
             for amount in (0, 1, 3):
                 for trigger in ("on_play", "on_destroyed"):
-                    raw.append({"trigger": trigger, "action": verb, "target": target, "amount": amount})
+                    raw.append({"trigger": trigger, "action": verb, "target": target, "amount": amount, **extra})
                 if target in ("enemy_creature", "own_creature", "any_creature"):
                     raw.append({"trigger": "on_play", "action": verb, "target": target, "amount": amount,
-                                "random": True})
-    parsed = parse_effects(KIND[game], raw, caps)
+                                "random": True, **extra})
+                    raw.append({"trigger": "on_play", "action": verb, "target": target, "amount": amount,
+                                "random": True, "count": 2, **extra})
+                    raw.append({"trigger": "on_play", "action": verb, "target": target, "amount": amount,
+                                "filter": {stat: {"min": 2}}, **extra})
+                if target in ("enemy_creatures", "own_creatures"):
+                    for more in ({"count": 1}, {"count": 2}, {"filter": {stat: {"max": 2}}},
+                                 {"filter": {"other": True}}):
+                        raw.append({"trigger": "on_play", "action": verb, "target": target, "amount": amount,
+                                    **more, **extra})
+    parsed = parse_effects(KIND[game], [{k: v for k, v in r.items() if k != "amount" or r["action"] not in
+                                          ("destroy", "return_to_hand", "modify_stats")} for r in raw], caps)
     return [e for e in parsed.runnable if is_plain(e)]
 
 
@@ -64,14 +84,22 @@ def _source(game: str, s: Any, p: int, e: EffectSpec, rng: random.Random) -> Sou
     """The source of ``e`` for player ``p``: one of its units on the field (or none, for a spell)."""
     adapter = _adapter(game)
     if game == "seth":  # every seth effect is a monster's, removed ones' too (on_destroyed)
-        return adapter.source(rng.choice(s.teams[p]), e)
+        src = adapter.source(rng.choice(s.teams[p]), e)
+        if rng.random() < 0.5:  # on_damaged: each monster whose damage it was
+            src.attacker = tuple(rng.sample(s.teams[1 - p], rng.randrange(3)))
+        return src
     units = adapter.units(s, p)
     if not units or rng.random() < 0.15:
         return Source(p, "Probe")
     u = rng.choice(units)
     if game == "fusion":
-        return adapter.source(s, p, u, 0)
-    return adapter.source(s, p, u.card, u.iid, None)
+        src = adapter.source(s, p, u, 0)
+    else:
+        src = adapter.source(s, p, u.card, u.iid, None)
+    foes = adapter.units(s, 1 - p)
+    if foes and rng.random() < 0.5:  # an answer to an attack (target: attacker)
+        src.attacker = rng.choice(foes)
+    return src
 
 
 def _any_unit(game: str, s: Any, rng: random.Random) -> Any:
@@ -112,9 +140,16 @@ def _deref(game: str, s: Any, r: Any) -> Any:
 
 def _resolved(game: str, s: Any, e: EffectSpec, src: Source, chosen: Any, short: bool) -> tuple[Any, ...]:
     clone = s.clone()
+    if game == "fusion" and not clone.counters:
+        # FusionState.clone shares an empty counters table with the position it copies: a first
+        # counter in the clone would land in ``s`` too (reported to the fusion engine's owner)
+        clone.counters = {}
     adapter = _adapter(game)
+    att = src.attacker
     mine = Source(src.controller, src.name, _deref(game, clone, _ref(game, s, src.card)),
-                  _deref(game, clone, _ref(game, s, src.unit)))
+                  _deref(game, clone, _ref(game, s, src.unit)),
+                  tuple(_deref(game, clone, _ref(game, s, t)) for t in att) if isinstance(att, tuple)
+                  else _deref(game, clone, _ref(game, s, att)))
     target = _deref(game, clone, _ref(game, s, chosen))
     old = interpreter.PLAIN_PATH
     interpreter.PLAIN_PATH = short
@@ -129,9 +164,12 @@ def _resolved(game: str, s: Any, e: EffectSpec, src: Source, chosen: Any, short:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_short_path_resolves_plain_entries_as_the_verbs_do(game: str) -> None:
     entries = _entries(game)
-    assert {e.action for e in entries} >= ({"damage", "heal", "add_poison"} if game == "seth"
-                                           else {"damage", "heal", "draw"})
-    assert any(e.random for e in entries)
+    assert {e.action for e in entries} >= ({"damage", "heal", "add_poison", "destroy", "modify_stats"}
+                                           if game == "seth" else {"damage", "heal", "draw", "gain_life",
+                                                                   "destroy", "return_to_hand", "modify_stats"})
+    assert any(e.random for e in entries) and any(e.filter for e in entries) and any(e.count for e in entries)
+    kinds = {interpreter._shortcut(e) for e in entries}
+    assert kinds == ({1, 2, 3} if game == "seth" else {1, 2, 3, 4})  # every short path is compared
     runs = 0
     for seed in range(12):
         rng = random.Random(seed)
@@ -168,12 +206,14 @@ def test_the_short_path_resolves_plain_entries_as_the_verbs_do(game: str) -> Non
 def test_games_play_the_same_on_the_short_path_and_the_general_one(game: str) -> None:
     engine = load_engine(game)
     taken = 0
-    plain = interpreter._plain
+    short = interpreter._SHORT
 
-    def counting(*args: Any) -> int:
-        nonlocal taken
-        taken += 1
-        return plain(*args)
+    def counting(path: Any) -> Any:
+        def run(*args: Any) -> int:
+            nonlocal taken
+            taken += 1
+            return int(path(*args))
+        return run
 
     def games(short: bool) -> list[tuple[Any, ...]]:
         old = interpreter.PLAIN_PATH
@@ -189,12 +229,12 @@ def test_games_play_the_same_on_the_short_path_and_the_general_one(game: str) ->
         finally:
             interpreter.PLAIN_PATH = old
 
-    interpreter._plain = counting  # type: ignore[assignment]
+    interpreter._SHORT = (short[0], *map(counting, short[1:]))
     try:
-        short = games(True)
+        shortly = games(True)
     finally:
-        interpreter._plain = plain  # type: ignore[assignment]
-    assert short == games(False)
+        interpreter._SHORT = short
+    assert shortly == games(False)
     assert taken > 20  # the bundled decks' plain effects took the short path
 
 
@@ -210,12 +250,18 @@ def test_an_entry_is_plain_only_without_what_the_general_verbs_weigh() -> None:
     assert is_plain(one({"action": "draw", "target": "self", "amount": 1}))
     assert is_plain(one({"action": "heal", "target": "own_creatures", "amount": 1}))
     assert is_plain(one({"action": "damage", "target": "enemy_creature", "amount": 1, "random": True}))
+    assert is_plain(one({"action": "damage", "target": "enemy_creatures", "amount": 1, "filter": {"attribute": "fire"}}))
+    assert is_plain(one({"action": "damage", "target": "enemy_creatures", "amount": 1, "random": True, "count": 2}))
+    assert is_plain(one({"action": "damage", "target": "attacker", "amount": 1, "trigger": "on_damaged"}))
+    assert is_plain(one({"action": "destroy", "target": "enemy_creature"}))
+    assert is_plain(one({"action": "gain_life", "target": "self", "amount": 2}))
+    assert is_plain(one({"action": "modify_stats", "target": "own_creatures", "stats": {"atk": 1}}))
     not_plain: list[dict[str, Any]] = [
-        {"action": "damage", "target": "enemy_creatures", "amount": 1, "filter": {"attribute": "fire"}},
-        {"action": "damage", "target": "enemy_creatures", "amount": 1, "random": True, "count": 2},
-        {"action": "damage", "target": "attacker", "amount": 1, "trigger": "on_damaged"},
-        {"action": "destroy", "target": "enemy_creature"},
         {"action": "draw", "target": "self", "amount": 1, "per": {"zone": "graveyard"}},
+        {"action": "damage", "target": "enemy_creature", "amount": "X"},
+        {"action": "move", "target": "enemy_creature", "to": "hand"},
+        {"action": "negate", "target": "opponent"},
+        {"action": "fusion_summon"},
     ]
     for entry in not_plain:
         assert not is_plain(one(entry)), entry

@@ -277,3 +277,29 @@ def test_warzone_face_down_creatures_are_hidden_and_redealt() -> None:
     other = state.determinize(0, random.Random(3))
     mine = state.legal_actions(0).index(agent(5).choose(state, 0))
     assert other.legal_actions(0).index(agent(5).choose(other, 0)) == mine
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_nobody_is_to_act_exactly_when_the_game_is_over(game: str) -> None:
+    """``to_act()`` is empty exactly at a terminal position: ``play_game`` and the search's
+    ``rollout`` ask ``is_terminal`` only when nobody is to act. Checked on every position of
+    random and heuristic games (the end included), their clones and re-dealt worlds."""
+    from workbench.domain.engines import load_engine
+
+    heuristic = load_engine(game).agents["heuristic"]
+    ends = 0
+    for seed in range(6):
+        state = new_game(game, seed)
+        rng = random.Random(seed)
+        players = [heuristic(seed), heuristic(seed + 1)] if seed % 2 else None
+        while True:
+            for s in (state, state.clone(), state.determinize(seed % 2, random.Random(seed))):
+                assert (len(s.to_act()) == 0) == s.is_terminal(), (game, seed)
+            if state.is_terminal():
+                ends += 1
+                break
+            if players is None:
+                apply(state, random_joint(state, rng))
+            else:
+                apply(state, {p: players[p].choose(state, p) for p in state.to_act()})
+    assert ends == 6

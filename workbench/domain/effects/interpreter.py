@@ -468,9 +468,15 @@ def pay(e: EffectSpec, src: Source, s: State, a: EffectAdapter) -> None:
             a.remove_counters(s, src.unit, kind.split(":", 1)[1], n, src)
 
 
-_PLAIN_REACH = {"damage": frozenset({"unit", "this", "player"}), "heal": frozenset({"unit", "this"}),
-                "add_poison": frozenset({"unit", "this"}), "draw": frozenset({"player"})}
-"""The verbs of the short path and the selector kinds (``Selector.what``) each takes there."""
+_UNIT_VERBS = frozenset({"damage", "heal", "add_poison", "add_counters", "remove_counters", "destroy",
+                         "return_to_hand", "modify_stats"})
+"""The verbs of the short paths at units (``_act``: one primitive per unit reached; modify_stats
+then ``modified`` once)."""
+_PLAYER_VERBS = frozenset({"draw", "gain_life", "damage", "add_mana"})
+"""The verbs of the short path ``_at_players`` (at a player selector)."""
+_BY_AMOUNT = frozenset({"damage", "heal", "add_poison", "add_counters", "remove_counters", "draw",
+                        "gain_life", "add_mana"})
+"""The verbs that take an amount (``_amount``): on the short paths only a fixed one (no X, no per)."""
 
 PLAIN_PATH = True
 """Let ``resolve`` take the short path for plain entries (``is_plain``); False: always the general
@@ -478,66 +484,157 @@ verbs of ``VERBS`` (the plain definition; tests/domain/test_effects_plain_path.p
 
 
 def is_plain(e: EffectSpec) -> bool:
-    """Whether ``e`` is one of the simple, frequent entries: damage, heal, poison or draw of a fixed
-    amount (no X, no ``per``) at a plain target — the chosen one, the card itself, all of a side,
-    one of a side at random, or a player — with no filter or count beyond one. For those the
-    general verb's steps (``_amount``, ``affected``, ``_each_unit``) reduce to what ``_plain`` does."""
-    reach = _PLAIN_REACH.get(e.action)
-    return (reach is not None and e.selector.what in reach and not e.x and e.per is None
-            and e.filter is None and e.count <= 1)
+    """Whether ``e`` takes a short path: a verb with one primitive per target (damage, heal,
+    poison, counters, destroy, return to hand, modify stats; draw, gain life, mana and damage at
+    players) of a fixed amount (no X, no ``per``) at a unit, this card, the attacker or a player —
+    not a ``target: same`` step, zone moves, tokens, summons, negation or the asking actions. For
+    those entries the general verb's steps (``_amount``, ``affected``, ``_reach``, ``_each_unit``
+    or ``_players``) reduce to what the short path (``_SHORT``) does in one call."""
+    return _shortcut(e) > 0
 
 
-def _plain(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
-    """``VERBS[e.action]`` of a plain entry (``is_plain``), step for step: the same targets (a
-    chosen unit still in play and targetable; the card itself; every unit of the side, or one
-    drawn as ``_reach`` draws it; the players named), the same ``src.reached``, the same "has no
-    target" line, the same primitive for each target in order. Returns how many targets it reached."""
-    sel = e.selector
-    n = e.amount
+def _shortcut(e: EffectSpec) -> int:
+    """The place in ``_SHORT`` of ``e``'s short path (0: none, the general verb)."""
     action = e.action
-    if sel.what == "player":
-        if sel.choose:
-            players = [chosen] if isinstance(chosen, PlayerRef) else []
-        elif sel.side == "controller":
-            players = [PLAYERS[src.controller]]
+    if action in _BY_AMOUNT and (e.x or e.per is not None):
+        return 0
+    sel = e.selector
+    what = sel.what
+    if what == "player":
+        return 4 if action in _PLAYER_VERBS else 0
+    if action not in _UNIT_VERBS:
+        return 0
+    if what == "unit":
+        return 1 if sel.choose else 3
+    return 2 if what == "this" else 3 if what == "attacker" else 0
+
+
+def _act(e: EffectSpec, u: Any, src: Source, s: State, a: EffectAdapter) -> None:
+    """The primitive of unit verb ``e.action`` (``_UNIT_VERBS``) on ``u``, as its verb calls it."""
+    action = e.action
+    if action == "damage":
+        a.damage_unit(s, u, e.amount, src)
+    elif action == "add_poison":
+        a.add_counters(s, u, "poison", e.amount, src)
+    elif action == "modify_stats":
+        a.modify(s, u, e, src)
+    elif action == "heal":
+        a.heal(s, u, e.amount, src)
+    elif action == "destroy":
+        a.destroy(s, u, src)
+    elif action == "return_to_hand":
+        a.bounce(s, u, src)
+    elif action == "add_counters":
+        a.add_counters(s, u, e.counter, e.amount, src)
+    else:
+        a.remove_counters(s, u, e.counter, e.amount, src)
+
+
+def _at_chosen(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
+    """A unit verb at the chosen unit: ``_reach`` (still in play, targetable, matching), then
+    ``_each_unit`` / ``_modify`` on it."""
+    if chosen is not None and a.in_play(s, chosen):
+        rules = a.statics(s)  # targetable()
+        if (rules is None or chosen not in rules.untargetable) and (
+                e.filter is None or matches(e.filter, chosen, src, s, a)):
+            src.reached = (chosen,)
+            _act(e, chosen, src, s, a)
+            if e.action == "modify_stats":
+                a.modified(s, e, src)
+            return 1
+    src.reached = ()
+    a.say(s, f"{src.name}: {e.action} has no target")
+    return 0
+
+
+def _at_this(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
+    """A unit verb at the card itself: while in play (in its own on_destroyed effects too); not
+    kept in ``src.reached`` (``affected`` keeps units and players)."""
+    u = src.unit
+    if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)):
+        _act(e, u, src, s, a)
+        if e.action == "modify_stats":
+            a.modified(s, e, src)
+        return 1
+    a.say(s, f"{src.name}: {e.action} has no target")
+    return 0
+
+
+def _at_all(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
+    """A unit verb at every match of a side (``count`` of them, or ``count`` drawn at random as
+    ``_reach`` draws them; kept in ``src.reached``) or at the attacker(s) still in play, then the
+    primitive on each one still in play, in order."""
+    if e.selector.what == "attacker":
+        att = src.attacker
+        if isinstance(att, tuple):
+            units = [u for u in att if a.in_play(s, u)]
         else:
-            players = [PLAYERS[p] for p in _sides(sel.side, src.controller, s, a)]
-        src.reached = tuple(players)
-        reach = a.draw if action == "draw" else a.damage_player
-        for t in players:
-            reach(s, t.index, n, src)
-        return len(players)
-    this = sel.what == "this"
-    if this:
-        u = src.unit
-        units = [u] if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)) else []
-    elif sel.choose:
-        ok = chosen is not None and a.in_play(s, chosen) and targetable(s, a, chosen)
-        units = [chosen] if ok else []
-        src.reached = tuple(units)
+            units = [att] if att is not None and a.in_play(s, att) else []
     else:
         units = _pool(e, src, s, a)
-        if e.random and len(units) > 1:
-            units = [a.rng(s).choice(units)]
+        k = e.count
+        if e.random:
+            k = k or 1
+            if len(units) > k:
+                units = [a.rng(s).choice(units)] if k == 1 else a.rng(s).sample(units, k)
+        elif k and len(units) > k:
+            units = units[:k]
         src.reached = tuple(units)
     if not units:
-        a.say(s, f"{src.name}: {action} has no target")
+        a.say(s, f"{src.name}: {e.action} has no target")
         return 0
     done = 0
     for u in units:
-        if isinstance(u, PlayerRef):
-            continue  # as _each_unit: a unit verb passes over a player
         # An earlier target's fate may have removed it; before the first one nothing happened
-        # since the target was found in play (a unit listed by the adapter, a chosen one checked).
-        if this or not done or a.in_play(s, u):
-            if action == "damage":
-                a.damage_unit(s, u, n, src)
-            elif action == "heal":
-                a.heal(s, u, n, src)
-            else:
-                a.add_counters(s, u, "poison", n, src)
+        # since the target was found in play (a unit listed by the adapter or checked).
+        if not done or a.in_play(s, u):
+            _act(e, u, src, s, a)
             done += 1
+    if e.action == "modify_stats":
+        a.modified(s, e, src)
     return done
+
+
+def _at_players(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
+    """A player verb (draw, gain_life, damage, add_mana) at a player selector: the players
+    ``_reach`` names (kept in ``src.reached`` as ``affected`` keeps them), the primitive for each."""
+    sel = e.selector
+    action = e.action
+    n = e.amount
+    if not sel.choose and sel.side == "controller":  # the most frequent: draw or gain life
+        c = src.controller
+        src.reached = (PLAYERS[c],)
+        if action == "gain_life":
+            a.gain_life(s, c, n, src)
+        elif action == "draw":
+            a.draw(s, c, n, src)
+        elif action == "damage":
+            a.damage_player(s, c, n, src)
+        else:
+            a.add_mana(s, c, n, src)
+        return 1
+    if sel.choose:
+        players: tuple[Any, ...] = (chosen,) if isinstance(chosen, PlayerRef) else ()
+    else:
+        players = tuple([PLAYERS[p] for p in _sides(sel.side, src.controller, s, a)])
+    src.reached = players
+    act = (a.damage_player if action == "damage" else a.draw if action == "draw"
+           else a.gain_life if action == "gain_life" else a.add_mana)
+    for t in players:
+        act(s, t.index, n, src)
+    return len(players)
+
+
+def _general(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
+    """The general verb (``resolve`` calls it itself for an entry without a short path)."""
+    return VERBS[e.action](a, s, e, src, chosen)
+
+
+Short = Callable[[EffectSpec, Source, "Target | None", State, EffectAdapter], int]
+"""A short path: carries out entry ``e`` for ``src`` as ``VERBS[e.action]`` does."""
+
+_SHORT: tuple[Short, ...] = (_general, _at_chosen, _at_this, _at_all, _at_players)
+"""The short paths by ``EffectSpec.plain`` (``_shortcut``); 0: none, the general verb."""
 
 
 def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
@@ -546,7 +643,7 @@ def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
     Returns how many things it did (targets reached, cards moved); an unmet ``if`` does
     nothing. ``src.did`` keeps it for an ``if: {previous: true}`` after it. The caller settles
     (state-based checks) when it is done; ``resolve_all`` does so itself. Plain entries
-    (``is_plain``) take the short path ``_plain``; it decides nothing the verb would not.
+    (``is_plain``) take a short path of ``_SHORT``; it decides nothing the verb would not.
     """
     if e.condition is not None and not holds(e.condition, src, s, a):
         a.say(s, f"{src.name}: the condition of {e.action} does not hold")
@@ -555,10 +652,10 @@ def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
     else:
         plain = e.plain
         if plain < 0:  # first use of this entry: decide once (the field is not part of its value)
-            plain = int(is_plain(e))
+            plain = _shortcut(e)
             object.__setattr__(e, "plain", plain)
         if plain and PLAIN_PATH:
-            done = _plain(e, src, chosen, s, a)
+            done = _SHORT[plain](e, src, chosen, s, a)
         else:
             done = VERBS[e.action](a, s, e, src, chosen)  # affected() keeps src.reached for a next same
     src.did = done

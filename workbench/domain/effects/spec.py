@@ -124,8 +124,9 @@ class EffectSpec:
     asks: bool = False
     """Resolving it asks a player (a mode, an unless payment, an order): ``effects.asks``."""
     plain: int = field(default=-1, init=False, repr=False, compare=False)
-    """Whether ``interpreter.resolve`` may take its short path for it (``interpreter.is_plain``):
-    1 yes, 0 no, -1 not known yet — the interpreter fills it on first use. Not an ``__init__``
+    """Which short path ``interpreter.resolve`` may take for it (``interpreter.is_plain``): its
+    place in ``interpreter._SHORT`` (1 unit verbs, 2 player verbs), 0 none (the general verb), -1
+    not known yet — the interpreter fills it on first use. Not an ``__init__``
     argument, so a ``dataclasses.replace`` copy (another target, a condition …) starts unknown."""
 
     @property

@@ -145,7 +145,8 @@ class State(ABC):
 
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
-        """Players who must choose now; empty when the game is over."""
+        """Players who must choose now; empty when the game is over, and only then (``play_game``
+        and the search's playouts ask ``is_terminal`` only when nobody is to act)."""
 
     @abstractmethod
     def legal_actions(self, player: int) -> list[Action]:
@@ -310,12 +311,12 @@ def play_game(
     is_terminal, to_act, apply = state.is_terminal, state.to_act, state.apply
     choosers = [agent.choose for agent in agents]
     for _ in range(max_steps):
-        if is_terminal():
-            return state.result()
         acting = to_act()
-        if len(acting) == 1:
+        if len(acting) == 1:  # one player to act: the game is running (to_act is empty once over)
             player = acting[0]
             apply(choosers[player](state, player))
+        elif is_terminal():
+            return state.result()
         else:
             state.apply_joint({p: choosers[p](state, p) for p in acting})
     raise RuntimeError(f"game did not end within {max_steps} decisions")

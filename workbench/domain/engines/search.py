@@ -92,12 +92,12 @@ def rollout(state: S, player: int, policy: Agent[S], horizon: int,
     choose = policy.choose
     is_terminal, to_act = state.is_terminal, state.to_act
     for _ in range(horizon):
-        if is_terminal():
-            break
         acting = to_act()
-        if len(acting) == 1:
+        if len(acting) == 1:  # one player to act: the game is running (to_act is empty once over)
             p = acting[0]
             state.apply(choose(state, p))
+        elif is_terminal():
+            break
         else:
             joint = {}
             for p in acting:
