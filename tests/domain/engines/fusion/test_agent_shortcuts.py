@@ -54,3 +54,18 @@ def test_the_worth_table_is_what_the_adapter_ranks_by() -> None:
     a, b, options = bundled("fusion")
     state = ENGINE.new_game(a, b, options, 0)
     assert state.worths == [ADAPTER.worth(state, i) for i in range(len(state.cards))]
+
+
+def test_a_set_is_skipped_only_when_it_cannot_win() -> None:
+    """_SET_MOST bounds every set's score (the cards' ``h_set``, a creature's 1.0), and games
+    play the same with the skip off (the bound infinite)."""
+    a, b, options = bundled("fusion")
+    state = ENGINE.new_game(a, b, options, 0)
+    assert all(c.h_set <= agents._SET_MOST for c in state.cards)
+    fast = _trace(2, 16)
+    saved, agents._SET_MOST = agents._SET_MOST, float("inf")
+    try:
+        plain = _trace(2, 16)
+    finally:
+        agents._SET_MOST = saved
+    assert fast == plain

@@ -137,6 +137,11 @@ def _effect_value(s: FusionState, p: int, src: int, e: Effect, t: int | None, x:
     return total
 
 
+_SET_MOST = 1.0
+"""The most a ``set`` action scores in _best_play: 1.0 (a creature it cannot pay for yet), a
+magic card's ``CardDef.h_set`` (0.6 or -1.0); a set is not scored once the best so far reaches
+it. The switch of that shortcut: ``float("inf")`` scores every set."""
+
 _WHOLE = frozenset(("negate", "add_mana", "fusion_summon", "create_token"))
 """Effects :func:`_effect_value` scores as a whole rather than per target."""
 
@@ -573,6 +578,8 @@ class HeuristicAgent:
                     else:
                         score = gain
             elif kind == "set":
+                if best_score >= _SET_MOST:
+                    continue  # a set scores at most _SET_MOST: it cannot beat what is found (ties keep the first)
                 card = cards[index[a.args[0]]]
                 if card.is_creature:
                     score = 1.0 if not card.x_cost and card.cost > mana else -1.0
