@@ -694,3 +694,40 @@ def test_kept_split_plans_give_the_actions_split_action_builds() -> None:
         assert games() == kept
     finally:
         combat.PLAN_CACHE = True
+
+
+_SOURCES: list[dict[str, Any]] = [  # effects that read or write their Source (reached, did, attacker, unit)
+    {"trigger": "activated", "action": "choose", "options": [  # steps resolve with one Source
+        {"action": "damage", "target": "enemy_creature", "amount": 2},
+        [{"action": "heal", "target": "this", "amount": 2},
+         {"action": "damage", "target": "enemy_creatures", "amount": 1}]]},
+    {"trigger": "on_damaged", "action": "damage", "target": "attacker", "amount": 1},
+    {"trigger": "on_deal_damage", "action": "add_poison", "target": "enemy_creature", "amount": 1, "random": True},
+    {"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 2},
+    {"trigger": "on_destroyed", "action": "heal", "target": "this", "amount": 1},
+    {"trigger": "start_of_turn", "action": "add_counters", "target": "this", "counter": "charge", "amount": 1},
+    {"trigger": "end_of_turn", "action": "damage", "target": "this", "amount": 1},
+    {"trigger": "activated", "action": "add_poison", "target": "enemy_creature", "amount": 1, "random": True},
+    {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 2},
+    {"trigger": "on_phase", "phase": "medium", "action": "heal", "target": "own_creatures", "amount": 1},
+]
+
+
+def test_a_kept_source_resolves_as_a_new_source_does() -> None:
+    """``keep_sources`` (each monster's effects resolve with one Source kept on it, reset as a new
+    one would be) against a new Source per effect: logged games with effects that read what the
+    Source holds — the attacker of an on_damaged effect, random targets, on_destroyed effects
+    of removed monsters, the steps of a mode — play the same (seth has no ``target: same`` or
+    ``if: previous``)."""
+    import random
+
+    read = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [rng.choice(_SOURCES) for _ in range(rng.randint(0, 2))]
+        games = _games_with_switch("keep_sources", a, b, seed)
+        assert games[0] == games[1], seed
+        read += sum("(on damaged)" in line or "(on destroyed)" in line for line in games[0][1]) > 0
+    assert read > 20
