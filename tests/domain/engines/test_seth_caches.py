@@ -731,3 +731,24 @@ def test_a_kept_source_resolves_as_a_new_source_does() -> None:
         assert games[0] == games[1], seed
         read += sum("(on damaged)" in line or "(on destroyed)" in line for line in games[0][1]) > 0
     assert read > 20
+
+
+def test_the_kept_size_value_gives_the_heuristic_value_of_its_formula() -> None:
+    """``MonsterCard.size_value`` (power * 0.5 + 1, kept on the card) gives the heuristic's value
+    ``damage * 3 + power * 0.5 + 1`` to the last bit, for every monster at every decision of
+    played games and for powers and damage of every size."""
+    from workbench.domain.engines.seth.agents import _value
+    from workbench.domain.engines.seth.cards import parse_card
+
+    a, b = decks()
+    for seed in range(10):
+        state = ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), seed)
+        agents = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
+        while not state.is_terminal():
+            for m in state.everyone:
+                assert _value(m) == m.damage * 3 + m.card.power * 0.5 + 1
+            state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})
+    for power in (-7, 0, 1, 3, 10, 999, 2**40 + 1):
+        card = parse_card({"id": "x", "power": power, "damage": 1, "health": 2, "speed": ["fast"]})
+        for damage in (0, 1, 5, 77, 2**45):
+            assert damage * 3 + card.size_value == damage * 3 + card.power * 0.5 + 1

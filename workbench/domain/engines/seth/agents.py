@@ -21,8 +21,10 @@ from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Mo
 
 
 def _value(m: Monster) -> float:
-    # A monster's threat: what it deals per round, a little for its size.
-    return m.damage * 3 + m.card.power * 0.5 + 1
+    # A monster's threat: what it deals per round, a little for its size. The card keeps
+    # power * 0.5 + 1 (size_value); every term is a multiple of 0.5, so the sum is exact in any
+    # order.
+    return m.damage * 3 + m.card.size_value
 
 
 # Building a frozen dataclass costs more than a dict look-up, and the same few moves recur in
@@ -165,8 +167,8 @@ class HeuristicAgent:
                 top, t = self._best_target(state, player, source, effect, targets, bonus, best_score)
                 if t is not None:
                     best_score, best = top, ("trigger" if must else "activate", source, index, t, None)
-            elif 1.0 + bonus > best_score:  # no target to pick: worth 1
-                best_score, best = 1.0 + bonus, ("trigger" if must else "activate", source, index, None, None)
+            elif bonus + 1.0 > best_score:  # no target to pick: worth 1
+                best_score, best = bonus + 1.0, ("trigger" if must else "activate", source, index, None, None)
         if best is None:
             if not mandatory:
                 return DONE
@@ -202,7 +204,7 @@ class HeuristicAgent:
             if check and harmful != (t.owner != player):
                 score = -1.0  # never hurt an own monster or help an enemy
             else:
-                value = t.damage * 3 + t.card.power * 0.5 + 1  # _value(t)
+                value = t.damage * 3 + t.card.size_value  # _value(t)
                 if action == "add_poison":
                     score = (amount if t.assigned else twice) + value * 0.01
                 elif action == "damage":
@@ -218,7 +220,8 @@ class HeuristicAgent:
                     score = min(amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0
                 else:
                     score = value + (2 if t in state.now[t.owner] else 0)
-            score += base
+            if base:  # (adding 0 gives the same score: no new float)
+                score += base
             if score > best_score:
                 best_score, found = score, t
         return best_score, found
@@ -231,7 +234,7 @@ class HeuristicAgent:
             random_ = self.rng.random  # one draw per target, in target order
             values = {}
             for t in targets:  # _value(t), jittered
-                values[t.name] = (t.damage * 3 + t.card.power * 0.5 + 1) * (1 + jitter * (2 * random_() - 1))
+                values[t.name] = (t.damage * 3 + t.card.size_value) * (1 + jitter * (2 * random_() - 1))
         else:
             values = {t.name: _value(t) for t in targets}
         if len(totals) == 1:
@@ -241,8 +244,9 @@ class HeuristicAgent:
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
         kill_cost = combat.kill_cost
+        items = tuple(budget.items())  # the key of the full budget, priced once per target
         for t in targets:
-            cost = kill_cost(state, player, t, budget)
+            cost = kill_cost(state, player, t, budget, items)
             if cost is not None:
                 units = sum(cost.values())
                 costs.append((values[t.name] / (units if units > 1 else 1), t, cost))
