@@ -752,3 +752,35 @@ def test_the_kept_size_value_gives_the_heuristic_value_of_its_formula() -> None:
         card = parse_card({"id": "x", "power": power, "damage": 1, "health": 2, "speed": ["fast"]})
         for damage in (0, 1, 5, 77, 2**45):
             assert damage * 3 + card.size_value == damage * 3 + card.power * 0.5 + 1
+
+
+def test_a_split_after_no_removal_takes_the_assigned_monsters_as_looking_at_each_does() -> None:
+    """``COUNT_REMOVALS`` (with no removal since the assignment every assigned monster is in
+    play) against looking at each assigned monster: logged games with poison on assignment,
+    removals by abilities and by on_destroyed effects before the split play the same."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+    from workbench.domain.engines.seth import state as state_module
+
+    removed = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [rng.choice(_CHAINS) if rng.random() < 0.5
+                               else dict(rng.choice(_ADDING), trigger="activated") for _ in range(rng.randint(0, 2))]
+        games = []
+        for on in (True, False):
+            state_module.COUNT_REMOVALS = on
+            try:
+                setup._OPENINGS.clear()
+                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
+                kind = HeuristicAgent if seed % 2 else RandomAgent
+                result = play_game(state, [kind(seed), kind(seed + 1)])
+                games.append((result, state.log, _monsters(state)))
+            finally:
+                state_module.COUNT_REMOVALS = True
+        assert games[0] == games[1], seed
+        removed += sum("is removed" in line for line in games[0][1]) > 1
+    assert removed > 30

@@ -39,6 +39,12 @@ PHASE_TITLES = ("Fast", "Medium", "Slow")
 _SUBSETS: dict[tuple[str, ...], list[Action]] = {}
 _NAME = attrgetter("name")
 
+COUNT_REMOVALS = True
+"""The damage split takes the phase's assigned monsters as they are when no monster was removed
+since their assignment (``SethState.removals``, ``assigned_at``); False: it looks at each
+assigned monster (the plain reading; the tests compare both). A module switch: the split reads
+it every phase, and a class attribute read through the state costs a type look-up each time."""
+
 QUICK_SEED = True
 """``seeded`` hands an int seed straight to the C generator (``random.Random.seed`` does just that
 for an int, after its Python-level checks) and ``clone`` copies a generator into one made without
@@ -236,6 +242,8 @@ class SethState(Observe, State):
         # every change that could (lethal damage, destroy, lower Health) clears it, and
         # _remove_dead returns at once while it is set.
         self.settled = False
+        self.removals = 0  # removal checks that removed monsters, this game
+        self.assigned_at = 0  # ``removals`` when this phase's monsters were assigned
         # per phase
         self.eligible: list[list[Monster]] = [[], []]
         self.now: list[list[Monster]] = [[], []]  # assigned in this phase
@@ -618,6 +626,7 @@ class SethState(Observe, State):
     def _resolve_assign(self, chosen: list[list[Monster]]) -> None:
         """Assign each player's monsters (lists in team order, one per player)."""
         self.now = chosen
+        self.assigned_at = self.removals
         if self.logging:
             for p in (0, 1):
                 ms = chosen[p]
@@ -639,7 +648,7 @@ class SethState(Observe, State):
             self._settle_damage()
             if self._check_end():
                 return
-        if self.skip_empty and not (chosen[0] or chosen[1]):
+        if not (chosen[0] or chosen[1]) and self.skip_empty:  # (a class switch: read when it matters)
             # Nobody assigned: no abilities to pick, no damage to split (§2.3.2-5). The steps
             # are left as _begin_abilities and _begin_split would leave them.
             slots, queued, totals, targets = self.slots, self.queued, self.totals, self.targets
@@ -828,10 +837,10 @@ class SethState(Observe, State):
         if not (self.queued[0] or self.queued[1]):
             self._begin_split()
             return
-        if self.one_alone and len(self.queued[0]) + len(self.queued[1]) == 1:
+        if len(self.queued[0]) + len(self.queued[1]) == 1 and self.one_alone:
             self._resolve_one()
             return
-        if self.in_turn and not self.logging and self._commute():
+        if not self.logging and self.in_turn and self._commute():
             self._resolve_in_turn()
             return
         # §2.7.2: every ability is computed against the state as resolution began, then all
@@ -1015,7 +1024,7 @@ class SethState(Observe, State):
         another of its monster starts (triggers wait in ``hurt``), so one Source per monster
         serves them all; static rules keep their own (``ADAPTER.static_sources``)."""
         src = m.src
-        if src is None or not self.keep_sources:
+        if src is None:  # (with keep_sources off no Source is kept, so each one is new)
             src = ADAPTER.source(m, effect)
             if self.keep_sources:
                 m.src = src
@@ -1225,6 +1234,7 @@ class SethState(Observe, State):
             self.static_rules = None  # a removed monster's static rules end
             if self.bound:
                 self._end_bound(dead)
+            self.removals += 1
             for m in dead:
                 m.alive = False
                 left[m.owner] -= 1
@@ -1278,13 +1288,17 @@ class SethState(Observe, State):
         totals, all_targets = self.totals, self.targets
         rules = ADAPTER.statics(self) if self.has_statics else None
         # Each side's assigned monsters still in play: what it deals, and the other's targets.
-        standing = []
-        for ms in self.now:
-            for m in ms:
-                if not m.alive:
-                    ms = [x for x in ms if x.alive]
-                    break
-            standing.append(ms)
+        # With no removal since the assignment (COUNT_REMOVALS) they all are.
+        if self.removals == self.assigned_at and COUNT_REMOVALS:
+            standing = self.now
+        else:
+            standing = []
+            for ms in self.now:
+                for m in ms:
+                    if not m.alive:
+                        ms = [x for x in ms if x.alive]
+                        break
+                standing.append(ms)
         for p in (0, 1):
             total: dict[str, int] = {}
             for m in standing[p]:
