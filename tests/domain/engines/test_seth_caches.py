@@ -694,3 +694,93 @@ def test_kept_split_plans_give_the_actions_split_action_builds() -> None:
         assert games() == kept
     finally:
         combat.PLAN_CACHE = True
+
+
+_SOURCES: list[dict[str, Any]] = [  # effects that read or write their Source (reached, did, attacker, unit)
+    {"trigger": "activated", "action": "choose", "options": [  # steps resolve with one Source
+        {"action": "damage", "target": "enemy_creature", "amount": 2},
+        [{"action": "heal", "target": "this", "amount": 2},
+         {"action": "damage", "target": "enemy_creatures", "amount": 1}]]},
+    {"trigger": "on_damaged", "action": "damage", "target": "attacker", "amount": 1},
+    {"trigger": "on_deal_damage", "action": "add_poison", "target": "enemy_creature", "amount": 1, "random": True},
+    {"trigger": "on_destroyed", "action": "damage", "target": "enemy_creatures", "amount": 2},
+    {"trigger": "on_destroyed", "action": "heal", "target": "this", "amount": 1},
+    {"trigger": "start_of_turn", "action": "add_counters", "target": "this", "counter": "charge", "amount": 1},
+    {"trigger": "end_of_turn", "action": "damage", "target": "this", "amount": 1},
+    {"trigger": "activated", "action": "add_poison", "target": "enemy_creature", "amount": 1, "random": True},
+    {"trigger": "on_play", "action": "damage", "target": "enemy_creature", "amount": 2},
+    {"trigger": "on_phase", "phase": "medium", "action": "heal", "target": "own_creatures", "amount": 1},
+]
+
+
+def test_a_kept_source_resolves_as_a_new_source_does() -> None:
+    """``keep_sources`` (each monster's effects resolve with one Source kept on it, reset as a new
+    one would be) against a new Source per effect: logged games with effects that read what the
+    Source holds — the attacker of an on_damaged effect, random targets, on_destroyed effects
+    of removed monsters, the steps of a mode — play the same (seth has no ``target: same`` or
+    ``if: previous``)."""
+    import random
+
+    read = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [rng.choice(_SOURCES) for _ in range(rng.randint(0, 2))]
+        games = _games_with_switch("keep_sources", a, b, seed)
+        assert games[0] == games[1], seed
+        read += sum("(on damaged)" in line or "(on destroyed)" in line for line in games[0][1]) > 0
+    assert read > 20
+
+
+def test_the_kept_size_value_gives_the_heuristic_value_of_its_formula() -> None:
+    """``MonsterCard.size_value`` (power * 0.5 + 1, kept on the card) gives the heuristic's value
+    ``damage * 3 + power * 0.5 + 1`` to the last bit, for every monster at every decision of
+    played games and for powers and damage of every size."""
+    from workbench.domain.engines.seth.agents import _value
+    from workbench.domain.engines.seth.cards import parse_card
+
+    a, b = decks()
+    for seed in range(10):
+        state = ENGINE.new_game(a, b, dict(DEFAULTS, _log=False), seed)
+        agents = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
+        while not state.is_terminal():
+            for m in state.everyone:
+                assert _value(m) == m.damage * 3 + m.card.power * 0.5 + 1
+            state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})
+    for power in (-7, 0, 1, 3, 10, 999, 2**40 + 1):
+        card = parse_card({"id": "x", "power": power, "damage": 1, "health": 2, "speed": ["fast"]})
+        for damage in (0, 1, 5, 77, 2**45):
+            assert damage * 3 + card.size_value == damage * 3 + card.power * 0.5 + 1
+
+
+def test_a_split_after_no_removal_takes_the_assigned_monsters_as_looking_at_each_does() -> None:
+    """``COUNT_REMOVALS`` (with no removal since the assignment every assigned monster is in
+    play) against looking at each assigned monster: logged games with poison on assignment,
+    removals by abilities and by on_destroyed effects before the split play the same."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+    from workbench.domain.engines.seth import state as state_module
+
+    removed = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        a, b = decks()
+        for card in a["team"] + b["team"]:
+            card["effects"] = [rng.choice(_CHAINS) if rng.random() < 0.5
+                               else dict(rng.choice(_ADDING), trigger="activated") for _ in range(rng.randint(0, 2))]
+        games = []
+        for on in (True, False):
+            state_module.COUNT_REMOVALS = on
+            try:
+                setup._OPENINGS.clear()
+                state = ENGINE.new_game(a, b, dict(DEFAULTS, _allow_illegal=True), seed)
+                kind = HeuristicAgent if seed % 2 else RandomAgent
+                result = play_game(state, [kind(seed), kind(seed + 1)])
+                games.append((result, state.log, _monsters(state)))
+            finally:
+                state_module.COUNT_REMOVALS = True
+        assert games[0] == games[1], seed
+        removed += sum("is removed" in line for line in games[0][1]) > 1
+    assert removed > 30

@@ -147,13 +147,12 @@ class SethEffects(BaseAdapter):
         return u.alive
 
     def damage_unit(self, s: SethState, u: Monster, n: int, src: Source) -> None:
-        from workbench.domain.engines.seth import combat
-
         m = src.card
-        rules = self.statics(s)
+        rules = self.statics(s) if s.has_statics else None
         if rules is not None:
             n = rules.dealt(m, None, n)  # doubled by its monster; the reduction after the element
-        amount = combat.element_damage(s, n, m.card.element, u)
+        f = u.mult.get(m.card.element, 1.0)  # combat.element_damage (importing combat here costs
+        amount = n if f == 1.0 else int(n * f + 1e-9)  # a look-up per call: it imports this module)
         if rules is not None:
             amount = rules.dealt(None, u, amount)
         s._hurt(u, amount, m, f"{m.card.name}'s ability" if s.logging else "")

@@ -21,8 +21,10 @@ from workbench.domain.engines.seth.state import ABILITY, ASSIGN, DONE, SPLIT, Mo
 
 
 def _value(m: Monster) -> float:
-    # A monster's threat: what it deals per round, a little for its size.
-    return m.damage * 3 + m.card.power * 0.5 + 1
+    # A monster's threat: what it deals per round, a little for its size. The card keeps
+    # power * 0.5 + 1 (size_value); every term is a multiple of 0.5, so the sum is exact in any
+    # order.
+    return m.damage * 3 + m.card.size_value
 
 
 # Building a frozen dataclass costs more than a dict look-up, and the same few moves recur in
@@ -88,9 +90,8 @@ class HeuristicAgent:
         self.hold = hold
         self.jitter = jitter
 
-    def choose(self, state: State, player: int) -> Action:
+    def choose(self, state: SethState, player: int) -> Action:
         """Pick ``player``'s action at the current step (assignment, ability or split)."""
-        assert isinstance(state, SethState)
         step = state.step
         if step == ASSIGN:
             return self._assign(state, player)
@@ -165,18 +166,18 @@ class HeuristicAgent:
                 targets = state._targets_for(source, effect)
                 top, t = self._best_target(state, player, source, effect, targets, bonus, best_score)
                 if t is not None:
-                    best_score, best = top, ("trigger" if must else "activate", source, index, t)
-            elif 1.0 + bonus > best_score:  # no target to pick: worth 1
-                best_score, best = 1.0 + bonus, ("trigger" if must else "activate", source, index, None)
+                    best_score, best = top, ("trigger" if must else "activate", source, index, t, None)
+            elif bonus + 1.0 > best_score:  # no target to pick: worth 1
+                best_score, best = bonus + 1.0, ("trigger" if must else "activate", source, index, None, None)
         if best is None:
             if not mandatory:
                 return DONE
             return state.legal_actions(player)[0]
-        kind, source, index, t = best[:4]
-        if len(best) == 5:
-            args: tuple[Any, ...] = (source.name, index, t.name if t else "", best[4])
+        kind, source, index, t, mode = best  # mode None: not a choose ability
+        if mode is None:
+            args: tuple[Any, ...] = (source.name, index, t.name if t else "")
         else:
-            args = (source.name, index, t.name if t else "")
+            args = (source.name, index, t.name if t else "", mode)
         return _ACTIONS.get((kind, args)) or _cached(kind, args)
 
     @staticmethod
@@ -196,15 +197,16 @@ class HeuristicAgent:
         (best_score, None). A score ≤ 0 is no use (an own monster hurt, an enemy helped)."""
         found = None
         harmful, action, amount = effect.harmful, effect.action, effect.amount
+        twice = amount * 2  # poison on a monster not assigned yet counts double
         # enemy_creature lists enemies only: a harmful effect then has no wrong target
         check = not (harmful and effect.target == "enemy_creature")
         for t in targets:
             if check and harmful != (t.owner != player):
                 score = -1.0  # never hurt an own monster or help an enemy
             else:
-                value = t.damage * 3 + t.card.power * 0.5 + 1  # _value(t)
+                value = t.damage * 3 + t.card.size_value  # _value(t)
                 if action == "add_poison":
-                    score = amount * (2 if not t.assigned else 1) + value * 0.01
+                    score = (amount if t.assigned else twice) + value * 0.01
                 elif action == "damage":
                     f = t.mult.get(source.card.element, 1.0)
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)
@@ -218,8 +220,10 @@ class HeuristicAgent:
                     score = min(amount, t.damage_taken) + 0.1 if t.damage_taken else -1.0
                 else:
                     score = value + (2 if t in state.now[t.owner] else 0)
-            if score + base > best_score:
-                best_score, found = score + base, t
+            if base:  # (adding 0 gives the same score: no new float)
+                score += base
+            if score > best_score:
+                best_score, found = score, t
         return best_score, found
 
     def _split(self, state: SethState, player: int) -> Action:
@@ -230,7 +234,7 @@ class HeuristicAgent:
             random_ = self.rng.random  # one draw per target, in target order
             values = {}
             for t in targets:  # _value(t), jittered
-                values[t.name] = (t.damage * 3 + t.card.power * 0.5 + 1) * (1 + jitter * (2 * random_() - 1))
+                values[t.name] = (t.damage * 3 + t.card.size_value) * (1 + jitter * (2 * random_() - 1))
         else:
             values = {t.name: _value(t) for t in targets}
         if len(totals) == 1:
@@ -240,8 +244,9 @@ class HeuristicAgent:
         # Remove what can be removed, most valuable per point of damage first.
         costs = []
         kill_cost = combat.kill_cost
+        items = tuple(budget.items())  # the key of the full budget, priced once per target
         for t in targets:
-            cost = kill_cost(state, player, t, budget)
+            cost = kill_cost(state, player, t, budget, items)
             if cost is not None:
                 units = sum(cost.values())
                 costs.append((values[t.name] / (units if units > 1 else 1), t, cost))

@@ -176,13 +176,15 @@ call (the plain definition; the tests compare both)."""
 _KILL_COSTS: dict[tuple[Any, ...], tuple[dict[str, float], dict[str, int] | None]] = {}
 
 
-def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, int]) -> dict[str, int] | None:
+def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, int],
+              items: tuple[tuple[str, int], ...] | None = None) -> dict[str, int] | None:
     """The least of ``budget`` (per element) that removes ``target`` this phase, or None.
 
     Uses the most effective elements first and accounts for Flight. The answer depends only on
     the damage still needed, Flight's cut, the target's element factors, the budget and the
     Flight Decision, so it is kept by those (the same few recur in every game of a batch):
-    callers must not change the mapping returned.
+    callers must not change the mapping returned. ``items`` is ``tuple(budget.items())`` when
+    the caller has it (it prices several targets against one budget).
     """
     need = target.health - target.damage_taken
     if need <= 0:
@@ -191,7 +193,7 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
     mult = target.mult
     if not KILL_COST_CACHE:
         return _kill_cost(need, cut, mult, budget, state.flight_once)
-    key = (need, cut, id(mult), state.flight_once, tuple(budget.items()))
+    key = (need, cut, id(mult), state.flight_once, tuple(budget.items()) if items is None else items)
     hit = _KILL_COSTS.get(key)
     if hit is not None and hit[0] is mult:  # the entry holds its mapping, so the id is not reused
         return hit[1]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import _random
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from dataclasses import replace
 from typing import Any, ClassVar, cast
@@ -38,6 +38,12 @@ DONE = Action("done", (), "done")
 PHASE_TITLES = ("Fast", "Medium", "Slow")
 _SUBSETS: dict[tuple[str, ...], list[Action]] = {}
 _NAME = attrgetter("name")
+
+COUNT_REMOVALS = True
+"""The damage split takes the phase's assigned monsters as they are when no monster was removed
+since their assignment (``SethState.removals``, ``assigned_at``); False: it looks at each
+assigned monster (the plain reading; the tests compare both). A module switch: the split reads
+it every phase, and a class attribute read through the state costs a type look-up each time."""
 
 QUICK_SEED = True
 """``seeded`` hands an int seed straight to the C generator (``random.Random.seed`` does just that
@@ -76,7 +82,7 @@ class Monster:
 
     __slots__ = ("card", "name", "owner", "damage_taken", "poison", "alive", "assigned",
                  "ever_assigned", "round_damage", "round_health", "perm_damage", "perm_health",
-                 "cont_damage", "cont_health", "damage", "health", "mult", "focus", "counters")
+                 "cont_damage", "cont_health", "damage", "health", "mult", "focus", "counters", "src")
 
     def __init__(self, card: MonsterCard, name: str, owner: int) -> None:
         self.card = card
@@ -95,6 +101,7 @@ class Monster:
         self.mult: dict[str, float] = {}  # element -> damage factor against it (set by the state)
         self.focus: Action | None = None  # the "everything on it" split, built once (combat.focus_action)
         self.counters: dict[str, int] | None = None  # named counters of effects (poison is its own)
+        self.src: Source | None = None  # the Source its effects resolve with (SethState._source)
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
@@ -117,6 +124,7 @@ class Monster:
         m.mult = self.mult
         m.focus = self.focus
         m.counters = dict(self.counters) if self.counters else None
+        m.src = None  # a Source names its monster: the copy makes its own
         return m
 
     def recalc(self) -> None:
@@ -158,6 +166,10 @@ class SethState(Observe, State):
     index_copies: ClassVar[bool] = True
     """``clone`` maps the look-ups of ``_index`` to the copied monsters (``_copy_index``); False:
     it builds them again from the cards (the plain definition; the tests compare both)."""
+    keep_sources: ClassVar[bool] = True
+    """Each monster's effects resolve with one Source kept on the monster, reset as a new one
+    would be (``_source``); False: a new Source per effect (``ADAPTER.source``, the plain
+    definition; the tests compare both)."""
     skip_empty: ClassVar[bool] = True
     """A phase in which nobody assigned a monster ends right after the assignment; False: it
     goes through the (empty) ability and split steps (the plain reading; the tests compare both)."""
@@ -230,6 +242,8 @@ class SethState(Observe, State):
         # every change that could (lethal damage, destroy, lower Health) clears it, and
         # _remove_dead returns at once while it is set.
         self.settled = False
+        self.removals = 0  # removal checks that removed monsters, this game
+        self.assigned_at = 0  # ``removals`` when this phase's monsters were assigned
         # per phase
         self.eligible: list[list[Monster]] = [[], []]
         self.now: list[list[Monster]] = [[], []]  # assigned in this phase
@@ -335,7 +349,7 @@ class SethState(Observe, State):
             chosen[p] = self._check_assign(p, action)
             self._resolve_assign(chosen)
         elif step == ABILITY:
-            self._record_picks({p: self._check_pick(p, action)})
+            self._record_picks(((p, self._check_pick(p, action)),))
         elif step == SPLIT:
             self.choice[p] = combat.check_split(self, p, action)
             self._resolve_split()
@@ -358,7 +372,7 @@ class SethState(Observe, State):
                 chosen[p] = self._check_assign(p, a)
             self._resolve_assign(chosen)
         elif step == ABILITY:
-            picks = {p: self._check_pick(p, a) for p, a in actions.items()}
+            picks = [(p, self._check_pick(p, a)) for p, a in actions.items()]
             self._record_picks(picks)
         elif step == SPLIT:
             checked = {p: combat.check_split(self, p, a) for p, a in actions.items()}
@@ -612,6 +626,7 @@ class SethState(Observe, State):
     def _resolve_assign(self, chosen: list[list[Monster]]) -> None:
         """Assign each player's monsters (lists in team order, one per player)."""
         self.now = chosen
+        self.assigned_at = self.removals
         if self.logging:
             for p in (0, 1):
                 ms = chosen[p]
@@ -633,7 +648,7 @@ class SethState(Observe, State):
             self._settle_damage()
             if self._check_end():
                 return
-        if self.skip_empty and not (chosen[0] or chosen[1]):
+        if not (chosen[0] or chosen[1]) and self.skip_empty:  # (a class switch: read when it matters)
             # Nobody assigned: no abilities to pick, no damage to split (§2.3.2-5). The steps
             # are left as _begin_abilities and _begin_split would leave them.
             slots, queued, totals, targets = self.slots, self.queued, self.totals, self.targets
@@ -798,16 +813,19 @@ class SethState(Observe, State):
                 return (slot, m, effect, target)
         raise IllegalAction(f"{name} has no unused ability {index} to {action.kind} now")
 
-    def _record_picks(self, picks: Mapping[int, tuple[int, Monster | None, Effect | None, Monster | None]]) -> None:
-        for p, (slot, m, effect, target) in picks.items():
+    def _record_picks(self, picks: Iterable[tuple[int, tuple[int, Monster | None, Effect | None, Monster | None]]]
+                      ) -> None:
+        """Queue each (player, checked pick) (``_check_pick``; slot -1: done); resolve when both are done."""
+        for p, (slot, m, effect, target) in picks:
             if slot < 0:
                 self.finished[p] = True
                 continue
             assert m is not None and effect is not None
-            must = self.slots[p][slot][3]
-            del self.slots[p][slot]
+            slots = self.slots[p]
+            must = slots[slot][3]
+            del slots[slot]
             self.queued[p].append((m, effect, target, not must))
-            if not self.slots[p]:
+            if not slots:
                 self.finished[p] = True
         finished = self.finished
         if not (finished[0] and finished[1]):
@@ -819,10 +837,10 @@ class SethState(Observe, State):
         if not (self.queued[0] or self.queued[1]):
             self._begin_split()
             return
-        if self.one_alone and len(self.queued[0]) + len(self.queued[1]) == 1:
+        if len(self.queued[0]) + len(self.queued[1]) == 1 and self.one_alone:
             self._resolve_one()
             return
-        if self.in_turn and not self.logging and self._commute():
+        if not self.logging and self.in_turn and self._commute():
             self._resolve_in_turn()
             return
         # §2.7.2: every ability is computed against the state as resolution began, then all
@@ -991,7 +1009,7 @@ class SethState(Observe, State):
     def run_effect(self, source: Monster, effect: Effect, target: Monster | None) -> None:
         """Apply one effect of ``source``; ``target`` is the chosen monster of a single-target one
         (of a picked mode: of its step that takes a target)."""
-        src = ADAPTER.source(source, effect)
+        src = self._source(source, effect)
         if effect.action == "choose":  # a picked mode (picked_mode): its steps, in order
             if effect.condition is not None and not holds(effect.condition, src, self, ADAPTER):
                 return
@@ -999,6 +1017,24 @@ class SethState(Observe, State):
                 resolve(step, src, target if step.chooses else None, self, ADAPTER)
             return
         resolve(effect, src, target, self, ADAPTER)
+
+    def _source(self, m: Monster, effect: Effect) -> Source:
+        """``ADAPTER.source(m, effect)`` for resolving ``effect``: the Source kept on ``m`` with
+        what a new one would hold (``keep_sources``). An effect resolves to its end before
+        another of its monster starts (triggers wait in ``hurt``), so one Source per monster
+        serves them all; static rules keep their own (``ADAPTER.static_sources``)."""
+        src = m.src
+        if src is None:  # (with keep_sources off no Source is kept, so each one is new)
+            src = ADAPTER.source(m, effect)
+            if self.keep_sources:
+                m.src = src
+            return src
+        src.unit = m if m.alive or effect.trigger == "on_destroyed" else None  # as ADAPTER.source
+        src.attacker = None
+        src.x = 0
+        src.reached = ()
+        src.did = -1
+        return src
 
     def _round_triggers(self, trigger: str) -> None:
         if not self.has_round_triggers:
@@ -1116,7 +1152,7 @@ class SethState(Observe, State):
         target = self.auto_target(m, effect) if effect.single_target else None
         if self.logging:
             self.say(f"  {m.label} ({why}): {effect.describe()}" + (f" on {target.label}" if target else ""))
-        src = ADAPTER.source(m, effect)
+        src = self._source(m, effect)
         src.attacker = other  # on_damaged: the monsters whose damage it took (target: attacker)
         resolve(effect, src, target, self, ADAPTER)
 
@@ -1165,8 +1201,9 @@ class SethState(Observe, State):
         assigned a flyer in this phase; once per phase by default (Decision §2.5)."""
         if not m.card.flight or not self.flight_reduction or m not in self.now[m.owner]:
             return amount
-        if any(x.card.flight for x in self.now[1 - m.owner]):
-            return amount
+        for x in self.now[1 - m.owner]:  # a loop, not any(): a generator costs a call
+            if x.card.flight:
+                return amount
         if self.flight_once:
             if m.name in self.flight_used:
                 return amount
@@ -1177,8 +1214,14 @@ class SethState(Observe, State):
         if self.settled:
             return  # nothing changed that could remove a monster (see __init__)
         # on_destroyed triggers can remove more monsters; loop until nothing changes.
+        # Plain loops: in the hot path a comprehension costs a function call of its own.
+        left, living, teams, facts = self.left, self.living, self.teams, self.stats.facts
         for _ in range(20):
-            dead = [m for m in self.everyone if m.alive and m.damage_taken >= m.health]
+            dead: list[Monster] = []
+            for side in living:  # the monsters in play, in team order (P1's first)
+                for m in side:
+                    if m.damage_taken >= m.health:
+                        dead.append(m)
             if not dead:
                 self.settled = True
                 return
@@ -1186,21 +1229,22 @@ class SethState(Observe, State):
             # the flag (an ended while_on_field or standing effect, an on_destroyed effect).
             self.settled = self.settle_once
             lost_source = False
-            for p in (0, 1):  # a side's first removal (monsters removed together share it)
-                facts = self.stats.facts[p]
-                if "removed_first" not in facts:
-                    first = {m.card.id for m in dead if m.owner == p}
-                    if first:
-                        facts["removed_first"] = first
+            if "removed_first" not in facts[0] or "removed_first" not in facts[1]:
+                self._note_first_removal(dead)
             self.static_rules = None  # a removed monster's static rules end
             if self.bound:
                 self._end_bound(dead)
+            self.removals += 1
             for m in dead:
                 m.alive = False
-                self.left[m.owner] -= 1
+                left[m.owner] -= 1
             for p in (0, 1):
-                if self.left[p] != len(self.living[p]):
-                    self.living[p] = [m for m in self.teams[p] if m.alive]
+                if left[p] != len(living[p]):
+                    alive = []
+                    for m in teams[p]:
+                        if m.alive:
+                            alive.append(m)
+                    living[p] = alive  # a new list: the old one may be shared (see __init__)
             for m in dead:
                 if self.logging:
                     self.log.append(f"  {m.label} is removed")
@@ -1225,6 +1269,16 @@ class SethState(Observe, State):
                 return
         self.settled = False
 
+    def _note_first_removal(self, dead: list[Monster]) -> None:
+        """The playtest fact ``removed_first``: a side's first removed monsters (monsters removed
+        together share it)."""
+        for p in (0, 1):
+            facts = self.stats.facts[p]
+            if "removed_first" not in facts:
+                first = {m.card.id for m in dead if m.owner == p}
+                if first:
+                    facts["removed_first"] = first
+
     # ------------------------------------------------------------------ steps 3-5: damage split
 
     def _begin_split(self) -> None:
@@ -1234,13 +1288,17 @@ class SethState(Observe, State):
         totals, all_targets = self.totals, self.targets
         rules = ADAPTER.statics(self) if self.has_statics else None
         # Each side's assigned monsters still in play: what it deals, and the other's targets.
-        standing = []
-        for ms in self.now:
-            for m in ms:
-                if not m.alive:
-                    ms = [x for x in ms if x.alive]
-                    break
-            standing.append(ms)
+        # With no removal since the assignment (COUNT_REMOVALS) they all are.
+        if self.removals == self.assigned_at and COUNT_REMOVALS:
+            standing = self.now
+        else:
+            standing = []
+            for ms in self.now:
+                for m in ms:
+                    if not m.alive:
+                        ms = [x for x in ms if x.alive]
+                        break
+                standing.append(ms)
         for p in (0, 1):
             total: dict[str, int] = {}
             for m in standing[p]:
