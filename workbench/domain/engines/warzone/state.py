@@ -492,7 +492,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         if not (self.turn == 1 and self.cfg.first_no_attack):
             foe = self.p[1 - p]
             foe_field = foe.field
-            rows = foe.rows()
+            rows = foe.rows_cache or foe.rows()  # rows(), its kept answer read directly
             guard_attacks = self.cfg.guard_attacks
             rules = ADAPTER.statics(self) if self._flags else None
             for u in self.p[p].field:
