@@ -219,6 +219,28 @@ def test_answer_check_agrees_with_the_listed_answers(opts) -> None:
     assert seen == {True, False}
 
 
+@pytest.mark.parametrize("opts", [{}, {"traps_set_first": False}])
+def test_the_chain_opens_only_when_an_answer_may_exist(opts) -> None:
+    """effects._open and _link skip _may_answer when the player has no set trap and no quick
+    card while traps are set first: there is then no answer to list."""
+    skipped = 0
+    for state in positions(4, **opts):
+        if state.is_terminal() or state.phase == "start":
+            continue
+        saved = state.chain
+        for c in (0, 1):
+            me = state.p[c]
+            if me.traps or me.quick or not state.cfg.set_first:
+                continue
+            for link in (("attack", 1 - c, None, (), (), "x", None),
+                         ("spell", 1 - c, None, (), (), None, None)):
+                state.chain = [link]
+                assert not state._answers(c, True) and not state._may_answer(c)
+                skipped += 1
+        state.chain = saved
+    assert skipped > 20 or opts
+
+
 def test_field_caches_follow_every_change_of_the_field() -> None:
     steps = 0
     for state in positions(4):

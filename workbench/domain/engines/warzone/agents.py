@@ -180,7 +180,7 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
     cached = plan.get(key) if plan is not None else None
     if cached is None:
         foe = state.p[d]
-        cached = (_all_stats(state, foe.field), foe.rows())
+        cached = (_all_stats(state, foe.field), foe.rows_cache or foe.rows())  # rows(), kept
         if plan is not None:
             plan[key] = cached
     foe_stats, rows = cached
@@ -210,7 +210,9 @@ def _attack_values(state: WarzoneState, owner: int, cls: int, master: bool,
     out: dict[str, float] = {}
     # An attacker stays Battling through the opponent's turn: with the Damage Pile one card
     # from the limit, an overflow there loses the game (§1.4.2, §1.9.2).
-    foe_max = _exposure(state, owner, foe_stats) if followers is not None else 0
+    foe_max = 0
+    if followers is not None and state.cfg.pile_limit - len(state.p[owner].pile) <= 1:
+        foe_max = _exposure(state, owner, foe_stats)  # else 0: more than one card of room
     if state.cfg.interceptors > 0:
         # The defender's best answer to an attack on Class c: its lowest value among the
         # creatures of a lower Class (any creature against a Direct Attack), per Class once.
@@ -330,7 +332,7 @@ def _fresh_attack_pays(state: WarzoneState, card: Card, plan: dict) -> bool:
     cached = plan.get(key)
     if cached is None:
         foe = state.p[d]
-        cached = plan[key] = (_all_stats(state, foe.field), foe.rows())
+        cached = plan[key] = (_all_stats(state, foe.field), foe.rows_cache or foe.rows())
     foe_stats, rows = cached
     cfg = state.cfg
     worth = us[2]
@@ -390,7 +392,7 @@ def _fresh_attack_pays(state: WarzoneState, card: Card, plan: dict) -> bool:
 
 def best_attack(state: WarzoneState, u: Unit, plan: dict | None = None) -> float:
     """The best attack value a (possibly hypothetical) creature ``u`` has right now."""
-    values = attack_values(state, u, plan)
+    values = _attack_values(state, u.owner, u.cls, u.card.master, None, u, plan)  # attack_values
     return max(values.values()) if values else _NEVER
 
 
@@ -632,7 +634,8 @@ class HeuristicAgent:
                 if values is None:
                     u = state.p[player].unit(args[0])
                     assert u is not None
-                    values = attacks[args[0]] = attack_values(state, u, plan)
+                    values = attacks[args[0]] = _attack_values(  # attack_values(state, u, plan)
+                        state, u.owner, u.cls, u.card.master, None, u, plan)
                 score = values.get(args[1], _NEVER) - 1.0
             elif kind == "spell":
                 if hand is None:
@@ -731,7 +734,8 @@ class HeuristicAgent:
             if values is None:
                 u = state.p[p].unit(args[0])
                 assert u is not None
-                values = plan[key] = attack_values(state, u, plan)
+                values = plan[key] = _attack_values(  # attack_values(state, u, plan)
+                    state, u.owner, u.cls, u.card.master, None, u, plan)
             return values.get(args[1], _NEVER) - 1.0
         if kind in ("end_phase", "end_turn", "pass"):
             return 0.0

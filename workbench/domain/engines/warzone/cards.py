@@ -42,7 +42,7 @@ class Card:
                  "on_phase", "statics", "filtered", "v2", "unsimulated",
                  "pays", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
-                 "acts", "list_slot", "play_acts", "target_acts", "is_trap", "quick", "settable",
+                 "acts", "list_slot", "play_acts", "lists_targets", "target_acts", "is_trap", "quick", "settable",
                  "heal_trigger", "set_act", "on_attacker", "negates", "quick_effect")
 
     # the parsed, owner-independent fields, copied from the card's _Proto (see _STATIC)
@@ -98,14 +98,6 @@ class Card:
         self.spell_act = Action("spell", (iid,), f"activate {self.name}")
         self.pos_act = Action("position", (iid,), f"switch the position of {self.name}")
         self.acts: dict[Any, Action] = {}  # attack actions by target, filled on first use
-        # How the hand lists it in Recruitment/Return: slot 0-2 a creature of that Degree band,
-        # 3 a spell, -1 never (traps answer, Areas are placed); play_acts without targets.
-        if self.kind == "creature":
-            self.list_slot, self.play_acts = self.band, self.recruit_acts
-        elif self.kind == "spell":
-            self.list_slot, self.play_acts = 3, (self.spell_act,)
-        else:
-            self.list_slot, self.play_acts = -1, ()
         self.target_acts: dict[tuple, Any] = {}  # actions by chosen targets, filled on first use
         self.is_trap = self.kind == "trap" and bool(self.on_play)  # may answer (with an effect)
         # A quick spell (an effect of speed 2) may answer in either turn (§1.12.1).
@@ -114,6 +106,22 @@ class Card:
         self.settable = self.kind == "creature" and "settable" in keywords  # §1.12.7
         self.heal_trigger = "heal_trigger" in keywords  # §1.12.5
         self.set_act = Action("set", (iid,), f"set {self.name} face down")
+        # How the hand lists it in Recruitment/Return (state._hand_part): list_slot 0-2 a
+        # creature of that Degree band, 3 a spell, 4 a trap to set (Decision §1.12.2), -1 never
+        # (an Area is placed, a trap without effect answers nothing); play_acts its actions
+        # without a chosen target (a settable creature's set last, §1.12.7), and lists_targets
+        # whether its recruit or cast is listed per chosen target (from the field) instead.
+        self.lists_targets = not self.plain_play and self.kind in ("creature", "spell")
+        set_acts = (self.set_act,) if self.settable else ()
+        if self.kind == "creature":
+            self.list_slot = self.band
+            self.play_acts = (self.recruit_acts if self.plain_play else ()) + set_acts
+        elif self.kind == "spell":
+            self.list_slot, self.play_acts = 3, (self.spell_act,) if self.plain_play else ()
+        elif self.is_trap:
+            self.list_slot, self.play_acts = 4, (self.set_act,)
+        else:
+            self.list_slot, self.play_acts = -1, ()
         self.on_attacker = any(e.target == "attacker" for e in self.on_play)  # answers attacks
         self.negates = any(e.action == "negate" for e in self.on_play)
         # A creature's activated effect of speed 2 is a quick effect: an answer too (§1.12.3).

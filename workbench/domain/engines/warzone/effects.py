@@ -5,7 +5,7 @@ effect does is the effect interpreter's (``workbench.domain.effects``) with ``ad
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from workbench.domain.effects.asks import Paused, asking, resume, run
 from workbench.domain.effects.interpreter import matches, resolve_all
@@ -42,7 +42,9 @@ class Effects(WarzoneCore):
         self.chain = [link]
         other = 1 - link[1]
         kind = link[0]
-        if self._may_answer(other):
+        me = self.p[other]
+        # _may_answer's usual "no" (no set trap, no quick card, traps set first) read here
+        if (me.traps or me.quick or not self.cfg.set_first) and self._may_answer(other):
             self.pending = ("chain", other)
             if kind == "trigger" and self.cfg.log:
                 self.say(f"{link[2].name}'s {link[3][0].trigger} effect goes on the chain")
@@ -66,7 +68,8 @@ class Effects(WarzoneCore):
         """Add an answer to the chain; the other player may answer it in turn."""
         self.chain.append(link)
         other = 1 - link[1]
-        if self._may_answer(other):
+        me = self.p[other]
+        if (me.traps or me.quick or not self.cfg.set_first) and self._may_answer(other):
             self.pending = ("chain", other)
         else:
             self._resolve_chain()
@@ -235,7 +238,7 @@ class Effects(WarzoneCore):
                      src: str | None, attacker: str | None) -> Paused | None:
         """Resolve ``effects`` of ``card`` in order through the interpreter; stops at the end.
         Returns the resolution paused for a player's decision, if one of them asks."""
-        state = cast("WarzoneState", self)
+        state: WarzoneState = self  # type: ignore[assignment]  # (cast() is a call at every resolution)
         source = ADAPTER.source(state, c, card, src, attacker)
         if not asking(effects):
             resolve_all(effects, source, targets, state, ADAPTER)

@@ -492,7 +492,7 @@ class WarzoneState(Combat, Effects, Observe, State):
         if not (self.turn == 1 and self.cfg.first_no_attack):
             foe = self.p[1 - p]
             foe_field = foe.field
-            rows = foe.rows()
+            rows = foe.rows_cache or foe.rows()  # rows(), its kept answer read directly
             guard_attacks = self.cfg.guard_attacks
             rules = ADAPTER.statics(self) if self._flags else None
             for u in self.p[p].field:
@@ -1144,29 +1144,21 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool], set_traps: bo
     """(copy of the hand, ``band_ok``, actions of cards played without a target, cards whose
     targets depend on the field): the hand's part of the Recruitment/Return actions, kept on
     the player while the hand and the open Degree bands stay the same. ``set_traps``: traps
-    are set from the hand (Decision §1.12.2); settable creatures may be set (§1.12.7)."""
+    are set from the hand (Decision §1.12.2); settable creatures may be set (§1.12.7).
+    What each card lists is read from Card.list_slot, play_acts and lists_targets."""
     plain: list[Action] = []
     targeted: list[Card] = []
     seen: set[str] = set()
-    ok = band_ok + (True,)  # slot 3: spells, not limited by the bands
+    ok = band_ok + (True, set_traps, False)  # by Card.list_slot: 3 spells, 4 traps, -1 never
     for card in hand:
         cid = card.id
         if cid in seen:
             continue  # copies of one card give the same choices: the first is listed
         seen.add(cid)
-        slot = card.list_slot
-        if slot < 0:
-            if set_traps and card.is_trap:
-                plain.append(card.set_act)
-            continue
-        if not ok[slot]:
-            continue
-        if card.plain_play:
-            plain.extend(card.play_acts)
-        else:
-            targeted.append(card)
-        if card.settable:
-            plain.append(card.set_act)
+        if ok[card.list_slot]:
+            plain += card.play_acts
+            if card.lists_targets:
+                targeted.append(card)
     return hand[:], band_ok, tuple(plain), tuple(targeted)
 
 
