@@ -597,26 +597,36 @@ def _at_all(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
 
 def _at_players(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
     """A player verb (draw, gain_life, damage, add_mana) at a player selector: the players
-    ``_reach`` names (kept in ``src.reached`` as ``affected`` keeps them), the primitive for each."""
+    ``_reach`` names (``_sides``: the controller, its opponents, or both; kept in ``src.reached``
+    as ``affected`` keeps them), the primitive for each in order."""
     sel = e.selector
     action = e.action
     n = e.amount
-    if not sel.choose and sel.side == "controller":  # the most frequent: draw or gain life
+    if not sel.choose:
         c = src.controller
-        src.reached = (PLAYERS[c],)
-        if action == "gain_life":
-            a.gain_life(s, c, n, src)
-        elif action == "draw":
-            a.draw(s, c, n, src)
-        elif action == "damage":
-            a.damage_player(s, c, n, src)
-        else:
-            a.add_mana(s, c, n, src)
-        return 1
-    if sel.choose:
-        players: tuple[Any, ...] = (chosen,) if isinstance(chosen, PlayerRef) else ()
+        side = sel.side
+        if side == "opponent":
+            others = a.opponents(s, c)
+            if len(others) == 1:  # a two-player game: one opponent
+                p = others[0]
+                src.reached = (PLAYERS[p],)
+                if action == "damage":
+                    a.damage_player(s, p, n, src)
+                else:
+                    (a.draw if action == "draw" else a.gain_life if action == "gain_life" else a.add_mana)(s, p, n, src)
+                return 1
+        elif side in ("controller", "own"):  # the most frequent: gain life or draw
+            src.reached = (PLAYERS[c],)
+            if action == "gain_life":
+                a.gain_life(s, c, n, src)
+            elif action == "draw":
+                a.draw(s, c, n, src)
+            else:
+                (a.damage_player if action == "damage" else a.add_mana)(s, c, n, src)
+            return 1
+        players: tuple[Any, ...] = tuple([PLAYERS[p] for p in _sides(side, c, s, a)])
     else:
-        players = tuple([PLAYERS[p] for p in _sides(sel.side, src.controller, s, a)])
+        players = (chosen,) if isinstance(chosen, PlayerRef) else ()
     src.reached = players
     act = (a.damage_player if action == "damage" else a.draw if action == "draw"
            else a.gain_life if action == "gain_life" else a.add_mana)
