@@ -538,9 +538,15 @@ def _at_chosen(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: E
         if (rules is None or chosen not in rules.untargetable) and (
                 e.filter is None or matches(e.filter, chosen, src, s, a)):
             src.reached = (chosen,)
-            _act(e, chosen, src, s, a)
-            if e.action == "modify_stats":
-                a.modified(s, e, src)
+            action = e.action
+            if action == "damage":  # the most frequent two without _act's call
+                a.damage_unit(s, chosen, e.amount, src)
+            elif action == "add_poison":
+                a.add_counters(s, chosen, "poison", e.amount, src)
+            else:
+                _act(e, chosen, src, s, a)
+                if action == "modify_stats":
+                    a.modified(s, e, src)
             return 1
     src.reached = ()
     a.say(s, f"{src.name}: {e.action} has no target")
@@ -552,9 +558,14 @@ def _at_this(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Eff
     kept in ``src.reached`` (``affected`` keeps units and players)."""
     u = src.unit
     if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)):
-        _act(e, u, src, s, a)
-        if e.action == "modify_stats":
+        action = e.action
+        if action == "modify_stats":  # the most frequent two without _act's call
+            a.modify(s, u, e, src)
             a.modified(s, e, src)
+        elif action == "heal":
+            a.heal(s, u, e.amount, src)
+        else:
+            _act(e, u, src, s, a)
         return 1
     a.say(s, f"{src.name}: {e.action} has no target")
     return 0
@@ -583,14 +594,22 @@ def _at_all(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
     if not units:
         a.say(s, f"{src.name}: {e.action} has no target")
         return 0
+    action = e.action
     done = 0
     for u in units:
         # An earlier target's fate may have removed it; before the first one nothing happened
         # since the target was found in play (a unit listed by the adapter or checked).
         if not done or a.in_play(s, u):
-            _act(e, u, src, s, a)
+            if action == "modify_stats":  # the most frequent three without _act's call
+                a.modify(s, u, e, src)
+            elif action == "damage":
+                a.damage_unit(s, u, e.amount, src)
+            elif action == "add_poison":
+                a.add_counters(s, u, "poison", e.amount, src)
+            else:
+                _act(e, u, src, s, a)
             done += 1
-    if e.action == "modify_stats":
+    if action == "modify_stats":
         a.modified(s, e, src)
     return done
 
