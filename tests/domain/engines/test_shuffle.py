@@ -9,10 +9,10 @@ import pytest
 from workbench.domain.engines.shuffle import shuffle
 
 
-@pytest.mark.parametrize("length", [0, 1, 2, 3, 5, 7, 16, 33, 40, 45, 64, 65, 90])
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 5, 7, 16, 33, 40, 45, 64, 65, 90, 1023, 1024, 1025, 1500])
 def test_the_shuffle_gives_random_shuffles_permutation(length: int) -> None:
     """The same order, and the generator is left in the same state, for every length a deck or a
-    re-dealt pool can have."""
+    re-dealt pool can have (and beyond the table of bits per place)."""
     for seed in range(40):
         ours, theirs = random.Random(seed), random.Random(seed)
         a, b = list(range(length)), list(range(length))

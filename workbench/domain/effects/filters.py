@@ -205,7 +205,49 @@ def read_condition(raw: object, filter_keys: Iterable[str] | None) -> tuple[Cond
 
 
 def matches(f: Filter | None, item: Any, src: FilterSource, s: Any, a: ValueReader) -> bool:
-    """Whether a unit or a zone card passes filter ``f`` (None passes everything)."""
+    """Whether a unit or a zone card passes filter ``f`` (None passes everything).
+
+    A value is compared as ``norm`` gives it (``matches_plain``, the plain definition; the test
+    tests/domain/test_effects_filters.py compares both): ``norm`` is written out here for the two
+    kinds a field has most, a text and a whole number (not a bool), so a test is no call more
+    than the adapter's ``value``."""
+    if f is None:
+        return True
+    for t in f.tests:
+        key = t.key
+        if key == "other":
+            if (item is not src.unit and item is not src.card) != t.flag:
+                return False
+            continue
+        value = a.value(s, item, key)
+        if t.flag is not None:
+            if bool(value) != t.flag:
+                return False
+            continue
+        values = t.values
+        if values is not None:
+            kind = type(value)
+            if kind is str:
+                if value.strip().lower() not in values:
+                    return False
+            elif kind is int:
+                if value not in values:
+                    return False
+            elif isinstance(value, (list, tuple, frozenset, set)):
+                if not any(norm(v) in values for v in value):
+                    return False
+            elif value is None or norm(value) not in values:
+                return False
+        else:
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+            if (t.low is not None and value < t.low) or (t.high is not None and value > t.high):
+                return False
+    return True
+
+
+def matches_plain(f: Filter | None, item: Any, src: FilterSource, s: Any, a: ValueReader) -> bool:
+    """``matches`` as the filter's definition reads: each test's value through ``norm``."""
     if f is None:
         return True
     for t in f.tests:

@@ -538,9 +538,15 @@ def _at_chosen(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: E
         if (rules is None or chosen not in rules.untargetable) and (
                 e.filter is None or matches(e.filter, chosen, src, s, a)):
             src.reached = (chosen,)
-            _act(e, chosen, src, s, a)
-            if e.action == "modify_stats":
-                a.modified(s, e, src)
+            action = e.action
+            if action == "damage":  # the most frequent two without _act's call
+                a.damage_unit(s, chosen, e.amount, src)
+            elif action == "add_poison":
+                a.add_counters(s, chosen, "poison", e.amount, src)
+            else:
+                _act(e, chosen, src, s, a)
+                if action == "modify_stats":
+                    a.modified(s, e, src)
             return 1
     src.reached = ()
     a.say(s, f"{src.name}: {e.action} has no target")
@@ -552,9 +558,14 @@ def _at_this(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Eff
     kept in ``src.reached`` (``affected`` keeps units and players)."""
     u = src.unit
     if u is not None and (e.trigger == "on_destroyed" or a.in_play(s, u)):
-        _act(e, u, src, s, a)
-        if e.action == "modify_stats":
+        action = e.action
+        if action == "modify_stats":  # the most frequent two without _act's call
+            a.modify(s, u, e, src)
             a.modified(s, e, src)
+        elif action == "heal":
+            a.heal(s, u, e.amount, src)
+        else:
+            _act(e, u, src, s, a)
         return 1
     a.say(s, f"{src.name}: {e.action} has no target")
     return 0
@@ -583,40 +594,58 @@ def _at_all(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
     if not units:
         a.say(s, f"{src.name}: {e.action} has no target")
         return 0
+    action = e.action
     done = 0
     for u in units:
         # An earlier target's fate may have removed it; before the first one nothing happened
         # since the target was found in play (a unit listed by the adapter or checked).
         if not done or a.in_play(s, u):
-            _act(e, u, src, s, a)
+            if action == "modify_stats":  # the most frequent three without _act's call
+                a.modify(s, u, e, src)
+            elif action == "damage":
+                a.damage_unit(s, u, e.amount, src)
+            elif action == "add_poison":
+                a.add_counters(s, u, "poison", e.amount, src)
+            else:
+                _act(e, u, src, s, a)
             done += 1
-    if e.action == "modify_stats":
+    if action == "modify_stats":
         a.modified(s, e, src)
     return done
 
 
 def _at_players(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: EffectAdapter) -> int:
     """A player verb (draw, gain_life, damage, add_mana) at a player selector: the players
-    ``_reach`` names (kept in ``src.reached`` as ``affected`` keeps them), the primitive for each."""
+    ``_reach`` names (``_sides``: the controller, its opponents, or both; kept in ``src.reached``
+    as ``affected`` keeps them), the primitive for each in order."""
     sel = e.selector
     action = e.action
     n = e.amount
-    if not sel.choose and sel.side == "controller":  # the most frequent: draw or gain life
+    if not sel.choose:
         c = src.controller
-        src.reached = (PLAYERS[c],)
-        if action == "gain_life":
-            a.gain_life(s, c, n, src)
-        elif action == "draw":
-            a.draw(s, c, n, src)
-        elif action == "damage":
-            a.damage_player(s, c, n, src)
-        else:
-            a.add_mana(s, c, n, src)
-        return 1
-    if sel.choose:
-        players: tuple[Any, ...] = (chosen,) if isinstance(chosen, PlayerRef) else ()
+        side = sel.side
+        if side == "opponent":
+            others = a.opponents(s, c)
+            if len(others) == 1:  # a two-player game: one opponent
+                p = others[0]
+                src.reached = (PLAYERS[p],)
+                if action == "damage":
+                    a.damage_player(s, p, n, src)
+                else:
+                    (a.draw if action == "draw" else a.gain_life if action == "gain_life" else a.add_mana)(s, p, n, src)
+                return 1
+        elif side in ("controller", "own"):  # the most frequent: gain life or draw
+            src.reached = (PLAYERS[c],)
+            if action == "gain_life":
+                a.gain_life(s, c, n, src)
+            elif action == "draw":
+                a.draw(s, c, n, src)
+            else:
+                (a.damage_player if action == "damage" else a.add_mana)(s, c, n, src)
+            return 1
+        players: tuple[Any, ...] = tuple([PLAYERS[p] for p in _sides(side, c, s, a)])
     else:
-        players = tuple([PLAYERS[p] for p in _sides(sel.side, src.controller, s, a)])
+        players = (chosen,) if isinstance(chosen, PlayerRef) else ()
     src.reached = players
     act = (a.damage_player if action == "damage" else a.draw if action == "draw"
            else a.gain_life if action == "gain_life" else a.add_mana)
