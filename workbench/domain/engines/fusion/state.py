@@ -733,15 +733,17 @@ class FusionState(Observe, State):
     # ------------------------------------------------------------------ zones
 
     def _draw(self, p: int, n: int = 1) -> None:
-        deck = self.deck[p]
+        deck, hand, cards = self.deck[p], self.hand[p], self.cards
+        drawn = self.own_stats().drawn[p]  # (looked up once: drawing changes neither)
+        watch = bool(self.v2) and "on_draw" in self.v2
         for _ in range(n):
             if not deck:
                 self._lose(p, f"P{p + 1} must draw from an empty deck (§3.1.8)")
                 return
             i = deck.pop()
-            self.hand[p].append(i)
-            self.own_stats().drawn[p].add(self.cards[i].id)
-            if self.v2 and "on_draw" in self.v2:
+            hand.append(i)
+            drawn.add(cards[i].id)
+            if watch:
                 self._watchers("on_draw", p, None)
 
     def _lose(self, p: int, reason: str) -> None:
@@ -959,11 +961,12 @@ class FusionState(Observe, State):
         if self.mana_max[p] < self.opts.mana_cap:
             self.mana_max[p] += 1
         self.mana[p] = self.mana_max[p]
-        down = self.down
-        for zone in (self.crea[p], self.magic[p], self.field[p]):
-            for i in zone:
-                if i not in down:  # a set creature stays sideways until flipped (§3.4.2)
-                    self.tapped.discard(i)
+        down, tapped = self.down, self.tapped
+        if tapped:  # (nothing to untap: no walk over the zones)
+            for zone in (self.crea[p], self.magic[p], self.field[p]):
+                for i in zone:
+                    if i not in down:  # a set creature stays sideways until flipped (§3.4.2)
+                        tapped.discard(i)
         self.acts = [0] * self.np
         if self.logging:
             self.log.append(
