@@ -345,9 +345,8 @@ class SethState(Observe, State):
         p = acting[0]
         step = self.step
         if step == ASSIGN:
-            chosen: list[list[Monster]] = [[], []]
-            chosen[p] = self._check_assign(p, action)
-            self._resolve_assign(chosen)
+            picked = self._check_assign(p, action)
+            self._resolve_assign([picked, []] if p == 0 else [[], picked])
         elif step == ABILITY:
             self._record_picks(((p, self._check_pick(p, action)),))
         elif step == SPLIT:
