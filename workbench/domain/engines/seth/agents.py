@@ -266,7 +266,11 @@ class HeuristicAgent:
             killed.add(t.name)
         if any(budget.values()):
             # The rest on a survivor (damage stays, §2.3): per element, where it counts most.
-            rest = [t for t in targets if t.name not in killed] or targets
+            rest = []  # a loop: a comprehension costs a call of its own
+            for t in targets:
+                if t.name not in killed:
+                    rest.append(t)
+            rest = rest or targets
             for e, a in budget.items():
                 if a:
                     dump = _dump_target(rest, e, values)
@@ -301,7 +305,11 @@ class HeuristicAgent:
                 plan[t.name] = units
                 left -= units
         if left:
-            rest = [t for t in targets if t.name not in plan] or targets
+            rest = []
+            for t in targets:
+                if t.name not in plan:
+                    rest.append(t)
+            rest = rest or targets
             dump = _dump_target(rest, element, values)
             plan[dump.name] = plan.get(dump.name, 0) + left
         if len(plan) == 1:

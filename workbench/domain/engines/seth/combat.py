@@ -163,8 +163,9 @@ def flight_extra(state: SethState, player: int, target: Monster) -> int:
     """How much Flight will take off ``player``'s next damage to ``target`` this phase (§2.5)."""
     if not target.card.flight or not state.flight_reduction or target not in state.now[target.owner]:
         return 0
-    if any(x.card.flight for x in state.now[player]):
-        return 0
+    for x in state.now[player]:  # a loop, not any(): a generator costs a call
+        if x.card.flight:
+            return 0
     if state.flight_once and target.name in state.flight_used:
         return 0
     return state.flight_reduction

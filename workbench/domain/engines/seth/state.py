@@ -345,9 +345,8 @@ class SethState(Observe, State):
         p = acting[0]
         step = self.step
         if step == ASSIGN:
-            chosen: list[list[Monster]] = [[], []]
-            chosen[p] = self._check_assign(p, action)
-            self._resolve_assign(chosen)
+            picked = self._check_assign(p, action)
+            self._resolve_assign([picked, []] if p == 0 else [[], picked])
         elif step == ABILITY:
             self._record_picks(((p, self._check_pick(p, action)),))
         elif step == SPLIT:
@@ -435,8 +434,11 @@ class SethState(Observe, State):
         look-ups with the monsters replaced, without reading the cards again."""
         other.everyone = other.teams[0] + other.teams[1]
         (a0, a1, a2), (b0, b1, b2) = self.by_phase  # by player, then by phase (Fast, Medium, Slow)
-        other.by_phase = [[list(map(get, a0)), list(map(get, a1)), list(map(get, a2))],
-                          [list(map(get, b0)), list(map(get, b1)), list(map(get, b2))]]
+        # (an empty list is made, not mapped: map and list cost as much as a few items do)
+        other.by_phase = [[list(map(get, a0)) if a0 else [], list(map(get, a1)) if a1 else [],
+                           list(map(get, a2)) if a2 else []],
+                          [list(map(get, b0)) if b0 else [], list(map(get, b1)) if b1 else [],
+                           list(map(get, b2)) if b2 else []]]
         other.static_holders = list(map(get, self.static_holders)) if self.static_holders else []
         other.phase_sources = list(map(get, self.phase_sources)) if self.phase_sources else []
         starts, ends = self.round_sources["start_of_turn"], self.round_sources["end_of_turn"]
@@ -584,8 +586,11 @@ class SethState(Observe, State):
         """End the game when a team is gone (§2.6); True when it is over."""
         if self.over:
             return True
-        gone0 = self.left[0] == 0
-        gone1 = self.left[1] == 0
+        left = self.left
+        if left[0] and left[1]:
+            return False  # both teams still have monsters in play
+        gone0 = left[0] == 0
+        gone1 = left[1] == 0
         if gone0 and gone1:
             self._finish(None, "both teams were removed at once: a draw (§2.6)")
         elif gone0:
@@ -955,9 +960,13 @@ class SethState(Observe, State):
         """Whether Flight can reduce damage to a monster of ``side`` in this phase (``flight_cut``):
         it assigned a flyer still in play and the opponent assigned none."""
         now = self.now
-        if any(x.card.flight for x in now[1 - side]):
-            return False
-        return any(x.card.flight and x.alive for x in now[side])
+        for x in now[1 - side]:  # loops, not any(): a generator costs a call
+            if x.card.flight:
+                return False
+        for x in now[side]:
+            if x.card.flight and x.alive:
+                return True
+        return False
 
     def _resolve_in_turn(self) -> None:
         """§2.7.2 for abilities that commute (``_commute``): each runs straight on the monsters, in
@@ -1275,7 +1284,10 @@ class SethState(Observe, State):
         for p in (0, 1):
             facts = self.stats.facts[p]
             if "removed_first" not in facts:
-                first = {m.card.id for m in dead if m.owner == p}
+                first = set()
+                for m in dead:  # in team order, as a set comprehension would add them
+                    if m.owner == p:
+                        first.add(m.card.id)
                 if first:
                     facts["removed_first"] = first
 
