@@ -341,8 +341,12 @@ def find_materials(needs: Sequence[tuple[Filter | None, int]], pool: Sequence[An
 
     The cards that fit a need are looked up once for its ``count`` slots, and a need fewer cards
     fit than it counts fails at once (the search could not fill its slots either;
-    tests/domain/test_effects_materials_search.py compares it with the search over every slot)."""
-    if sum(n for _, n in needs) > len(pool):
+    tests/domain/test_effects_materials_search.py compares it with the search over every slot).
+    One or two slots are the search's loops written out (no recursion)."""
+    total = 0
+    for _, n in needs:
+        total += n
+    if total > len(pool):
         return None
     fitting = a.material_fits
     fits: list[list[int]] = []  # per slot: the places in ``pool`` of the cards that fit it
@@ -351,6 +355,15 @@ def find_materials(needs: Sequence[tuple[Filter | None, int]], pool: Sequence[An
         if len(fit) < n:
             return None
         fits.extend([fit] * n)
+    if len(fits) == 1:  # one slot: the search takes the first card that fits
+        return [pool[fits[0][0]]]
+    if len(fits) == 2:  # two slots (most materials): the search's two loops, the smaller first
+        first, second = (fits[0], fits[1]) if len(fits[0]) <= len(fits[1]) else (fits[1], fits[0])
+        for k in first:
+            for j in second:
+                if j != k:
+                    return [pool[k], pool[j]] if k < j else [pool[j], pool[k]]
+        return None
     sizes = [len(fit) for fit in fits]
     order = sorted(range(len(fits)), key=sizes.__getitem__)
     taken: list[int] = []
@@ -674,12 +687,15 @@ def resolve(e: EffectSpec, src: Source, chosen: Target | None, s: State, a: Effe
     (state-based checks) when it is done; ``resolve_all`` does so itself. Plain entries
     (``is_plain``) take a short path of ``_SHORT``; it decides nothing the verb would not.
     """
+    plain = e.plain
+    if plain > 0 and e.condition is None and PLAIN_PATH:  # the most frequent: a short path, no if
+        src.did = done = _SHORT[plain](e, src, chosen, s, a)
+        return done
     if e.condition is not None and not holds(e.condition, src, s, a):
         a.say(s, f"{src.name}: the condition of {e.action} does not hold")
         done = 0
         src.reached = ()
     else:
-        plain = e.plain
         if plain < 0:  # first use of this entry: decide once (the field is not part of its value)
             plain = _shortcut(e)
             object.__setattr__(e, "plain", plain)
