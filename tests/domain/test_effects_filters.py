@@ -27,6 +27,9 @@ class _Reader:
     def value(self, s: Any, item: Any, key: str) -> Any:
         return self.table[key]
 
+    def seen_keys(self, s: Any, item: Any, viewer: int) -> frozenset[str] | None:
+        return None
+
 
 def _filters(keys: list[str], rng: random.Random, n: int) -> list[Filter]:
     out = []

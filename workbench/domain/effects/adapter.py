@@ -50,6 +50,9 @@ class EffectAdapter(Protocol):
     # reach: filters, conditions and zone moves
     def value(self, s: State, item: Any, key: str) -> Any: ...
     """A filter key of a unit or a zone card: its current stat, printed field or state."""
+    def seen_keys(self, s: State, item: Any, viewer: int) -> frozenset[str] | None: ...
+    """The filter keys ``viewer`` may read on ``item`` (None: every key); another player's
+    face-down card shows only where it lies and how (``filters.matches`` fails the rest)."""
     def rng(self, s: State) -> Any: ...
     """The state's random generator (``random.Random``): random targets and picks."""
     def zone(self, s: State, player: int, name: str) -> list[Any]: ...
@@ -120,6 +123,10 @@ class BaseAdapter:
 
     def decode(self, s: State, e: EffectSpec, raw: Any) -> Target | None:
         return raw
+
+    def seen_keys(self, s: State, item: Any, viewer: int) -> frozenset[str] | None:
+        """Every key of every card (a game without face-down cards hides none)."""
+        return None
 
     def opponents(self, s: State, player: int) -> Sequence[int]:
         return (1 - player,)

@@ -22,11 +22,17 @@ class FilterSource(Protocol):
     @property
     def card(self) -> Any: ...
 
+    @property
+    def controller(self) -> int: ...
+
 
 class ValueReader(Protocol):
-    """What matching a filter needs of a game's adapter: a field, stat or state of a card."""
+    """What matching a filter needs of a game's adapter: a field, stat or state of a card, and
+    which of them a player may read (a face-down card of another player shows only some)."""
 
     def value(self, s: Any, item: Any, key: str) -> Any: ...
+
+    def seen_keys(self, s: Any, item: Any, viewer: int) -> frozenset[str] | None: ...
 
 Problem = tuple[str, str, Any, Any]
 """(code, message, actual, allowed) as the validator reports it."""
@@ -210,15 +216,22 @@ def matches(f: Filter | None, item: Any, src: FilterSource, s: Any, a: ValueRead
     A value is compared as ``norm`` gives it (``matches_plain``, the plain definition; the test
     tests/domain/test_effects_filters.py compares both): ``norm`` is written out here for the two
     kinds a field has most, a text and a whole number (not a bool), so a test is no call more
-    than the adapter's ``value``."""
+    than the adapter's ``value``.
+
+    A card the effect's controller cannot see (``seen_keys`` not None: another player's
+    face-down card) fails every test of a key it does not show: what a player may target or
+    count never depends on what it cannot know."""
     if f is None:
         return True
+    seen = a.seen_keys(s, item, src.controller)
     for t in f.tests:
         key = t.key
         if key == "other":
             if (item is not src.unit and item is not src.card) != t.flag:
                 return False
             continue
+        if seen is not None and key not in seen:
+            return False
         value = a.value(s, item, key)
         if t.flag is not None:
             if bool(value) != t.flag:
@@ -247,7 +260,8 @@ def matches(f: Filter | None, item: Any, src: FilterSource, s: Any, a: ValueRead
 
 
 def matches_plain(f: Filter | None, item: Any, src: FilterSource, s: Any, a: ValueReader) -> bool:
-    """``matches`` as the filter's definition reads: each test's value through ``norm``."""
+    """``matches`` as the filter's definition reads: each test's value through ``norm``; a key
+    the effect's controller cannot see on the card matches nothing."""
     if f is None:
         return True
     for t in f.tests:
@@ -255,6 +269,9 @@ def matches_plain(f: Filter | None, item: Any, src: FilterSource, s: Any, a: Val
             if (item is not src.unit and item is not src.card) != t.flag:
                 return False
             continue
+        seen = a.seen_keys(s, item, src.controller)
+        if seen is not None and t.key not in seen:
+            return False
         value = a.value(s, item, t.key)
         if t.flag is not None:
             if bool(value) != t.flag:

@@ -118,6 +118,12 @@ _STATIC: dict[int, tuple[bool, Any]] = {}
 """id(filter) -> (whether it tests printed fields only, the filter kept alive)."""
 
 
+_SEEN_FACE_DOWN = frozenset({"face_down", "tapped", "summoned_this_turn"})
+"""What another player's face-down card shows to a filter (see FusionEffects.seen_keys)."""
+_SEEN_IN_CREATURE_ZONE = _SEEN_FACE_DOWN | {"kind"}
+"""A face-down card in the creature zone is a creature (artifact creatures are set as magic)."""
+
+
 def card_worth(card: Any) -> float:
     """What the interpreter's cheapest-first choices (materials, costs) rank a card by: its
     printed cost, stars and stats."""
@@ -247,6 +253,14 @@ class FusionEffects(BaseAdapter):
             return card.name
         return card.raw.get(key)
 
+    def seen_keys(self, s: FusionState, i: int, viewer: int) -> frozenset[str] | None:
+        """Another player's face-down card shows where it lies and how (tapped, set this turn),
+        and in the creature zone that it is a creature; nothing of its printed fields or stats
+        (RULES.md §3.4.2; **Decision** ``face_down_hidden``, default true)."""
+        if i not in s.down or s.owner[i] == viewer or not s.opts.hide_down:
+            return None
+        return _SEEN_IN_CREATURE_ZONE if i in s.crea[s.owner[i]] else _SEEN_FACE_DOWN
+
     def zone(self, s: FusionState, player: int, name: str) -> list[Any]:
         return {"hand": s.hand, "deck": s.deck, "graveyard": s.grave, "exile": s.exile,
                 "extra_deck": s.extra}[name][player]
@@ -360,7 +374,8 @@ class FusionEffects(BaseAdapter):
             return [k for k, x in enumerate(pool) if matches(f, x, src, s, self)]
         hit = s.mcache.get(id(f))
         if hit is None:
-            fit = frozenset(i for i in range(len(s.cards)) if matches(f, i, src, s, self))
+            # every instance's printed fields, face down or not: materials are the summoner's own
+            fit = frozenset(i for i in range(len(s.cards)) if matches(f, i, src, s, _UNHIDDEN))
             hit = s.mcache[id(f)] = (fit, f)
         fit = hit[0]
         return [k for k, x in enumerate(pool) if x in fit]
@@ -480,3 +495,22 @@ class FusionEffects(BaseAdapter):
 
 
 ADAPTER = FusionEffects()
+
+
+class _AllSeen:
+    """The adapter's values with every key seen (a card's printed fields, face down or not)."""
+
+    __slots__ = ("adapter",)
+
+    def __init__(self, adapter: FusionEffects) -> None:
+        self.adapter = adapter
+
+    def value(self, s: FusionState, i: int, key: str) -> Any:
+        return self.adapter.value(s, i, key)
+
+    def seen_keys(self, s: FusionState, i: int, viewer: int) -> frozenset[str] | None:
+        return None
+
+
+_UNHIDDEN = _AllSeen(ADAPTER)
+"""Reads printed fields for the per-game material cache (see FusionEffects.material_fits)."""

@@ -261,6 +261,15 @@ _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
 neither attack nor be blockers' targets): no need to mask them."""
 
 
+def _list_true(s: FusionState, player: int) -> None:
+    """Lists ``player``'s legal actions from the true stats before a masked decision reads the
+    guessed ones: ``apply`` checks a move against this kept list. With the default rules the list
+    is the same either way (an opponent's face-down creature matches no stat filter, option
+    ``face_down_hidden``); with that option off, the true list is the engine's."""
+    if s.actor == player and not s.over and s._legal is None:
+        s._legal = s._compute_legal()
+
+
 def _guess(s: FusionState, q: int) -> tuple[int, int]:
     """The (ATK, DEF) player ``q``'s face-down creature is expected to have: the mean of the
     creatures it could be (``q``'s unseen settable creatures: hand, deck and face-down ones).
@@ -429,6 +438,7 @@ class HeuristicAgent:
             guess = _guess(state, q)
             self._guessed = (state, key, {q: guess})
             ga, gd = guess
+        _list_true(state, player)
         cards, sc = state.cards, state._sc
         trues = []
         for i in hidden:
@@ -462,6 +472,8 @@ class HeuristicAgent:
         else:
             guesses = {q: _guess(state, q) for q in opps}
             self._guessed = (state, key, guesses)
+        _list_true(state, player)
+        sc = state._sc
         owner = state.owner
         for i in hidden:
             true = sc.get(i) or state.atk_dfn(i)

@@ -98,6 +98,7 @@ class Options:
     __slots__ = (
         "start_life", "start_hand", "max_mulligans", "mana_cap", "hand_limit", "max_creatures",
         "max_set_magic", "set_max_stars", "skip_draw", "strike_back", "log", "max_turns", "extra_in_main",
+        "hide_down",
     )
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -114,6 +115,8 @@ class Options:
         self.strike_back = bool(get("target_strikes_back", True))
         # §3.10.2 Decision: extra-deck creatures also come out in the main phase by their materials
         self.extra_in_main = get("extra_deck_summon", "effect_only") == "materials_in_main"
+        # §3.4.2 Decision: filters see another player's face-down cards only as face down
+        self.hide_down = bool(get("face_down_hidden", True))
         self.log = bool(get("_log", True))
         # Not a rule: a guard so a pathological deck (no draws ever end it) still terminates.
         self.max_turns = int(get("_max_turns", 300))

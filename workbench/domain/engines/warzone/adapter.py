@@ -114,6 +114,10 @@ CAPABILITIES = Capabilities(
 )
 
 
+_SEEN_FACE_DOWN = frozenset({"position", "kind"})
+"""What an opponent's face-down creature shows to a filter (see WarzoneEffects.seen_keys)."""
+
+
 class WarzoneEffects(BaseAdapter):
     """The interpreter's view of a warzone state (stateless: one instance serves every game)."""
 
@@ -243,6 +247,14 @@ class WarzoneEffects(BaseAdapter):
         if key == "class_master":
             return card.master
         return card.data.get(key)
+
+    def seen_keys(self, s: WarzoneState, item: Any, viewer: int) -> frozenset[str] | None:
+        """Another player's face-down creature shows only its position and that it is a
+        creature: "A face-down creature's Strength, Resilience and text are hidden from the
+        opponent" (RULES.md §1.12.7), so no filter of the opponent's matches them."""
+        if getattr(item, "face_down", False) and item.owner != viewer:
+            return _SEEN_FACE_DOWN
+        return None
 
     def zone(self, s: WarzoneState, player: int, name: str) -> list[Any]:
         me = s.p[player]
