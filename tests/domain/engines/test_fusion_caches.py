@@ -75,7 +75,7 @@ def _listing_matches_fresh_tables(s: FusionState, agents: list[Any]) -> int:
     while not s.is_terminal():
         (p,) = s.to_act()
         fresh = s.clone()
-        fresh.__dict__.update(Shared(s.cards, s.names, s.owner).fields)  # empty Action caches
+        Shared(s.cards, s.names, s.owner).give_to(fresh)  # empty Action caches
         fresh._legal = None  # a clone keeps the list: build it anew
         listed = s.legal_actions(p)
         rebuilt = fresh.legal_actions(p)

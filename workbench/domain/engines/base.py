@@ -122,6 +122,8 @@ class Observation:
 class State(ABC):
     """A position in one game. Subclasses implement the rules of their game."""
 
+    __slots__ = ()  # so a subclass may keep its fields in slots (one without __slots__ has a dict)
+
     rng: random.Random
     log: list[str]
     stats: GameStats

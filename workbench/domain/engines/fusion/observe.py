@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Observe:
     """Mixin of :class:`FusionState`: ``observe`` and ``determinize``."""
 
+    __slots__ = ()  # the state's fields are FusionState's slots
+
     def hidden_from(self: FusionState, player: int) -> set[int]:  # type: ignore[misc]  # a mixin of FusionState only
         """Instances whose identity ``player`` cannot see: the other players' face-down cards."""
         down = self.down

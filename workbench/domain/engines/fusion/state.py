@@ -130,6 +130,35 @@ _SHARED_FIELDS = (
     "v2", "static_ids", "dmg_watch", "cont_filtered",
 )
 
+# What each position holds of its own (set by FusionState.__init__, copied by clone). With the
+# shared fields, the state's slots: a hundred attributes overflow a dict's shared keys, and slots
+# read faster than the plain dict an instance would get.
+_OWN_FIELDS = (
+    "np", "alive", "opps", "nxt", "places", "opts", "stats", "_stats_mine", "_cb", "_sc", "_rng",
+    "_rng_mine", "deck_seeds", "log", "logging", "texts", "deck", "hand", "crea", "magic", "field",
+    "grave", "exile", "extra", "life", "mana", "mana_max", "mulls", "tapped", "down", "sick",
+    "set_turn", "damage", "mods", "eot", "attached", "counters", "lasting", "bound", "hurt", "dealer",
+    "_cb_seen", "_rules", "used", "acts", "turn", "first", "active", "phase", "step", "actor", "chain",
+    "prio", "passes", "bseat", "resolving", "resume", "attacks", "wplayer", "wstage", "pending",
+    "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse",
+)
+
+
+def field_copier(names: Sequence[str]) -> Any:
+    """A function ``copy(old, new)`` doing ``new.<name> = old.<name>`` for each of ``names``.
+
+    Written out as one compiled function (as dataclasses writes its ``__init__``): a loop of
+    getattr/setattr over a hundred slots costs several times the straight-line copy, and a clone
+    is made for every look-ahead position. Tested against that loop (test_fusion_state_slots.py).
+    """
+    for name in names:
+        if not name.isidentifier():
+            raise ValueError(f"not a field name: {name!r}")
+    body = "\n".join(f"    new.{name} = old.{name}" for name in names) or "    pass"
+    namespace: dict[str, Any] = {}
+    exec(f"def copy_fields(old, new):\n{body}\n", namespace)  # noqa: S102 - names checked above
+    return namespace["copy_fields"]
+
 
 class Shared:
     """What never changes during a game: card data, instance names and owners, action caches.
@@ -141,7 +170,7 @@ class Shared:
     __slots__ = (
         "cards", "names", "owner", "index", "cont_ids", "cont_set", "neg_cont", "has_cont", "acache",
         "sa_set", "sa_summon", "sa_tables", "unsimulated", "sa_attack", "sa_aim", "has_act", "has_quick",
-        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "fields", "start_ids", "end_ids",
+        "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
         "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra", "guess_base",
     )
@@ -216,14 +245,18 @@ class Shared:
         self.sa_tables: dict[str, list[Action | None]] = {
             "set": self.sa_set, "summon": self.sa_summon, "play": [None] * n, "flip": [None] * n,
         }
-        # what FusionState copies into its own attributes (all of the above but the id set)
-        self.fields = {name: getattr(self, name) for name in _SHARED_FIELDS}
+
+    def give_to(self, state: FusionState) -> None:
+        """Set ``state``'s shared fields (all of the above but the id sets) to these values."""
+        _copy_shared(self, state)
 
 
 class FusionState(Observe, State):
     """A Fusion Duel position; see the module docstring for the steps."""
 
-    # What Shared hands every state (copied into __dict__ by __init__, see _SHARED_FIELDS).
+    __slots__ = _SHARED_FIELDS + _OWN_FIELDS
+
+    # What Shared hands every state (copied into its slots by __init__, see _SHARED_FIELDS).
     cards: list[CardDef]
     names: list[str]
     owner: list[int]
@@ -278,7 +311,7 @@ class FusionState(Observe, State):
         self.places: list[int] = [0] * n  # final place per seat, set as players drop out (§3.9.5)
         # card data, names, owners and the Action caches (immutable values shared by clones and
         # games) become plain attributes, so the hot paths read self.X rather than self.shared.X
-        self.__dict__.update(sh.fields)
+        sh.give_to(self)
         self.opts = opts
         self.stats = GameStats() if n == 2 else GameStats.of(n)
         self._stats_mine = True  # False while shared with a clone: see own_stats
@@ -348,35 +381,51 @@ class FusionState(Observe, State):
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
         new = object.__new__(FusionState)
-        d = self.__dict__.copy()
-        new.__dict__ = d
+        _copy_all(self, new)  # every field as it is; what changes in place is copied below
         # The generator is shared copy-on-write: fusion draws from it only for mulligan shuffles,
         # so most clones never pay for copying its 625-word state.
-        self._rng_mine = False
-        d["_rng_mine"] = False
+        self._rng_mine = new._rng_mine = False
         new.log = list(self.log)
         # The statistics are shared copy-on-write too (see own_stats): a look-ahead clone
         # rarely outlives a few draws and plays, and most clones never write to them.
-        self._stats_mine = False
-        d["_stats_mine"] = False
-        for key in ("deck", "hand", "crea", "magic", "field", "grave", "exile", "extra"):
-            zones = d[key]
-            d[key] = [list(z) for z in zones]
-        for key in ("life", "mana", "mana_max", "mulls", "acts", "pending", "tgt_opts", "lasting", "bound", "hurt"):
-            d[key] = list(d[key])
+        self._stats_mine = new._stats_mine = False
+        new.deck = [list(z) for z in self.deck]
+        new.hand = [list(z) for z in self.hand]
+        new.crea = [list(z) for z in self.crea]
+        new.magic = [list(z) for z in self.magic]
+        new.field = [list(z) for z in self.field]
+        new.grave = [list(z) for z in self.grave]
+        new.exile = [list(z) for z in self.exile]
+        new.extra = [list(z) for z in self.extra]
+        new.life = list(self.life)
+        new.mana = list(self.mana)
+        new.mana_max = list(self.mana_max)
+        new.mulls = list(self.mulls)
+        new.acts = list(self.acts)
+        new.pending = list(self.pending)
+        new.tgt_opts = list(self.tgt_opts)
+        new.lasting = list(self.lasting)
+        new.bound = list(self.bound)
+        new.hurt = list(self.hurt)
         # alive, opps and places are replaced, never changed in place (_knock_out): shared
-        for key in ("tapped", "down", "sick", "used"):
-            d[key] = set(d[key])
-        for key in ("set_turn", "damage", "mods", "eot", "attached", "dealer"):
-            d[key] = dict(d[key])
+        new.tapped = set(self.tapped)
+        new.down = set(self.down)
+        new.sick = set(self.sick)
+        new.used = set(self.used)
+        new.set_turn = dict(self.set_turn)
+        new.damage = dict(self.damage)
+        new.mods = dict(self.mods)
+        new.eot = dict(self.eot)
+        new.attached = dict(self.attached)
+        new.dealer = dict(self.dealer)
         if self.counters:
-            d["counters"] = {i: dict(table) for i, table in self.counters.items()}
-        d["chain"] = [list(link) for link in self.chain]
-        d["attacks"] = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
+            new.counters = {i: dict(table) for i, table in self.counters.items()}
+        new.chain = [list(link) for link in self.chain]
+        new.attacks = [[a[0], a[1], list(a[2]), a[3]] for a in self.attacks]
         # The listed actions are immutable values in a list nobody changes in place (a new
         # position gets a new list): the clone lists the same until it applies an action.
-        d["_fuse"] = None
-        d["_sc"] = dict(self._sc)  # the same stats until a change drops an entry
+        new._fuse = None
+        new._sc = dict(self._sc)  # the same stats until a change drops an entry
         return new
 
     def own_stats(self) -> GameStats:
@@ -2374,3 +2423,7 @@ class FusionState(Observe, State):
         self._check_creatures()
         self._check_life()
         self.step = "declare"
+
+
+_copy_shared = field_copier(_SHARED_FIELDS)  # Shared -> a new state (both have these fields)
+_copy_all = field_copier(FusionState.__slots__)  # a state -> its clone
