@@ -16,6 +16,7 @@ from tests.domain.engines.warzone_fixtures import BASTION, RUSH, options, sample
 from workbench.domain.engines.base import RandomAgent
 from workbench.domain.engines.warzone import ENGINE, WarzoneState
 from workbench.domain.engines.warzone import agents
+from workbench.domain.engines.warzone.core import WarzoneCore
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING
 from workbench.domain.engines.warzone.rules import band_limit, battle_tuple, can_direct, can_reach
 from workbench.domain.engines.warzone.units import Unit
@@ -491,3 +492,15 @@ def test_in_play_is_the_creature_itself_on_a_field() -> None:
             assert ADAPTER.in_play(state, u) == (state.unit(u.iid) is u)
             checked += 1
     assert checked > 200
+
+
+
+def test_the_state_keeps_its_fields_in_slots_and_a_clone_sets_every_one() -> None:
+    """A field added to __init__ but not to __slots__ fails at once; one that clone() forgets
+    reads as unset here."""
+    for state in positions(games=2):
+        assert not hasattr(state, "__dict__")
+        copy = state.clone()
+        for name in WarzoneCore.__slots__:
+            getattr(state, name)  # AttributeError: a slot __init__ never sets
+            getattr(copy, name)  # AttributeError: a slot clone leaves unset

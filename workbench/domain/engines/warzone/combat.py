@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 class Combat(WarzoneCore):
     """Battle methods of the warzone state (they use its zones, options and log)."""
 
+    __slots__ = ()  # the fields are WarzoneCore's slots
+
     def _declare(self, p: int, att: str, target: str | None) -> None:
         u = self.p[p].unit(att)
         assert u is not None

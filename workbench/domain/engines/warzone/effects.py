@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Effects(WarzoneCore):
     """Effect methods of the warzone state (they use its zones, options and log)."""
 
+    __slots__ = ()  # the fields are WarzoneCore's slots
+
     def _cast(self, p: int, card: Card, targets: tuple[Any, ...]) -> None:
         """Activate a spell from the hand: it opens a chain (§1.12.3)."""
         self.p[p].hand.remove(card)

@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Observe:
     """Mixin of :class:`WarzoneState`: ``observe`` and ``determinize``."""
 
+    __slots__ = ()  # the fields are WarzoneCore's slots
+
     def observe(self: WarzoneState, player: int) -> Observation:  # type: ignore[misc]  # a mixin of WarzoneState only
         """``player``'s view: the snapshot without deck orders and the opponent's hand."""
         from workbench.domain.engines.warzone.setup import snapshot

@@ -67,11 +67,10 @@ PASS = Action("pass", (), "no response")
 class WarzoneState(Combat, Effects, Observe, State):
     """A position of one warzone game; see the module docstring for the action kinds."""
 
+    __slots__ = ()  # the fields are slots of WarzoneCore
+
     _rng: random.Random | int | tuple[Any, ...]
-    """The game's generator, or, until one is made, its seed or its saved state (see ``rng``).
-    One attribute, not two: CPython 3.11 keeps an instance's attributes in a compact table
-    shared by the class only up to 30 names, and beyond that every ``self.x`` of the engine
-    costs more (one more name measured +4 % instructions a heuristic game)."""
+    """The game's generator, or, until one is made, its seed or its saved state (see ``rng``)."""
 
     def __init__(self, cfg: Config, seed: int) -> None:
         self.serial = next(_SERIALS)  # never reused, unlike id(): the AI players' memo keys
