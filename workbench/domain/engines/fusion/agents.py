@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.adapter import ADAPTER
@@ -257,6 +258,8 @@ def _fusion_value(s: FusionState, p: int, src: int, e: Effect) -> float:
 
 
 _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
+_T = TypeVar("_T")
+_SCORED_STEPS = frozenset(("main", "respond", "window"))  # where _best_play scores every action
 """Steps where the heuristic reads no stats of the opponent's face-down creatures (they can
 neither attack nor be blockers' targets): no need to mask them."""
 
@@ -424,7 +427,37 @@ class HeuristicAgent:
             return acts[0]
         return self._choose(state, player)
 
-    def _masked_one(self, state: FusionState, player: int, q: int, hidden: list[int]) -> Action:
+    def ranked(self, state: FusionState, player: int, acts: list[Action]) -> list[Action]:
+        """``acts`` (``player``'s legal actions), best first: this heuristic's choice, then, in a
+        main phase, a chain answer or a battle window, the others by their one-ply score (ties
+        in listed order); elsewhere in listed order. Scored from ``player``'s view, as
+        :meth:`choose` decides."""
+        first = self.choose(state, player)
+        rest = [a for a in acts if a is not first]
+        if state.step not in _SCORED_STEPS or len(rest) < 2:
+            return [first] + rest
+
+        def scores(s: FusionState, p: int) -> list[float]:
+            return [self._score(s, p, a) for a in rest]
+
+        values = self._in_view(state, player, scores)
+        order = sorted(range(len(rest)), key=lambda k: -values[k])  # stable: ties keep the list's order
+        return [first] + [rest[k] for k in order]
+
+    def _in_view(self, state: FusionState, player: int, decide: Callable[[FusionState, int], _T]) -> _T:
+        """``decide(state, player)`` with the other players' face-down creatures read as
+        :meth:`choose` reads them (see _masked)."""
+        down = state.down
+        if down and state.step not in _BLIND_STEPS:
+            hidden = [i for q in state.opps[player] for i in state.crea[q] if i in down]
+            if hidden:
+                if len(state.opps[player]) == 1:
+                    return self._masked_one(state, player, state.opps[player][0], hidden, decide)
+                return self._masked(state, player, hidden, decide)
+        return decide(state, player)
+
+    def _masked_one(self, state: FusionState, player: int, q: int, hidden: list[int],
+                    decide: Callable[[FusionState, int], Any] | None = None) -> Any:
         """:meth:`_masked` with one opponent ``q`` (two players): the key without a tuple per
         opponent, one guess, the true stats kept in a list beside ``hidden``."""
         # q's pool changes only when a card of q's moves between zones (or turns face up); the
@@ -447,7 +480,7 @@ class HeuristicAgent:
             trues.append(true)
             sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
         try:
-            return self._choose(state, player)
+            return (decide or self._choose)(state, player)
         finally:
             sc = state._sc  # the decision reads the state; the cache dict is still this one
             k = 0
@@ -455,7 +488,8 @@ class HeuristicAgent:
                 sc[i] = trues[k]
                 k += 1
 
-    def _masked(self, state: FusionState, player: int, hidden: list[int]) -> Action:
+    def _masked(self, state: FusionState, player: int, hidden: list[int],
+                decide: Callable[[FusionState, int], Any] | None = None) -> Any:
         """:meth:`_choose` with the stats of the ``hidden`` creatures replaced by a guess that
         depends only on what ``player`` sees (restored afterwards: the cache is the state's);
         two or more opponents (one: :meth:`_masked_one`)."""
@@ -482,7 +516,7 @@ class HeuristicAgent:
             guess = guesses[owner[i]]
             sc[i] = (guess[0] + true[0] - card.atk, guess[1] + true[1] - card.dfn)
         try:
-            return self._choose(state, player)
+            return (decide or self._choose)(state, player)
         finally:
             sc = state._sc  # the decision reads the state; the cache dict is still this one
             for i, true in saved:
@@ -995,7 +1029,7 @@ class MonteCarloAgent:
 SEARCH_BUDGET = 16
 """Default iterations per searched decision of ``search`` (benchmarks/agents.py measures it)."""
 SEARCH_HORIZON = 16
-SEARCH_WIDTH = 6
+SEARCH_WIDTH = 4
 SEARCH_RACE_FROM = 2
 """Worlds after which a candidate clearly behind the heuristic's choice drops out (search.py)."""
 
@@ -1020,8 +1054,16 @@ def position_value(s: FusionState, player: int) -> float:
     return 1.0 / (1.0 + math.exp(-score / 8.0))
 
 
+RANK_CANDIDATES = True
+"""Whether the search's other candidates are the heuristic's next best (``HeuristicAgent.ranked``)
+rather than the next listed actions."""
+
+
 def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Action]:
-    """The heuristic's choice first, then the other listed actions (``SEARCH_WIDTH`` in all)."""
+    """The heuristic's choice first, then its next best actions (``SEARCH_WIDTH`` in all)."""
+    assert isinstance(state, FusionState)
+    if RANK_CANDIDATES:
+        return HeuristicAgent(0).ranked(state, player, acts)[:SEARCH_WIDTH]
     first = HeuristicAgent(0).choose(state, player)
     return [first] + [a for a in acts if a is not first][: SEARCH_WIDTH - 1]
 
