@@ -1,0 +1,114 @@
+"""Heuristic games/s of this checkout against another one (an older commit), measured in pairs.
+
+Issue 16 item 1 compares the engine benchmarks' heuristic games/s of two commits "in the same
+run". On a shared machine the speed of one process swings by a third from minute to minute, so
+two benchmark runs one after the other say little. Here both checkouts play at once **on the
+same core** (time-sliced by the kernel), so a slow spell of the machine slows both alike; each
+reports only its own CPU seconds. Each round plays the same seeded heuristic games in both
+(each checkout's own ``benchmarks/engine_<game>.py`` workload: its decks, its options) and prints
+the ratio; the median over rounds is the figure.
+
+Usage:
+    git worktree add /tmp/old 62614cb   # or: mkdir /tmp/old && git archive 62614cb | tar -x -C /tmp/old
+    python benchmarks/paired_speed.py --old /tmp/old [--game fusion|seth|warzone|all]
+        [--games N] [--rounds R] [--cpu K]
+
+It prints, per game, each round's CPU seconds of both and new ÷ old in games/s, then the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# heuristic games per round: about a second of CPU each on the 2026 machines
+GAMES = {"fusion": 600, "seth": 3000, "warzone": 600}
+
+
+def _workload(root: str, game: str):
+    """A function playing n heuristic-vs-heuristic games of ``root``'s own benchmark for ``game``."""
+    sys.path.insert(0, os.path.join(root, "benchmarks"))
+    sys.path.insert(0, root)
+    bench = importlib.import_module(f"engine_{game}")
+    engine_file = Path(sys.modules[f"workbench.domain.engines.{game}"].__file__ or "").resolve()
+    if not engine_file.is_relative_to(Path(root).resolve()):
+        raise SystemExit(f"{root}: its benchmark imported the engine from {engine_file}")
+    if game == "fusion":
+        deck_a, deck_b, options, _ = bench.load_decks("card_data")
+        return lambda n: bench.run(("heuristic", "heuristic"), n, deck_a, deck_b, options)
+    if game == "seth":
+        deck_a, deck_b, options, _ = bench.load_decks()
+        options = dict(options, _log=False)
+        return lambda n: bench.run("heuristic", "heuristic", n, deck_a, deck_b, options)
+    options = bench.options(_log=False)
+    return lambda n: bench.speed("heuristic", n, options)
+
+
+def worker(root: str, game: str, games: int) -> None:
+    """Warm up, then play ``games`` games and print the CPU seconds they took."""
+    play = _workload(root, game)
+    play(max(1, games // 20))  # imports, caches, the interpreter's specialisation
+    start = time.process_time()
+    play(games)
+    print(f"{time.process_time() - start:.6f}", flush=True)
+
+
+def _pinned(cpu: int | None):
+    if cpu is None or not hasattr(os, "sched_setaffinity"):
+        return None
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def one_round(old: str, game: str, games: int, cpu: int | None) -> tuple[float, float]:
+    """CPU seconds of (old, new) playing the same games at once on core ``cpu``."""
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", root, game, str(games)],
+                              stdout=subprocess.PIPE, text=True, preexec_fn=_pinned(cpu))
+             for root in (old, str(ROOT))]
+    seconds = []
+    for proc in procs:
+        out, _ = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit(f"a worker failed (exit {proc.returncode}); see its error above")
+        seconds.append(float(out.split()[-1]))
+    return seconds[0], seconds[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", required=False, help="the other checkout (a directory)")
+    parser.add_argument("--game", default="all", choices=["all", *GAMES])
+    parser.add_argument("--games", type=int, default=0, help="games per round (default: per game)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cpu", type=int, default=0, help="the core both run on (-1: not pinned)")
+    parser.add_argument("--worker", nargs=3, metavar=("ROOT", "GAME", "GAMES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker[0], args.worker[1], int(args.worker[2]))
+        return
+    if not args.old or not Path(args.old, "benchmarks").is_dir():
+        parser.error("--old must name a checkout with a benchmarks/ folder")
+    cpu = None if args.cpu < 0 else args.cpu
+    for game in GAMES if args.game == "all" else [args.game]:
+        games = args.games or GAMES[game]
+        ratios = []
+        print(f"{game}: {games} heuristic games a round, old {args.old} and new {ROOT} at once"
+              f"{'' if cpu is None else f' on core {cpu}'}")
+        for k in range(args.rounds):
+            old_s, new_s = one_round(args.old, game, games, cpu)
+            ratios.append(old_s / new_s)  # games/s new ÷ old
+            print(f"  round {k + 1}: old {games / old_s:7.0f} games/s, new {games / new_s:7.0f} "
+                  f"games/s: new ÷ old {old_s / new_s:.3f}", flush=True)
+        print(f"  {game}: median new ÷ old {statistics.median(ratios):.3f} "
+              f"(lowest {min(ratios):.3f}, highest {max(ratios):.3f}, {len(ratios)} rounds)")
+
+
+if __name__ == "__main__":
+    main()
