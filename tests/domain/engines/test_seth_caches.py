@@ -175,16 +175,23 @@ def _queued_positions(picks: int, seeds: int, pool: list[dict[str, Any]] = _ABIL
 
 
 def _resolved(state: SethState, queue: Any, **flags: bool) -> tuple[Any, ...]:
-    """``queue`` resolved on a clone of ``state`` (§2.7.2) with the shortcut ``flags`` set."""
+    """``queue`` resolved on a clone of ``state`` (§2.7.2) with the shortcut ``flags`` set (on
+    the class, for this call: a state keeps only its fields, in slots)."""
     s = state.clone()
+    before = {name: getattr(SethState, name) for name in flags}
     for name, value in flags.items():
-        setattr(s, name, value)
-    s.queued = [[], []]
-    for m, effect, target, activation in queue:
-        s.queued[m.owner].append((s.by_name[m.name], effect, s.by_name[target.name] if target else None, activation))
-    s.slots = [[], []]
-    s.finished = [True, True]
-    s._resolve_abilities()
+        setattr(SethState, name, value)
+    try:
+        s.queued = [[], []]
+        for m, effect, target, activation in queue:
+            s.queued[m.owner].append((s.by_name[m.name], effect, s.by_name[target.name] if target else None,
+                                      activation))
+        s.slots = [[], []]
+        s.finished = [True, True]
+        s._resolve_abilities()
+    finally:
+        for name, value in before.items():
+            setattr(SethState, name, value)
     return (_monsters(s), s.log[len(state.log):], s.step, s.to_act(), s.is_terminal(),
             sorted(map(str, s.flight_used)))
 
@@ -318,12 +325,15 @@ def test_a_poisoned_monster_activating_destroy_takes_its_poison_and_is_not_destr
     heal = [e for e in state.by_name["b-grove-healer"].card.abilities][0]
     for alone in (True, False):
         s = state.clone()
-        s.one_alone = alone  # type: ignore[misc]
         s.step = ABILITY
         s.slots, s.finished = [[], []], [True, True]
         s.queued = [[(s.by_name[witch.name], effect, s.by_name[wolf.name], True)],
                     [] if alone else [(s.by_name["b-grove-healer"], heal, s.by_name[boar.name], True)]]
-        s._resolve_abilities()
+        SethState.one_alone = alone  # type: ignore[misc]  # a class switch (a state has only slots)
+        try:
+            s._resolve_abilities()
+        finally:
+            SethState.one_alone = True  # type: ignore[misc]
         assert not s.by_name[wolf.name].alive
         assert s.by_name[witch.name].alive and s.by_name[witch.name].damage_taken == 2, alone
 

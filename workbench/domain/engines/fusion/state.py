@@ -34,6 +34,7 @@ from itertools import product
 from typing import Any
 
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.engines.fields import field_copier
 from workbench.domain.effects.asks import Paused, resume, run
 from workbench.domain.effects.interpreter import can_pay, legal_targets, matches, pay, resolve
 from workbench.domain.effects.spec import Source
@@ -142,22 +143,6 @@ _OWN_FIELDS = (
     "prio", "passes", "bseat", "resolving", "resume", "attacks", "wplayer", "wstage", "pending",
     "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse",
 )
-
-
-def field_copier(names: Sequence[str]) -> Any:
-    """A function ``copy(old, new)`` doing ``new.<name> = old.<name>`` for each of ``names``.
-
-    Written out as one compiled function (as dataclasses writes its ``__init__``): a loop of
-    getattr/setattr over a hundred slots costs several times the straight-line copy, and a clone
-    is made for every look-ahead position. Tested against that loop (test_fusion_state_slots.py).
-    """
-    for name in names:
-        if not name.isidentifier():
-            raise ValueError(f"not a field name: {name!r}")
-    body = "\n".join(f"    new.{name} = old.{name}" for name in names) or "    pass"
-    namespace: dict[str, Any] = {}
-    exec(f"def copy_fields(old, new):\n{body}\n", namespace)  # noqa: S102 - names checked above
-    return namespace["copy_fields"]
 
 
 class Shared:

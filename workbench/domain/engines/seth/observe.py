@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Observe:
     """Mixin of :class:`SethState`: ``observe`` and ``determinize``."""
 
+    __slots__ = ()  # the state's fields are SethState's slots
+
     def observe(self: SethState, player: int) -> Observation:  # type: ignore[misc]  # a mixin of SethState only
         from workbench.domain.engines.seth.setup import snapshot
 

@@ -27,6 +27,7 @@ from workbench.domain.effects.interpreter import holds, legal_targets, matches, 
 from workbench.domain.effects.spec import Source
 from workbench.domain.effects.statics import StaticRules
 from workbench.domain.engines.base import Action, GameResult, GameStats, State
+from workbench.domain.engines.fields import field_copier
 from workbench.domain.engines.seth import combat
 from workbench.domain.engines.seth.adapter import ADAPTER
 from workbench.domain.engines.seth.cards import ELEMENTS, PHASES, Effect, MonsterCard
@@ -143,6 +144,23 @@ class Monster:
 
 class SethState(Observe, State):
     """A position of the seth game. Build it with ``new_game`` or ``from_setup`` (setup.py)."""
+
+    # Every field a position has (set by __init__ and _index, copied by clone): 52 names overflow
+    # the 30 an instance dict keeps in CPython's compact shared-keys table, and a slot reads
+    # faster than that plain dict. The class switches below stay class attributes (a test sets
+    # one on the class, not on a state).
+    __slots__ = (
+        "teams", "_seed", "_rng", "log", "stats", "options", "logging", "resist_factor",
+        "vulnerable_factor", "max_rounds", "flight_reduction", "flight_once", "damage_persists",
+        "by_name", "order", "left", "living", "has_round_triggers", "has_continuous", "has_statics",
+        "static_rules", "has_damage_triggers", "has_phase_triggers", "hurt", "round_changes", "bound",
+        "round", "phase", "step", "_to_act", "winner", "reason", "over", "settled", "removals",
+        "assigned_at", "eligible", "now", "flight_used", "slots", "queued", "finished", "totals",
+        "targets", "choice",
+        # the look-ups of _index
+        "everyone", "sides", "by_phase", "static_holders", "phase_sources", "round_sources",
+        "cont_sources",
+    )
 
     reach_only: ClassVar[bool] = True
     """Compare after each ability only the monsters it can change (``_changeable``); False:
@@ -381,8 +399,10 @@ class SethState(Observe, State):
             raise IllegalAction("the game is over")
 
     def clone(self) -> SethState:
+        """A cheap independent copy for look-ahead: copied monsters and the lists that hold
+        them, shared card data and read-only fields (no deepcopy)."""
         other = SethState.__new__(SethState)
-        other.__dict__.update(self.__dict__)
+        _copy_fields(self, other)  # every field as it is; what changes in place is replaced below
         # new_game copies an opening per game, so this is on the hot path too: every list of
         # monsters is mapped with map over the look-up of each monster's copy (a C loop, where a
         # comprehension would be a function call of its own).
@@ -1440,3 +1460,6 @@ def _subset_actions(eligible: list[Monster]) -> list[Action]:
         _SUBSETS.clear()
     _SUBSETS[key] = actions
     return actions
+
+
+_copy_fields = field_copier(SethState.__slots__)  # a state -> its clone
