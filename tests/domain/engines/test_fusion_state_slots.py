@@ -9,8 +9,6 @@ from workbench.domain.engines.fusion import ENGINE
 from workbench.domain.engines.fusion.samples import sample_deck
 from workbench.domain.engines.fusion.state import FusionState
 
-_CONTAINERS = (list, dict, set)
-
 
 def _played(seed: int, decisions: int) -> FusionState:
     s = ENGINE.new_game(sample_deck("aggro"), sample_deck("control"), {}, seed)
