@@ -13,7 +13,7 @@ Usage:
     python benchmarks/paired_speed.py --old /tmp/old [--game fusion|seth|warzone|all]
         [--games N] [--rounds R] [--cpu K]
 
-It prints, per game, each round's CPU seconds of both and new ÷ old in games/s, then the median.
+It prints, per game, each round's games/s of both and new ÷ old, then the median over rounds.
 """
 
 from __future__ import annotations

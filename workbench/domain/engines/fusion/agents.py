@@ -258,10 +258,10 @@ def _fusion_value(s: FusionState, p: int, src: int, e: Effect) -> float:
 
 
 _BLIND_STEPS = frozenset(("mulligan", "block", "order", "discard"))
-_T = TypeVar("_T")
-_SCORED_STEPS = frozenset(("main", "respond", "window"))  # where _best_play scores every action
 """Steps where the heuristic reads no stats of the opponent's face-down creatures (they can
 neither attack nor be blockers' targets): no need to mask them."""
+_SCORED_STEPS = frozenset(("main", "respond", "window"))  # where _best_play scores every action
+_T = TypeVar("_T")
 
 
 def _list_true(s: FusionState, player: int) -> None:
@@ -1054,18 +1054,10 @@ def position_value(s: FusionState, player: int) -> float:
     return 1.0 / (1.0 + math.exp(-score / 8.0))
 
 
-RANK_CANDIDATES = True
-"""Whether the search's other candidates are the heuristic's next best (``HeuristicAgent.ranked``)
-rather than the next listed actions."""
-
-
 def _search_candidates(state: State, player: int, acts: list[Action]) -> list[Action]:
     """The heuristic's choice first, then its next best actions (``SEARCH_WIDTH`` in all)."""
     assert isinstance(state, FusionState)
-    if RANK_CANDIDATES:
-        return HeuristicAgent(0).ranked(state, player, acts)[:SEARCH_WIDTH]
-    first = HeuristicAgent(0).choose(state, player)
-    return [first] + [a for a in acts if a is not first][: SEARCH_WIDTH - 1]
+    return HeuristicAgent(0).ranked(state, player, acts)[:SEARCH_WIDTH]
 
 
 def search_agent(seed: int = 0, budget: int = SEARCH_BUDGET,
