@@ -1150,11 +1150,13 @@ def _hand_part(hand: list[Card], band_ok: tuple[bool, bool, bool], set_traps: bo
     seen: set[str] = set()
     ok = band_ok + (True, set_traps, False)  # by Card.list_slot: 3 spells, 4 traps, -1 never
     for card in hand:
-        cid = card.id
-        if cid in seen:
-            continue  # copies of one card give the same choices: the first is listed
-        seen.add(cid)
+        # Copies of one card share their list_slot, so the slot is read first: only the
+        # listed cards need the set of ids seen.
         if ok[card.list_slot]:
+            cid = card.id
+            if cid in seen:
+                continue  # copies of one card give the same choices: the first is listed
+            seen.add(cid)
             plain += card.play_acts
             if card.lists_targets:
                 targeted.append(card)
