@@ -9,6 +9,7 @@ trap-window check, and the per-field caches (rows, instance-name index) after ev
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import product
 
 import pytest
 
@@ -18,7 +19,13 @@ from workbench.domain.engines.warzone import ENGINE, WarzoneState
 from workbench.domain.engines.warzone import agents
 from workbench.domain.engines.warzone.core import WarzoneCore
 from workbench.domain.engines.warzone.cards import BATTLING, GUARDING
-from workbench.domain.engines.warzone.rules import band_limit, battle_tuple, can_direct, can_reach
+from workbench.domain.engines.warzone.rules import (
+    band_limit,
+    battle_tuple,
+    can_direct,
+    can_reach,
+    reach_by_rows,
+)
 from workbench.domain.engines.warzone.units import Unit
 
 VARIANTS = [
@@ -199,6 +206,23 @@ def test_hand_part_lists_the_first_copy_of_each_playable_card() -> None:
                         pl.hand, band_ok, set_traps)
             duplicates += len({c.id for c in pl.hand}) < len(pl.hand)
     assert duplicates > 50  # hands holding two copies of a card were compared
+
+def test_reach_by_rows_is_can_reach_and_can_direct_for_every_attacker() -> None:
+    """The War phase's reach table (one per defender rows, a row per Card.reach_kind) says
+    what can_reach and can_direct say, and every card of the sample decks finds its row."""
+    for rows in product(range(4), repeat=3):
+        table = reach_by_rows(rows)
+        for cls in (1, 2, 3):
+            for master in (False, True):
+                reach = table[2 * cls + master]
+                assert reach[1:4] == tuple(can_reach(cls, master, t, rows) for t in (1, 2, 3))
+                assert reach[4] == can_direct(cls, master, rows)
+    for state in positions(2):
+        for pl in state.p:
+            for card in pl.deck + pl.hand + [u.card for u in pl.field]:
+                if card.kind == "creature":
+                    assert card.reach_kind == 2 * card.cls + card.master
+
 
 @pytest.mark.parametrize("opts", [{}, {"traps_set_first": False}])
 def test_answer_check_agrees_with_the_listed_answers(opts) -> None:

@@ -19,6 +19,7 @@ from workbench.domain.engines.warzone.adapter import (
     PLAYER_TARGETS,
     Effect,
 )
+from workbench.domain.engines.warzone.rules import reach_kind
 
 __all__ = ["ALL_CREATURES", "BATTLING", "CHOSEN", "CHOSEN_CREATURE", "GUARDING", "PLAYER_TARGETS",
            "SUPPORTED_ACTIONS", "Card", "Effect", "ParsedEffects", "make_card", "parse_card_effects"]
@@ -43,7 +44,7 @@ class Card:
                  "pays", "data", "_proto",
                  "band", "body_band", "value", "plain_play", "recruit_acts", "spell_act", "pos_act",
                  "acts", "list_slot", "play_acts", "lists_targets", "target_acts", "is_trap", "quick", "settable",
-                 "heal_trigger", "set_act", "on_attacker", "negates", "quick_effect")
+                 "heal_trigger", "set_act", "on_attacker", "negates", "quick_effect", "reach_kind")
 
     # the parsed, owner-independent fields, copied from the card's _Proto (see _STATIC)
     id: str
@@ -98,6 +99,7 @@ class Card:
         self.spell_act = Action("spell", (iid,), f"activate {self.name}")
         self.pos_act = Action("position", (iid,), f"switch the position of {self.name}")
         self.acts: dict[Any, Action] = {}  # attack actions by target, filled on first use
+        self.reach_kind = reach_kind(self.cls, self.master)  # its row in rules.reach_by_rows
         self.target_acts: dict[tuple, Any] = {}  # actions by chosen targets, filled on first use
         self.is_trap = self.kind == "trap" and bool(self.on_play)  # may answer (with an effect)
         # A quick spell (an effect of speed 2) may answer in either turn (§1.12.1).

@@ -200,6 +200,28 @@ def reach_table(cls: int, master: bool, rows: tuple[int, int, int]
     return hit
 
 
+REACH_BY_ROWS: dict[tuple[int, int, int], tuple[tuple[bool, bool, bool, bool, bool], ...]] = {}
+"""reach_by_rows's answers by the defender's rows, read directly by hot loops (a missing key:
+call reach_by_rows)."""
+
+
+def reach_kind(cls: int, master: bool) -> int:
+    """The index of an attacker of Class ``cls`` (Class Master or not) in a reach_by_rows table."""
+    return 2 * cls + master
+
+
+def reach_by_rows(rows: tuple[int, int, int]) -> tuple[tuple[bool, bool, bool, bool, bool], ...]:
+    """:func:`reach_table` of every kind of attacker against a defender with ``rows``, indexed
+    by :func:`reach_kind`: the War phase looks the rows up once for all its attackers."""
+    hit = REACH_BY_ROWS.get(rows)
+    if hit is None:
+        if len(REACH_BY_ROWS) > 10_000:  # rows are small counts: this stays tiny in practice
+            REACH_BY_ROWS.clear()
+        hit = REACH_BY_ROWS[rows] = tuple(reach_table(cls, master, rows)
+                                          for cls in (0, 1, 2, 3) for master in (False, True))
+    return hit
+
+
 class BattleOutcome:
     """What one battle does: remaining Resilience, who is destroyed, Battle Damage to players."""
 

@@ -46,11 +46,11 @@ from workbench.domain.engines.warzone.effects import Effects
 from workbench.domain.engines.warzone.observe import Observe
 from workbench.domain.engines.warzone.rules import (
     OK_BY_HIGHEST,
-    REACH,
+    REACH_BY_ROWS,
     Config,
     band_weight,
     bands_open,
-    reach_table,
+    reach_by_rows,
 )
 from workbench.domain.engines.warzone.units import PLAYER_NAMES, Player, Unit
 from workbench.domain.errors import IllegalAction
@@ -494,6 +494,7 @@ class WarzoneState(Combat, Effects, Observe, State):
             rows = foe.rows_cache or foe.rows()  # rows(), its kept answer read directly
             guard_attacks = self.cfg.guard_attacks
             rules = ADAPTER.statics(self) if self._flags else None
+            reach_for = REACH_BY_ROWS.get(rows) or reach_by_rows(rows)  # by Card.reach_kind
             for u in self.p[p].field:
                 if u.attacked or (u.pos == GUARDING and not guard_attacks):
                     continue
@@ -501,7 +502,7 @@ class WarzoneState(Combat, Effects, Observe, State):
                     continue  # cannot_attack
                 card = u.card
                 cache = card.acts
-                reach = REACH.get((u.cls, card.master, rows)) or reach_table(u.cls, card.master, rows)
+                reach = reach_for[card.reach_kind]
                 for v in foe_field:
                     if reach[v.cls] and (rules is None or v not in rules.unattackable):
                         vcard = v.card
