@@ -6,14 +6,17 @@ two benchmark runs one after the other say little. Here both checkouts play at o
 same core** (time-sliced by the kernel), so a slow spell of the machine slows both alike; each
 reports only its own CPU seconds. Each round plays the same seeded heuristic games in both
 (each checkout's own ``benchmarks/engine_<game>.py`` workload: its decks, its options) and prints
-the ratio; the median over rounds is the figure.
+the ratio; the median over rounds is the figure. A rule change can make the games themselves
+longer (more decisions a game), so it also prints the decisions a game of each and the ratio per
+decision (decisions/s new ÷ old): what the players and the engine cost for each decision.
 
 Usage:
     git worktree add /tmp/old 62614cb   # or: mkdir /tmp/old && git archive 62614cb | tar -x -C /tmp/old
     python benchmarks/paired_speed.py --old /tmp/old [--game fusion|seth|warzone|all]
         [--games N] [--rounds R] [--cpu K]
 
-It prints, per game, each round's games/s of both and new ÷ old, then the median over rounds.
+It prints, per game, each round's games/s of both and new ÷ old, then the median over rounds of
+games/s new ÷ old and of decisions/s new ÷ old.
 """
 
 from __future__ import annotations
@@ -53,12 +56,14 @@ def _workload(root: str, game: str):
 
 
 def worker(root: str, game: str, games: int) -> None:
-    """Warm up, then play ``games`` games and print the CPU seconds they took."""
+    """Warm up, then play ``games`` games and print the CPU seconds they took and the decisions
+    a game (the benchmark's own figures: games/s and decisions/s come first in what it returns)."""
     play = _workload(root, game)
     play(max(1, games // 20))  # imports, caches, the interpreter's specialisation
     start = time.process_time()
-    play(games)
-    print(f"{time.process_time() - start:.6f}", flush=True)
+    figures = play(games)
+    seconds = time.process_time() - start
+    print(f"{seconds:.6f} {figures[1] / figures[0]:.4f}", flush=True)
 
 
 def _pinned(cpu: int | None):
@@ -67,18 +72,20 @@ def _pinned(cpu: int | None):
     return lambda: os.sched_setaffinity(0, {cpu})
 
 
-def one_round(old: str, game: str, games: int, cpu: int | None) -> tuple[float, float]:
-    """CPU seconds of (old, new) playing the same games at once on core ``cpu``."""
+def one_round(old: str, game: str, games: int, cpu: int | None) -> tuple[tuple[float, float], ...]:
+    """(CPU seconds, decisions a game) of old and of new playing the same games at once on core
+    ``cpu``."""
     procs = [subprocess.Popen([sys.executable, __file__, "--worker", root, game, str(games)],
                               stdout=subprocess.PIPE, text=True, preexec_fn=_pinned(cpu))
              for root in (old, str(ROOT))]
-    seconds = []
+    figures = []
     for proc in procs:
         out, _ = proc.communicate()
         if proc.returncode != 0:
             raise SystemExit(f"a worker failed (exit {proc.returncode}); see its error above")
-        seconds.append(float(out.split()[-1]))
-    return seconds[0], seconds[1]
+        seconds, decisions = out.split()[-2:]
+        figures.append((float(seconds), float(decisions)))
+    return figures[0], figures[1]
 
 
 def main() -> None:
@@ -98,16 +105,19 @@ def main() -> None:
     cpu = None if args.cpu < 0 else args.cpu
     for game in GAMES if args.game == "all" else [args.game]:
         games = args.games or GAMES[game]
-        ratios = []
+        ratios, per_decision = [], []
         print(f"{game}: {games} heuristic games a round, old {args.old} and new {ROOT} at once"
               f"{'' if cpu is None else f' on core {cpu}'}")
         for k in range(args.rounds):
-            old_s, new_s = one_round(args.old, game, games, cpu)
+            (old_s, old_d), (new_s, new_d) = one_round(args.old, game, games, cpu)
             ratios.append(old_s / new_s)  # games/s new ÷ old
+            per_decision.append(old_s / new_s * new_d / old_d)  # decisions/s new ÷ old
             print(f"  round {k + 1}: old {games / old_s:7.0f} games/s, new {games / new_s:7.0f} "
-                  f"games/s: new ÷ old {old_s / new_s:.3f}", flush=True)
+                  f"games/s: new ÷ old {old_s / new_s:.3f}; decisions a game old {old_d:.1f}, "
+                  f"new {new_d:.1f}: decisions/s new ÷ old {per_decision[-1]:.3f}", flush=True)
         print(f"  {game}: median new ÷ old {statistics.median(ratios):.3f} "
-              f"(lowest {min(ratios):.3f}, highest {max(ratios):.3f}, {len(ratios)} rounds)")
+              f"(lowest {min(ratios):.3f}, highest {max(ratios):.3f}, {len(ratios)} rounds); "
+              f"per decision: median new ÷ old {statistics.median(per_decision):.3f}")
 
 
 if __name__ == "__main__":
