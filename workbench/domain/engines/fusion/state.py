@@ -93,6 +93,14 @@ def next_seats(n: int, alive: list[int]) -> list[int]:
     return [next(((p + k) % n for k in range(1, n + 1) if (p + k) % n in alive), p) for p in range(n)]
 
 
+_FIXED_TEXTS = {
+    "keep": "keep the hand", "mulligan": "mulligan", "battle": "go to battle", "end": "end the turn",
+    "go": "confirm the attack declaration", "end_battle": "end the battle phase",
+    "done": "no more blockers", "pass": "pass",
+}
+"""The log texts of the actions without arguments (FusionState._describe)."""
+
+
 class Options:
     """The rule options the engine reads, resolved once per game (RULES.md §3 options)."""
 
@@ -518,7 +526,8 @@ class FusionState(Observe, State):
     def _cname(self, i: int) -> str:
         card = self.cards[i]
         if card.is_creature:
-            return f"{card.name} ({self.names[i]}, {self.atk(i)}/{self.dfn(i)})"
+            a, d = self._sc.get(i) or self.atk_dfn(i)  # atk(i), dfn(i) in one look-up
+            return f"{card.name} ({self.names[i]}, {a}/{d})"
         return f"{card.name} ({self.names[i]})"
 
     def _tname(self, t: int) -> str:
@@ -551,13 +560,8 @@ class FusionState(Observe, State):
                 return f"P{_PTOK.index(arg) + 1}"
             return card(arg)
 
-        fixed = {
-            "keep": "keep the hand", "mulligan": "mulligan", "battle": "go to battle", "end": "end the turn",
-            "go": "confirm the attack declaration", "end_battle": "end the battle phase",
-            "done": "no more blockers", "pass": "pass",
-        }
-        if kind in fixed:
-            return fixed[kind]
+        if kind in _FIXED_TEXTS:
+            return _FIXED_TEXTS[kind]
         if kind in ("summon", "flip", "play"):
             rest = f" → {', '.join(target(a) for a in args[1:])}" if len(args) > 1 else ""
             return f"{kind} {card(args[0])}{rest}"
@@ -771,7 +775,7 @@ class FusionState(Observe, State):
 
     def _draw(self, p: int, n: int = 1) -> None:
         deck, hand, cards = self.deck[p], self.hand[p], self.cards
-        drawn = self.own_stats().drawn[p]  # (looked up once: drawing changes neither)
+        drawn = (self.stats if self._stats_mine else self.own_stats()).drawn[p]  # own_stats; once: drawing changes neither
         watch = bool(self.v2) and "on_draw" in self.v2
         for _ in range(n):
             if not deck:
@@ -2047,7 +2051,7 @@ class FusionState(Observe, State):
         args = action.args
         p = self.actor
         if self.logging and kind not in ("pass", "done", "keep", "go", "mulligan", "target"):
-            self._say(f"P{p + 1}: {action.text or action}")
+            self.log.append(f"Turn {self.turn} — P{p + 1}: {action.text or action}")  # _say, in one format
         if kind == "attack":  # the most frequent action first
             i = self.index[args[0]]
             arg = args[1]
@@ -2182,7 +2186,7 @@ class FusionState(Observe, State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        self.own_stats().played[p].add(card.id)
+        (self.stats if self._stats_mine else self.own_stats()).played[p].add(card.id)  # own_stats, call-free when mine
         self.hand[p].remove(i)
         self.down.add(i)
         self.set_turn[i] = self.turn
@@ -2225,7 +2229,7 @@ class FusionState(Observe, State):
         card = self.cards[i]
         x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids and self._priced() else card.cost)
         self.mana[p] -= x
-        self.own_stats().played[p].add(card.id)
+        (self.stats if self._stats_mine else self.own_stats()).played[p].add(card.id)  # own_stats, call-free when mine
         effects = card.on_play
         if self.v2 and kind != "flip":
             self._played(p, i, kind == "summon")
