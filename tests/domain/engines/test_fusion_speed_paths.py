@@ -69,3 +69,33 @@ def test_played_and_drawn_cards_are_counted_in_the_states_own_statistics() -> No
         assert all(old <= new for old, new in zip(before[0], clone.stats.played))
         checked += 1
     assert checked > 50
+
+
+def test_log_lines_carry_the_turn_prefix_formatted_once() -> None:
+    """``_say`` (and ``_do``'s own line) prefix ``Turn {turn} — `` from a table of formatted
+    prefixes: the same text as formatting it, inside the table's turns and outside them."""
+    a, b, options = bundled("fusion")
+    state = ENGINE.new_game(a, b, options, 0)
+    for turn in (-1, 0, 1, 7, 999, 1000, 12345):
+        state.turn = turn
+        state._say("x")
+        assert state.log[-1] == f"Turn {turn} — x"
+
+
+def test_action_log_lines_are_the_plain_format() -> None:
+    """Every "P1: …" line ``_do`` writes is ``Turn {turn} — P{seat + 1}: {text}``."""
+    checked = 0
+    for s, agents in _positions(4):
+        (p,) = s.to_act()
+        action = agents[p].choose(s, p)
+        turn, before = s.turn, len(s.log)
+        clone = s.clone()
+        clone.logging = True
+        clone.log = []
+        clone._do(action)
+        expected = f"Turn {turn} — P{p + 1}: {action.text or action}"
+        if action.kind not in ("pass", "done", "keep", "go", "mulligan", "target"):
+            assert clone.log and clone.log[0] == expected
+            checked += 1
+        assert len(s.log) == before
+    assert checked > 300

@@ -51,6 +51,16 @@ PLAYER = "player"
 _PTOK = ("p0", "p1", "p2", "p3")
 MAX_PLAYERS = 4
 """Players a game may seat (RULES.md §3.9.1, option ``players``)."""
+_SEATS = tuple(f"P{p + 1}" for p in range(MAX_PLAYERS))
+"""The players' names in the log (``P{p + 1}``), formatted once."""
+_UNLOGGED = frozenset(("pass", "done", "keep", "go", "mulligan", "target"))
+"""The action kinds FusionState._do writes no "P1: …" log line for (one hash look-up, no string compares)."""
+_PLAYS = frozenset(("summon", "flip", "play"))
+"""The action kinds FusionState._do carries out with _do_play (a set: one hash look-up)."""
+_ATTACHING = frozenset(("equip", "aura"))
+"""The magic subtypes that stay attached to the creature their effect targets (§3.4.3)."""
+_TURN_TAGS = tuple(f"Turn {n} — " for n in range(1000))
+"""The log lines' prefixes by turn (FusionState._say), formatted once: a game writes ~200 lines."""
 ACTIVATION_LIMIT = 40
 """Activations per player per turn; a safety net against zero-cost loops of card data."""
 
@@ -521,7 +531,9 @@ class FusionState(Observe, State):
         return f"turn {self.turn}, {self.phase}, step {self.step}"
 
     def _say(self, text: str) -> None:
-        self.log.append(f"Turn {self.turn} — {text}")
+        """Add a log line of the current turn: ``Turn {turn} — {text}`` (the prefix from _TURN_TAGS)."""
+        turn = self.turn
+        self.log.append((_TURN_TAGS[turn] if 0 <= turn < 1000 else f"Turn {turn} — ") + text)
 
     def _cname(self, i: int) -> str:
         card = self.cards[i]
@@ -548,18 +560,22 @@ class FusionState(Observe, State):
             action = self.acache[key] = Action(kind, args, text)
         return action
 
+    def _card_text(self, arg: Any) -> str:
+        """An instance name in an action's description: ``name (a3)``."""
+        i = self.index.get(arg)
+        return str(arg) if i is None else f"{self.cards[i].name} ({arg})"
+
+    def _target_text(self, arg: Any, attacker: Any = None) -> str:
+        """A target in an action's description: a player (``P2``) or an instance (_card_text)."""
+        if arg == PLAYER:  # two players: the attacker's opponent
+            return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
+        if arg in _PTOK:
+            return f"P{_PTOK.index(arg) + 1}"
+        return self._card_text(arg)
+
     def _describe(self, kind: str, args: tuple[Any, ...]) -> str:
-        def card(arg: Any) -> str:
-            i = self.index.get(arg)
-            return str(arg) if i is None else f"{self.cards[i].name} ({arg})"
-
-        def target(arg: Any, attacker: Any = None) -> str:
-            if arg == PLAYER:  # two players: the attacker's opponent
-                return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
-            if arg in _PTOK:
-                return f"P{_PTOK.index(arg) + 1}"
-            return card(arg)
-
+        # (methods rather than closures: no functions made per description)
+        card, target = self._card_text, self._target_text
         if kind in _FIXED_TEXTS:
             return _FIXED_TEXTS[kind]
         if kind in ("summon", "flip", "play"):
@@ -1344,7 +1360,7 @@ class FusionState(Observe, State):
             if kind == "card":
                 self._card_to_grave(src)
             return
-        if kind == "card" and card.subtype in ("equip", "aura"):
+        if kind == "card" and card.subtype in _ATTACHING:
             host = next((t for t in targets if t is not None and t >= 0), None)
             if host is None or not self.on_field(host):
                 if self.logging:
@@ -2050,8 +2066,10 @@ class FusionState(Observe, State):
         kind = action.kind
         args = action.args
         p = self.actor
-        if self.logging and kind not in ("pass", "done", "keep", "go", "mulligan", "target"):
-            self.log.append(f"Turn {self.turn} — P{p + 1}: {action.text or action}")  # _say, in one format
+        if self.logging and kind not in _UNLOGGED:
+            turn = self.turn  # _say, in one format
+            tag = _TURN_TAGS[turn] if 0 <= turn < 1000 else f"Turn {turn} — "
+            self.log.append(f"{tag}{_SEATS[p]}: {action.text or action}")
         if kind == "attack":  # the most frequent action first
             i = self.index[args[0]]
             arg = args[1]
@@ -2063,7 +2081,7 @@ class FusionState(Observe, State):
                 self._chain_passed()
             else:
                 self._window_passed()
-        elif kind in ("summon", "flip", "play"):
+        elif kind in _PLAYS:
             self._do_play(kind, p, args)
         elif kind == "activate":
             self._do_activate(p, args)
