@@ -146,7 +146,7 @@ _SHARED_FIELDS = (
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
     "token_ids", "item_ids", "has_items", "mcache", "fusion", "worths", "guess_base",
-    "v2", "static_ids", "dmg_watch", "cont_filtered",
+    "v2", "static_ids", "dmg_watch", "cont_filtered", "cnames",
 )
 
 # What each position holds of its own (set by FusionState.__init__, copied by clone). With the
@@ -176,6 +176,7 @@ class Shared:
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
         "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra", "guess_base",
+        "cnames",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -227,6 +228,8 @@ class Shared:
         self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
         self.guess_base: dict[int, list[tuple[int, int, int]]] = {}  # see agents._guess
+        # per instance: (ATK, DEF) -> its name in the log with those stats (FusionState._cname)
+        self.cnames: list[dict[tuple[int, int], str]] = [{} for _ in cards]
         # what setup.new_pod deals each seat before the shuffle: its main deck and its extra deck
         # (tokens exist only on the field), in instance order
         self.dealt_main = [[i for i, c in enumerate(cards) if owner[i] == p and not c.token and not c.extra]
@@ -298,6 +301,7 @@ class FusionState(Observe, State):
     mcache: dict[int, tuple[frozenset[int], Any]]
     fusion: FusionCache
     worths: list[float]
+    cnames: list[dict[tuple[int, int], str]]
     guess_base: dict[int, list[tuple[int, int, int]]]
 
     # ------------------------------------------------------------------ construction
@@ -538,8 +542,13 @@ class FusionState(Observe, State):
     def _cname(self, i: int) -> str:
         card = self.cards[i]
         if card.is_creature:
-            a, d = self._sc.get(i) or self.atk_dfn(i)  # atk(i), dfn(i) in one look-up
-            return f"{card.name} ({self.names[i]}, {a}/{d})"
+            stats = self._sc.get(i) or self.atk_dfn(i)  # atk(i), dfn(i) in one look-up
+            # formatted once per instance and stats (Shared.cnames): the log names creatures often
+            known = self.cnames[i]
+            name = known.get(stats)
+            if name is None:
+                name = known[stats] = f"{card.name} ({self.names[i]}, {stats[0]}/{stats[1]})"
+            return name
         return f"{card.name} ({self.names[i]})"
 
     def _tname(self, t: int) -> str:
@@ -956,7 +965,7 @@ class FusionState(Observe, State):
         self._left_for(i, self.grave[p])
         self._leave_field(i)  # after the creature, so an equip card lands on top of it
         if self.logging:
-            self._say(f"{self.cards[i].name} ({self.names[i]}) of P{p + 1} is destroyed{why}")
+            self._say(f"{self.cards[i].name} ({self.names[i]}) of {_SEATS[p]} is destroyed{why}")
         if face_up:
             for e in self.cards[i].on_destroyed:
                 self._trigger(p, i, e)
@@ -1027,7 +1036,7 @@ class FusionState(Observe, State):
         self.acts = [0] * self.np
         if self.logging:
             self.log.append(
-                f"Turn {self.turn} — P{p + 1}'s turn: life {' / '.join(map(str, self.life))}, "
+                f"Turn {self.turn} — {_SEATS[p]}'s turn: life {' / '.join(map(str, self.life))}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
         if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
@@ -1049,7 +1058,7 @@ class FusionState(Observe, State):
         if not (self.turn == 1 and self.opts.skip_draw):
             self._draw(p)
             if self.logging and not self.over and (self.np == 2 or p in self.alive):
-                self._say(f"P{p + 1} draws a card")
+                self._say(_SEATS[p] + " draws a card")
         self.phase = "main1"
         self.step = "main"
         if self.v2:
@@ -2101,7 +2110,7 @@ class FusionState(Observe, State):
                 self._leave_main(kind)
         elif kind == "go":
             if self.logging:
-                self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
+                self._say(f"{_SEATS[p]} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
             self.step = "window"
             self.wstage = "declared"
             self.wplayer = self.nxt[p]
@@ -2138,7 +2147,7 @@ class FusionState(Observe, State):
                 own = self.crea[p]
                 blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]
                           if self.np == 2 or b in own]
-                self._say(f"P{p + 1}: " + ("; ".join(blocks) if blocks else "no blocks"))
+                self._say(f"{_SEATS[p]}: " + ("; ".join(blocks) if blocks else "no blocks"))
             nxt = self.nxt[p]
             if nxt == self.active:  # the last attacked player in turn order has blocked (§3.9.3)
                 self.step = "order"
@@ -2396,7 +2405,7 @@ class FusionState(Observe, State):
                     if hurt is not None:
                         hurt.append((None, a))
                 if log:
-                    self._say(f"{self._cname(a)} hits P{-t} for {max(power, 0)}")
+                    self._say(f"{self._cname(a)} hits {_SEATS[-1 - t]} for {max(power, 0)}")
             elif t in crea[owner[t]]:
                 hit = power if rules is None else rules.dealt(None, t, power)
                 if hit > 0:
@@ -2423,7 +2432,7 @@ class FusionState(Observe, State):
             if life_loss[q]:
                 self.life[q] -= life_loss[q]
                 if log:
-                    self._say(f"P{q + 1} loses {life_loss[q]} life ({self.life[q]})")
+                    self._say(f"{_SEATS[q]} loses {life_loss[q]} life ({self.life[q]})")
         self.attacks = []
         if self.hurt:
             self._answer_damage()
