@@ -99,3 +99,24 @@ def test_action_log_lines_are_the_plain_format() -> None:
             checked += 1
         assert len(s.log) == before
     assert checked > 200
+
+
+def test_main_phase_decisions_list_and_choose_what_the_plain_layers_do() -> None:
+    """``choose`` lists a main phase with ``_main_actions`` itself (no ``_compute_legal``
+    dispatch) and scores it with ``_best_play`` itself (no ``_choose`` layer): the same list and
+    the same action as the plain layers."""
+    checked = 0
+    for s, agents in _positions(8):
+        if s.step != "main":
+            continue
+        (p,) = s.to_act()
+        fast_state, plain_state = s.clone(), s.clone()
+        fast_state._legal = plain_state._legal = None
+        fast = agents[p].choose(fast_state, p)
+        plain_list = plain_state._compute_legal()
+        assert [(a.kind, a.args) for a in fast_state._legal] == [(a.kind, a.args) for a in plain_list]
+        plain_state._legal = plain_list
+        hidden = [i for i in s.crea[1 - p] if i in s.down]  # masked alike (nothing when none)
+        assert fast == agents[p]._masked_one(plain_state, p, 1 - p, hidden, agents[p]._choose)
+        checked += 1
+    assert checked > 300

@@ -420,8 +420,8 @@ class HeuristicAgent:
         # _choose without its call layer for the usual decision (a main phase, nothing masked)
         if step == "main" and state.actor == player and not state.over:
             acts = state._legal
-            if acts is None:
-                acts = state._legal = state._compute_legal()
+            if acts is None:  # what _compute_legal lists in a main phase, without its dispatch
+                acts = state._legal = state._main_actions(player)
             if len(acts) > 1:
                 return self._best_play(state, player, acts, "main")
             return acts[0]

@@ -1035,8 +1035,10 @@ class FusionState(Observe, State):
                         tapped.discard(i)
         self.acts = [0] * self.np
         if self.logging:
+            turn = self.turn
             self.log.append(
-                f"Turn {self.turn} — {_SEATS[p]}'s turn: life {' / '.join(map(str, self.life))}, "
+                f"{_TURN_TAGS[turn] if 0 <= turn < 1000 else f'Turn {turn} — '}{_SEATS[p]}'s turn: "
+                f"life {' / '.join(map(str, self.life))}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
         if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
@@ -2110,7 +2112,7 @@ class FusionState(Observe, State):
                 self._leave_main(kind)
         elif kind == "go":
             if self.logging:
-                self._say(f"{_SEATS[p]} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
+                self._say(f"{_SEATS[p]} attacks: " + "; ".join([f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks]))
             self.step = "window"
             self.wstage = "declared"
             self.wplayer = self.nxt[p]
@@ -2425,9 +2427,9 @@ class FusionState(Observe, State):
         for i, amount in dmg.items():
             self.damage[i] = self.damage.get(i, 0) + amount
         if log and dmg:
-            self._say("battle damage: " + ", ".join(
+            self._say("battle damage: " + ", ".join([  # (a list: join takes no generator frames)
                 f"{self.cards[i].name} ({self.names[i]}) {amount}" for i, amount in dmg.items()
-            ))
+            ]))
         for q in range(self.np):
             if life_loss[q]:
                 self.life[q] -= life_loss[q]
