@@ -120,3 +120,14 @@ def test_main_phase_decisions_list_and_choose_what_the_plain_layers_do() -> None
         assert fast == agents[p]._masked_one(plain_state, p, 1 - p, hidden, agents[p]._choose)
         checked += 1
     assert checked > 300
+
+
+def test_action_descriptions_name_cards_as_the_plain_format() -> None:
+    """``_card_text`` (from ``Shared.card_texts``, made once) is ``name (instance)`` for every
+    instance, and the plain argument for anything else."""
+    a, b, options = bundled("fusion")
+    state = ENGINE.new_game(a, b, options, 0)
+    for i, name in enumerate(state.names):
+        assert state._card_text(name) == f"{state.cards[i].name} ({name})"
+    assert state._card_text("none") == "none"
+    assert state._card_text(3) == "3"

@@ -146,7 +146,7 @@ _SHARED_FIELDS = (
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
     "token_ids", "item_ids", "has_items", "mcache", "fusion", "worths", "guess_base",
-    "v2", "static_ids", "dmg_watch", "cont_filtered", "cnames",
+    "v2", "static_ids", "dmg_watch", "cont_filtered", "cnames", "card_texts",
 )
 
 # What each position holds of its own (set by FusionState.__init__, copied by clone). With the
@@ -176,7 +176,7 @@ class Shared:
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
         "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra", "guess_base",
-        "cnames",
+        "cnames", "card_texts",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -230,6 +230,8 @@ class Shared:
         self.guess_base: dict[int, list[tuple[int, int, int]]] = {}  # see agents._guess
         # per instance: (ATK, DEF) -> its name in the log with those stats (FusionState._cname)
         self.cnames: list[dict[tuple[int, int], str]] = [{} for _ in cards]
+        # per instance: its name in action descriptions, ``name (a3)`` (FusionState._card_text)
+        self.card_texts = [f"{card.name} ({name})" for card, name in zip(cards, names)]
         # what setup.new_pod deals each seat before the shuffle: its main deck and its extra deck
         # (tokens exist only on the field), in instance order
         self.dealt_main = [[i for i, c in enumerate(cards) if owner[i] == p and not c.token and not c.extra]
@@ -302,6 +304,7 @@ class FusionState(Observe, State):
     fusion: FusionCache
     worths: list[float]
     cnames: list[dict[tuple[int, int], str]]
+    card_texts: list[str]
     guess_base: dict[int, list[tuple[int, int, int]]]
 
     # ------------------------------------------------------------------ construction
@@ -572,7 +575,7 @@ class FusionState(Observe, State):
     def _card_text(self, arg: Any) -> str:
         """An instance name in an action's description: ``name (a3)``."""
         i = self.index.get(arg)
-        return str(arg) if i is None else f"{self.cards[i].name} ({arg})"
+        return str(arg) if i is None else self.card_texts[i]  # f"{self.cards[i].name} ({arg})", made once
 
     def _target_text(self, arg: Any, attacker: Any = None) -> str:
         """A target in an action's description: a player (``P2``) or an instance (_card_text)."""
