@@ -420,8 +420,8 @@ class HeuristicAgent:
         # _choose without its call layer for the usual decision (a main phase, nothing masked)
         if step == "main" and state.actor == player and not state.over:
             acts = state._legal
-            if acts is None:
-                acts = state._legal = state._compute_legal()
+            if acts is None:  # what _compute_legal lists in a main phase, without its dispatch
+                acts = state._legal = state._main_actions(player)
             if len(acts) > 1:
                 return self._best_play(state, player, acts, "main")
             return acts[0]
@@ -471,7 +471,12 @@ class HeuristicAgent:
             guess = _guess(state, q)
             self._guessed = (state, key, {q: guess})
             ga, gd = guess
-        _list_true(state, player)
+        # _list_true without its call layer: the true legal list, kept for apply and read below
+        acts = None
+        if state.actor == player and not state.over:
+            acts = state._legal
+            if acts is None:
+                acts = state._legal = state._compute_legal()
         cards, sc = state.cards, state._sc
         trues = []
         for i in hidden:
@@ -480,6 +485,13 @@ class HeuristicAgent:
             trues.append(true)
             sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
         try:
+            if decide is None and acts is not None and len(acts) > 1:
+                # what _choose does in the two usual masked steps, without its call layer
+                step = state.step
+                if step == "main":
+                    return self._best_play(state, player, acts, "main")
+                if step == "declare":
+                    return self._declare(state, player, acts)
             return (decide or self._choose)(state, player)
         finally:
             sc = state._sc  # the decision reads the state; the cache dict is still this one

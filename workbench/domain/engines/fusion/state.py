@@ -51,6 +51,16 @@ PLAYER = "player"
 _PTOK = ("p0", "p1", "p2", "p3")
 MAX_PLAYERS = 4
 """Players a game may seat (RULES.md §3.9.1, option ``players``)."""
+_SEATS = tuple(f"P{p + 1}" for p in range(MAX_PLAYERS))
+"""The players' names in the log (``P{p + 1}``), formatted once."""
+_UNLOGGED = frozenset(("pass", "done", "keep", "go", "mulligan", "target"))
+"""The action kinds FusionState._do writes no "P1: …" log line for (one hash look-up, no string compares)."""
+_PLAYS = frozenset(("summon", "flip", "play"))
+"""The action kinds FusionState._do carries out with _do_play (a set: one hash look-up)."""
+_ATTACHING = frozenset(("equip", "aura"))
+"""The magic subtypes that stay attached to the creature their effect targets (§3.4.3)."""
+_TURN_TAGS = tuple(f"Turn {n} — " for n in range(1000))
+"""The log lines' prefixes by turn (FusionState._say), formatted once: a game writes ~200 lines."""
 ACTIVATION_LIMIT = 40
 """Activations per player per turn; a safety net against zero-cost loops of card data."""
 
@@ -93,6 +103,14 @@ def next_seats(n: int, alive: list[int]) -> list[int]:
     return [next(((p + k) % n for k in range(1, n + 1) if (p + k) % n in alive), p) for p in range(n)]
 
 
+_FIXED_TEXTS = {
+    "keep": "keep the hand", "mulligan": "mulligan", "battle": "go to battle", "end": "end the turn",
+    "go": "confirm the attack declaration", "end_battle": "end the battle phase",
+    "done": "no more blockers", "pass": "pass",
+}
+"""The log texts of the actions without arguments (FusionState._describe)."""
+
+
 class Options:
     """The rule options the engine reads, resolved once per game (RULES.md §3 options)."""
 
@@ -128,7 +146,7 @@ _SHARED_FIELDS = (
     "sa_set", "sa_summon", "sa_tables", "sa_attack", "sa_aim", "sa_abil", "has_act", "has_quick",
     "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "start_ids", "end_ids", "n_slots", "sa_block",
     "token_ids", "item_ids", "has_items", "mcache", "fusion", "worths", "guess_base",
-    "v2", "static_ids", "dmg_watch", "cont_filtered",
+    "v2", "static_ids", "dmg_watch", "cont_filtered", "cnames", "card_texts",
 )
 
 # What each position holds of its own (set by FusionState.__init__, copied by clone). With the
@@ -158,6 +176,7 @@ class Shared:
         "act_ids", "quick_ids", "taunt_ids", "fast_act_ids", "sa_abil", "start_ids", "end_ids",
         "n_slots", "sa_block", "players", "token_ids", "v2", "static_ids", "dmg_watch", "cont_filtered",
         "item_ids", "has_items", "mcache", "fusion", "worths", "dealt_main", "dealt_extra", "guess_base",
+        "cnames", "card_texts",
     )
 
     def __init__(self, cards: list[CardDef], names: list[str], owner: list[int], players: int = 2) -> None:
@@ -209,6 +228,10 @@ class Shared:
         self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
         self.guess_base: dict[int, list[tuple[int, int, int]]] = {}  # see agents._guess
+        # per instance: (ATK, DEF) -> its name in the log with those stats (FusionState._cname)
+        self.cnames: list[dict[tuple[int, int], str]] = [{} for _ in cards]
+        # per instance: its name in action descriptions, ``name (a3)`` (FusionState._card_text)
+        self.card_texts = [f"{card.name} ({name})" for card, name in zip(cards, names)]
         # what setup.new_pod deals each seat before the shuffle: its main deck and its extra deck
         # (tokens exist only on the field), in instance order
         self.dealt_main = [[i for i, c in enumerate(cards) if owner[i] == p and not c.token and not c.extra]
@@ -280,6 +303,8 @@ class FusionState(Observe, State):
     mcache: dict[int, tuple[frozenset[int], Any]]
     fusion: FusionCache
     worths: list[float]
+    cnames: list[dict[tuple[int, int], str]]
+    card_texts: list[str]
     guess_base: dict[int, list[tuple[int, int, int]]]
 
     # ------------------------------------------------------------------ construction
@@ -513,12 +538,20 @@ class FusionState(Observe, State):
         return f"turn {self.turn}, {self.phase}, step {self.step}"
 
     def _say(self, text: str) -> None:
-        self.log.append(f"Turn {self.turn} — {text}")
+        """Add a log line of the current turn: ``Turn {turn} — {text}`` (the prefix from _TURN_TAGS)."""
+        turn = self.turn
+        self.log.append((_TURN_TAGS[turn] if 0 <= turn < 1000 else f"Turn {turn} — ") + text)
 
     def _cname(self, i: int) -> str:
         card = self.cards[i]
         if card.is_creature:
-            return f"{card.name} ({self.names[i]}, {self.atk(i)}/{self.dfn(i)})"
+            stats = self._sc.get(i) or self.atk_dfn(i)  # atk(i), dfn(i) in one look-up
+            # formatted once per instance and stats (Shared.cnames): the log names creatures often
+            known = self.cnames[i]
+            name = known.get(stats)
+            if name is None:
+                name = known[stats] = f"{card.name} ({self.names[i]}, {stats[0]}/{stats[1]})"
+            return name
         return f"{card.name} ({self.names[i]})"
 
     def _tname(self, t: int) -> str:
@@ -539,25 +572,24 @@ class FusionState(Observe, State):
             action = self.acache[key] = Action(kind, args, text)
         return action
 
+    def _card_text(self, arg: Any) -> str:
+        """An instance name in an action's description: ``name (a3)``."""
+        i = self.index.get(arg)
+        return str(arg) if i is None else self.card_texts[i]  # f"{self.cards[i].name} ({arg})", made once
+
+    def _target_text(self, arg: Any, attacker: Any = None) -> str:
+        """A target in an action's description: a player (``P2``) or an instance (_card_text)."""
+        if arg == PLAYER:  # two players: the attacker's opponent
+            return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
+        if arg in _PTOK:
+            return f"P{_PTOK.index(arg) + 1}"
+        return self._card_text(arg)
+
     def _describe(self, kind: str, args: tuple[Any, ...]) -> str:
-        def card(arg: Any) -> str:
-            i = self.index.get(arg)
-            return str(arg) if i is None else f"{self.cards[i].name} ({arg})"
-
-        def target(arg: Any, attacker: Any = None) -> str:
-            if arg == PLAYER:  # two players: the attacker's opponent
-                return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
-            if arg in _PTOK:
-                return f"P{_PTOK.index(arg) + 1}"
-            return card(arg)
-
-        fixed = {
-            "keep": "keep the hand", "mulligan": "mulligan", "battle": "go to battle", "end": "end the turn",
-            "go": "confirm the attack declaration", "end_battle": "end the battle phase",
-            "done": "no more blockers", "pass": "pass",
-        }
-        if kind in fixed:
-            return fixed[kind]
+        # (methods rather than closures: no functions made per description)
+        card, target = self._card_text, self._target_text
+        if kind in _FIXED_TEXTS:
+            return _FIXED_TEXTS[kind]
         if kind in ("summon", "flip", "play"):
             rest = f" → {', '.join(target(a) for a in args[1:])}" if len(args) > 1 else ""
             return f"{kind} {card(args[0])}{rest}"
@@ -771,7 +803,7 @@ class FusionState(Observe, State):
 
     def _draw(self, p: int, n: int = 1) -> None:
         deck, hand, cards = self.deck[p], self.hand[p], self.cards
-        drawn = self.own_stats().drawn[p]  # (looked up once: drawing changes neither)
+        drawn = (self.stats if self._stats_mine else self.own_stats()).drawn[p]  # own_stats; once: drawing changes neither
         watch = bool(self.v2) and "on_draw" in self.v2
         for _ in range(n):
             if not deck:
@@ -936,7 +968,7 @@ class FusionState(Observe, State):
         self._left_for(i, self.grave[p])
         self._leave_field(i)  # after the creature, so an equip card lands on top of it
         if self.logging:
-            self._say(f"{self.cards[i].name} ({self.names[i]}) of P{p + 1} is destroyed{why}")
+            self._say(f"{self.cards[i].name} ({self.names[i]}) of {_SEATS[p]} is destroyed{why}")
         if face_up:
             for e in self.cards[i].on_destroyed:
                 self._trigger(p, i, e)
@@ -1006,8 +1038,10 @@ class FusionState(Observe, State):
                         tapped.discard(i)
         self.acts = [0] * self.np
         if self.logging:
+            turn = self.turn
             self.log.append(
-                f"Turn {self.turn} — P{p + 1}'s turn: life {' / '.join(map(str, self.life))}, "
+                f"{_TURN_TAGS[turn] if 0 <= turn < 1000 else f'Turn {turn} — '}{_SEATS[p]}'s turn: "
+                f"life {' / '.join(map(str, self.life))}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
         if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
@@ -1029,7 +1063,7 @@ class FusionState(Observe, State):
         if not (self.turn == 1 and self.opts.skip_draw):
             self._draw(p)
             if self.logging and not self.over and (self.np == 2 or p in self.alive):
-                self._say(f"P{p + 1} draws a card")
+                self._say(_SEATS[p] + " draws a card")
         self.phase = "main1"
         self.step = "main"
         if self.v2:
@@ -1340,7 +1374,7 @@ class FusionState(Observe, State):
             if kind == "card":
                 self._card_to_grave(src)
             return
-        if kind == "card" and card.subtype in ("equip", "aura"):
+        if kind == "card" and card.subtype in _ATTACHING:
             host = next((t for t in targets if t is not None and t >= 0), None)
             if host is None or not self.on_field(host):
                 if self.logging:
@@ -2046,8 +2080,10 @@ class FusionState(Observe, State):
         kind = action.kind
         args = action.args
         p = self.actor
-        if self.logging and kind not in ("pass", "done", "keep", "go", "mulligan", "target"):
-            self._say(f"P{p + 1}: {action.text or action}")
+        if self.logging and kind not in _UNLOGGED:
+            turn = self.turn  # _say, in one format
+            tag = _TURN_TAGS[turn] if 0 <= turn < 1000 else f"Turn {turn} — "
+            self.log.append(f"{tag}{_SEATS[p]}: {action.text or action}")
         if kind == "attack":  # the most frequent action first
             i = self.index[args[0]]
             arg = args[1]
@@ -2059,7 +2095,7 @@ class FusionState(Observe, State):
                 self._chain_passed()
             else:
                 self._window_passed()
-        elif kind in ("summon", "flip", "play"):
+        elif kind in _PLAYS:
             self._do_play(kind, p, args)
         elif kind == "activate":
             self._do_activate(p, args)
@@ -2079,7 +2115,7 @@ class FusionState(Observe, State):
                 self._leave_main(kind)
         elif kind == "go":
             if self.logging:
-                self._say(f"P{p + 1} attacks: " + "; ".join(f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks))
+                self._say(f"{_SEATS[p]} attacks: " + "; ".join([f"{self._cname(a[0])} → {self._tname(a[1])}" for a in self.attacks]))
             self.step = "window"
             self.wstage = "declared"
             self.wplayer = self.nxt[p]
@@ -2116,7 +2152,7 @@ class FusionState(Observe, State):
                 own = self.crea[p]
                 blocks = [f"{self.cards[b].name} blocks {self.cards[a[0]].name}" for a in self.attacks for b in a[2]
                           if self.np == 2 or b in own]
-                self._say(f"P{p + 1}: " + ("; ".join(blocks) if blocks else "no blocks"))
+                self._say(f"{_SEATS[p]}: " + ("; ".join(blocks) if blocks else "no blocks"))
             nxt = self.nxt[p]
             if nxt == self.active:  # the last attacked player in turn order has blocked (§3.9.3)
                 self.step = "order"
@@ -2182,7 +2218,7 @@ class FusionState(Observe, State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        self.own_stats().played[p].add(card.id)
+        (self.stats if self._stats_mine else self.own_stats()).played[p].add(card.id)  # own_stats, call-free when mine
         self.hand[p].remove(i)
         self.down.add(i)
         self.set_turn[i] = self.turn
@@ -2225,7 +2261,7 @@ class FusionState(Observe, State):
         card = self.cards[i]
         x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids and self._priced() else card.cost)
         self.mana[p] -= x
-        self.own_stats().played[p].add(card.id)
+        (self.stats if self._stats_mine else self.own_stats()).played[p].add(card.id)  # own_stats, call-free when mine
         effects = card.on_play
         if self.v2 and kind != "flip":
             self._played(p, i, kind == "summon")
@@ -2374,7 +2410,7 @@ class FusionState(Observe, State):
                     if hurt is not None:
                         hurt.append((None, a))
                 if log:
-                    self._say(f"{self._cname(a)} hits P{-t} for {max(power, 0)}")
+                    self._say(f"{self._cname(a)} hits {_SEATS[-1 - t]} for {max(power, 0)}")
             elif t in crea[owner[t]]:
                 hit = power if rules is None else rules.dealt(None, t, power)
                 if hit > 0:
@@ -2394,14 +2430,14 @@ class FusionState(Observe, State):
         for i, amount in dmg.items():
             self.damage[i] = self.damage.get(i, 0) + amount
         if log and dmg:
-            self._say("battle damage: " + ", ".join(
+            self._say("battle damage: " + ", ".join([  # (a list: join takes no generator frames)
                 f"{self.cards[i].name} ({self.names[i]}) {amount}" for i, amount in dmg.items()
-            ))
+            ]))
         for q in range(self.np):
             if life_loss[q]:
                 self.life[q] -= life_loss[q]
                 if log:
-                    self._say(f"P{q + 1} loses {life_loss[q]} life ({self.life[q]})")
+                    self._say(f"{_SEATS[q]} loses {life_loss[q]} life ({self.life[q]})")
         self.attacks = []
         if self.hurt:
             self._answer_damage()
