@@ -794,3 +794,46 @@ def test_a_split_after_no_removal_takes_the_assigned_monsters_as_looking_at_each
         assert games[0] == games[1], seed
         removed += sum("is removed" in line for line in games[0][1]) > 1
     assert removed > 30
+
+
+def test_a_game_without_counter_effects_skips_the_look_for_emptied_counters() -> None:
+    """``note_counters``: a lone ability looks for counters summed to nothing only when a card
+    of the game adds or removes named counters (``has_counters``), against looking every time,
+    in whole random games with and without such cards."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+
+    counting = [{"action": "add_counters", "target": "enemy_creature", "counter": "charge", "amount": 1},
+                {"action": "remove_counters", "target": "any_creature", "counter": "charge", "amount": 1}]
+    kinds = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        a, b = decks()
+        pool = _ABILITIES + (counting if seed % 2 else [])
+        for card in a["team"] + b["team"]:
+            card["effects"] = [dict(rng.choice(pool), trigger="activated") for _ in range(rng.randint(0, 2))]
+        games = []
+        for note in (True, False):
+            SethState.note_counters = note
+            try:
+                state = ENGINE.new_game(a, b, DEFAULTS, seed)
+                assert isinstance(state, SethState)
+                play_game(state, [RandomAgent(seed), RandomAgent(seed + 1)])
+            finally:
+                SethState.note_counters = True
+            games.append((state.log, [(m.name, m.counters, m.poison, m.damage_taken, m.alive) for m in state.everyone]))
+            kinds.add(state.has_counters)
+        assert games[0] == games[1], seed
+    assert kinds == {True, False}
+
+
+def test_the_activated_abilities_of_a_card_are_its_abilities_triggered_by_activation() -> None:
+    """``MonsterCard.activated`` (what step 2 offers after a monster's first assignment) is the
+    card's abilities with trigger ``activated``, in card order."""
+    a, b = decks()
+    state = ENGINE.new_game(a, b, DEFAULTS, 0)
+    assert isinstance(state, SethState)
+    assert any(m.card.activated for m in state.everyone)
+    for m in state.everyone:
+        assert m.card.activated == tuple(e for e in m.card.abilities if e.trigger == "activated")
