@@ -837,3 +837,20 @@ def test_the_activated_abilities_of_a_card_are_its_abilities_triggered_by_activa
     assert any(m.card.activated for m in state.everyone)
     for m in state.everyone:
         assert m.card.activated == tuple(e for e in m.card.abilities if e.trigger == "activated")
+
+
+def test_a_clone_names_its_monsters_as_reading_each_name_does() -> None:
+    """``clone`` pairs the copies with the keys of ``order`` (the names in ``everyone``'s order)
+    instead of reading each copy's name: the same mapping, on positions of random games."""
+    from workbench.domain.engines.base import RandomAgent
+
+    a, b = decks()
+    for seed in range(20):
+        state = ENGINE.new_game(a, b, DEFAULTS, seed)
+        agent = RandomAgent(seed)
+        while not state.is_terminal():
+            copy = state.clone()
+            assert isinstance(copy, SethState)
+            assert list(copy.by_name.items()) == [(m.name, m) for m in copy.everyone]
+            assert all(x is not y for x, y in zip(copy.everyone, state.everyone))
+            state.apply_joint({p: agent.choose(state, p) for p in state.to_act()})

@@ -51,6 +51,7 @@ QUICK_SEED = True
 for an int, after its Python-level checks) and ``clone`` copies a generator into one made without
 seeding; False: ``random.Random(seed)``, and ``random.Random()`` with ``setstate`` (the plain
 definitions; the tests compare the generators' states)."""
+_new_object = object.__new__
 _new_random = random.Random.__new__
 _seed_random = _random.Random.seed
 
@@ -105,7 +106,8 @@ class Monster:
         self.src: Source | None = None  # the Source its effects resolve with (SethState._source)
 
     def copy(self) -> Monster:
-        m = Monster.__new__(Monster)
+        """An independent copy (shared card data; its own counters; no Source yet)."""
+        m = _new_object(Monster)  # Monster.__new__ (it has none of its own) without the look-up
         m.card = self.card
         m.name = self.name
         m.owner = self.owner
@@ -420,7 +422,13 @@ class SethState(Observe, State):
         get = to.__getitem__
         first = len(self.teams[0])
         other.teams = [copies[:first], copies[first:]]
-        other.by_name = dict(zip(map(_NAME, copies), copies))
+        # ``order`` holds the names in ``everyone``'s order (built from the teams in order), so
+        # its keys pair with the copies without reading each copy's name (unless names repeat).
+        order = self.order
+        if len(order) == len(copies):
+            other.by_name = dict(zip(order, copies))
+        else:
+            other.by_name = dict(zip(map(_NAME, copies), copies))
         if self.index_copies:
             self._copy_index(other, get)
         else:
