@@ -854,3 +854,20 @@ def test_a_clone_names_its_monsters_as_reading_each_name_does() -> None:
             assert list(copy.by_name.items()) == [(m.name, m) for m in copy.everyone]
             assert all(x is not y for x, y in zip(copy.everyone, state.everyone))
             state.apply_joint({p: agent.choose(state, p) for p in state.to_act()})
+
+
+def test_a_clone_sets_every_field_sharing_only_the_fields_copied_as_they_are() -> None:
+    """``clone`` copies the fields of ``_SHARED_FIELDS`` as they are and makes the rest: every
+    slot of a clone is set, the shared ones to the very objects of the original."""
+    from workbench.domain.engines.seth import state as state_module
+
+    a, b = decks()
+    state = ENGINE.new_game(a, b, DEFAULTS, 3)
+    _ = state.rng  # a generator made: the clone copies it
+    copy = state.clone()
+    for name in SethState.__slots__:
+        value = getattr(copy, name)  # raises AttributeError for a field left unset
+        if name in state_module._SHARED_FIELDS:
+            assert value is getattr(state, name), name
+    assert copy._rng is not state._rng and copy._rng.getstate() == state._rng.getstate()
+    assert set(state_module._SHARED_FIELDS) | state_module._CLONE_MADE == set(SethState.__slots__)

@@ -412,7 +412,7 @@ class SethState(Observe, State):
         """A cheap independent copy for look-ahead: copied monsters and the lists that hold
         them, shared card data and read-only fields (no deepcopy)."""
         other = SethState.__new__(SethState)
-        _copy_fields(self, other)  # every field as it is; what changes in place is replaced below
+        _copy_shared(self, other)  # the fields shared as they are; the others are made below
         # new_game copies an opening per game, so this is on the hot path too: every list of
         # monsters is mapped with map over the look-up of each monster's copy (a C loop, where a
         # comprehension would be a function call of its own).
@@ -436,8 +436,7 @@ class SethState(Observe, State):
         other.static_rules = None
         other.hurt = [(to[m], tuple(map(get, by))) for m, by in self.hurt] if self.hurt else []
         other.bound = [(to[m], to[t], d, h) for m, t, d, h in self.bound] if self.bound else []
-        if self._rng is not None:
-            other._rng = _copy_rng(self._rng)
+        other._rng = _copy_rng(self._rng) if self._rng is not None else None
         other.log = list(self.log)
         other.stats = self.stats.copy()
         a, b = self.eligible
@@ -1490,4 +1489,12 @@ def _subset_actions(eligible: list[Monster]) -> list[Action]:
     return actions
 
 
-_copy_fields = field_copier(SethState.__slots__)  # a state -> its clone
+_CLONE_MADE = frozenset({
+    "teams", "by_name", "everyone", "by_phase", "static_holders", "phase_sources", "round_sources",
+    "cont_sources", "static_rules", "hurt", "bound", "_rng", "log", "stats", "eligible", "now", "targets",
+    "living", "flight_used", "slots", "queued", "finished", "left", "totals", "choice",
+})
+"""The fields ``clone`` makes for the copy (they hold monsters or change in place): copying them
+first would only be undone."""
+_SHARED_FIELDS = tuple(name for name in SethState.__slots__ if name not in _CLONE_MADE)
+_copy_shared = field_copier(_SHARED_FIELDS)  # a state -> its clone: the fields shared as they are
