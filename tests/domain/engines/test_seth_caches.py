@@ -794,3 +794,80 @@ def test_a_split_after_no_removal_takes_the_assigned_monsters_as_looking_at_each
         assert games[0] == games[1], seed
         removed += sum("is removed" in line for line in games[0][1]) > 1
     assert removed > 30
+
+
+def test_a_game_without_counter_effects_skips_the_look_for_emptied_counters() -> None:
+    """``note_counters``: a lone ability looks for counters summed to nothing only when a card
+    of the game adds or removes named counters (``has_counters``), against looking every time,
+    in whole random games with and without such cards."""
+    import random
+
+    from workbench.domain.engines.base import RandomAgent
+
+    counting = [{"action": "add_counters", "target": "enemy_creature", "counter": "charge", "amount": 1},
+                {"action": "remove_counters", "target": "any_creature", "counter": "charge", "amount": 1}]
+    kinds = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        a, b = decks()
+        pool = _ABILITIES + (counting if seed % 2 else [])
+        for card in a["team"] + b["team"]:
+            card["effects"] = [dict(rng.choice(pool), trigger="activated") for _ in range(rng.randint(0, 2))]
+        games = []
+        for note in (True, False):
+            SethState.note_counters = note
+            try:
+                state = ENGINE.new_game(a, b, DEFAULTS, seed)
+                assert isinstance(state, SethState)
+                play_game(state, [RandomAgent(seed), RandomAgent(seed + 1)])
+            finally:
+                SethState.note_counters = True
+            games.append((state.log, [(m.name, m.counters, m.poison, m.damage_taken, m.alive) for m in state.everyone]))
+            kinds.add(state.has_counters)
+        assert games[0] == games[1], seed
+    assert kinds == {True, False}
+
+
+def test_the_activated_abilities_of_a_card_are_its_abilities_triggered_by_activation() -> None:
+    """``MonsterCard.activated`` (what step 2 offers after a monster's first assignment) is the
+    card's abilities with trigger ``activated``, in card order."""
+    a, b = decks()
+    state = ENGINE.new_game(a, b, DEFAULTS, 0)
+    assert isinstance(state, SethState)
+    assert any(m.card.activated for m in state.everyone)
+    for m in state.everyone:
+        assert m.card.activated == tuple(e for e in m.card.abilities if e.trigger == "activated")
+
+
+def test_a_clone_names_its_monsters_as_reading_each_name_does() -> None:
+    """``clone`` pairs the copies with the keys of ``order`` (the names in ``everyone``'s order)
+    instead of reading each copy's name: the same mapping, on positions of random games."""
+    from workbench.domain.engines.base import RandomAgent
+
+    a, b = decks()
+    for seed in range(20):
+        state = ENGINE.new_game(a, b, DEFAULTS, seed)
+        agent = RandomAgent(seed)
+        while not state.is_terminal():
+            copy = state.clone()
+            assert isinstance(copy, SethState)
+            assert list(copy.by_name.items()) == [(m.name, m) for m in copy.everyone]
+            assert all(x is not y for x, y in zip(copy.everyone, state.everyone))
+            state.apply_joint({p: agent.choose(state, p) for p in state.to_act()})
+
+
+def test_a_clone_sets_every_field_sharing_only_the_fields_copied_as_they_are() -> None:
+    """``clone`` copies the fields of ``_SHARED_FIELDS`` as they are and makes the rest: every
+    slot of a clone is set, the shared ones to the very objects of the original."""
+    from workbench.domain.engines.seth import state as state_module
+
+    a, b = decks()
+    state = ENGINE.new_game(a, b, DEFAULTS, 3)
+    _ = state.rng  # a generator made: the clone copies it
+    copy = state.clone()
+    for name in SethState.__slots__:
+        value = getattr(copy, name)  # raises AttributeError for a field left unset
+        if name in state_module._SHARED_FIELDS:
+            assert value is getattr(state, name), name
+    assert copy._rng is not state._rng and copy._rng.getstate() == state._rng.getstate()
+    assert set(state_module._SHARED_FIELDS) | state_module._CLONE_MADE == set(SethState.__slots__)

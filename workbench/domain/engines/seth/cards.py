@@ -58,6 +58,9 @@ class MonsterCard:
     """The latest phase (0-2) the monster can act in; derived from ``phases``."""
     abilities: tuple[Effect, ...] = field(init=False, default=())
     """The ``activated`` and ``on_play`` effects, in card order (step 2 of a phase offers them)."""
+    activated: tuple[Effect, ...] = field(init=False, default=())
+    """The ``activated`` effects, in card order: all that step 2 offers once the monster's
+    first assignment (and its on_play triggers) is past."""
     size_value: float = field(init=False, default=1.0)
     """``power * 0.5 + 1``: the part of the heuristic player's value of a monster that its
     Damage does not change (agents._value), kept so the player's hot loops do not recompute it."""
@@ -68,6 +71,7 @@ class MonsterCard:
         object.__setattr__(self, "last_phase", max(self.phases))
         object.__setattr__(self, "abilities",
                            tuple(e for e in self.effects if e.trigger in ("activated", "on_play")))
+        object.__setattr__(self, "activated", tuple(e for e in self.effects if e.trigger == "activated"))
         object.__setattr__(self, "size_value", self.power * 0.5 + 1)
 
 

@@ -51,6 +51,7 @@ QUICK_SEED = True
 for an int, after its Python-level checks) and ``clone`` copies a generator into one made without
 seeding; False: ``random.Random(seed)``, and ``random.Random()`` with ``setstate`` (the plain
 definitions; the tests compare the generators' states)."""
+_new_object = object.__new__
 _new_random = random.Random.__new__
 _seed_random = _random.Random.seed
 
@@ -105,7 +106,8 @@ class Monster:
         self.src: Source | None = None  # the Source its effects resolve with (SethState._source)
 
     def copy(self) -> Monster:
-        m = Monster.__new__(Monster)
+        """An independent copy (shared card data; its own counters; no Source yet)."""
+        m = _new_object(Monster)  # Monster.__new__ (it has none of its own) without the look-up
         m.card = self.card
         m.name = self.name
         m.owner = self.owner
@@ -153,7 +155,7 @@ class SethState(Observe, State):
         "teams", "_seed", "_rng", "log", "stats", "options", "logging", "resist_factor",
         "vulnerable_factor", "max_rounds", "flight_reduction", "flight_once", "damage_persists",
         "by_name", "order", "left", "living", "has_round_triggers", "has_continuous", "has_statics",
-        "static_rules", "has_damage_triggers", "has_phase_triggers", "hurt", "round_changes", "bound",
+        "static_rules", "has_damage_triggers", "has_phase_triggers", "has_counters", "hurt", "round_changes", "bound",
         "round", "phase", "step", "_to_act", "winner", "reason", "over", "settled", "removals",
         "assigned_at", "eligible", "now", "flight_used", "slots", "queued", "finished", "totals",
         "targets", "choice",
@@ -188,6 +190,10 @@ class SethState(Observe, State):
     """Each monster's effects resolve with one Source kept on the monster, reset as a new one
     would be (``_source``); False: a new Source per effect (``ADAPTER.source``, the plain
     definition; the tests compare both)."""
+    note_counters: ClassVar[bool] = True
+    """A lone ability looks for counters summed to nothing only in a game whose cards can put
+    named counters (``has_counters``); False: it looks at every monster each time (the plain
+    definition; the tests compare both)."""
     skip_empty: ClassVar[bool] = True
     """A phase in which nobody assigned a monster ends right after the assignment; False: it
     goes through the (empty) ability and split steps (the plain reading; the tests compare both)."""
@@ -211,7 +217,7 @@ class SethState(Observe, State):
         by_name: dict[str, Monster] = {}
         order: dict[str, int] = {}
         left = [0, 0]  # monsters in play per player
-        round_triggers = continuous = statics = damage_triggers = phase_triggers = False
+        round_triggers = continuous = statics = damage_triggers = phase_triggers = counters = False
         resist, vulnerable = self.resist_factor, self.vulnerable_factor
         for p, team in enumerate(teams):
             for m in team:
@@ -228,6 +234,7 @@ class SethState(Observe, State):
                     statics = statics or any(e.static for e in triggered.get("continuous", ()))
                     damage_triggers = damage_triggers or "on_damaged" in triggered or "on_deal_damage" in triggered
                     phase_triggers = phase_triggers or "on_phase" in triggered
+                    counters = counters or _adds_counters(card.effects)
         self.by_name = by_name
         self.order = order
         self.left = left
@@ -240,6 +247,9 @@ class SethState(Observe, State):
         self.static_rules: StaticRules | None = None  # the static rules in play (adapter.statics)
         self.has_damage_triggers = damage_triggers
         self.has_phase_triggers = phase_triggers
+        # Whether a card of the game can add or remove named counters (poison is a field of its
+        # own): only adding makes a monster's counters table (SethEffects.counter_map).
+        self.has_counters = counters or any(m.counters for m in by_name.values())
         # Damage taken since the last check, for on_damaged/on_deal_damage: (monster, the monsters
         # whose damage it was). Only filled when a card of the game has such a trigger.
         self.hurt: list[tuple[Monster, tuple[Monster, ...]]] = []
@@ -402,7 +412,7 @@ class SethState(Observe, State):
         """A cheap independent copy for look-ahead: copied monsters and the lists that hold
         them, shared card data and read-only fields (no deepcopy)."""
         other = SethState.__new__(SethState)
-        _copy_fields(self, other)  # every field as it is; what changes in place is replaced below
+        _copy_shared(self, other)  # the fields shared as they are; the others are made below
         # new_game copies an opening per game, so this is on the hot path too: every list of
         # monsters is mapped with map over the look-up of each monster's copy (a C loop, where a
         # comprehension would be a function call of its own).
@@ -412,7 +422,13 @@ class SethState(Observe, State):
         get = to.__getitem__
         first = len(self.teams[0])
         other.teams = [copies[:first], copies[first:]]
-        other.by_name = dict(zip(map(_NAME, copies), copies))
+        # ``order`` holds the names in ``everyone``'s order (built from the teams in order), so
+        # its keys pair with the copies without reading each copy's name (unless names repeat).
+        order = self.order
+        if len(order) == len(copies):
+            other.by_name = dict(zip(order, copies))
+        else:
+            other.by_name = dict(zip(map(_NAME, copies), copies))
         if self.index_copies:
             self._copy_index(other, get)
         else:
@@ -420,8 +436,7 @@ class SethState(Observe, State):
         other.static_rules = None
         other.hurt = [(to[m], tuple(map(get, by))) for m, by in self.hurt] if self.hurt else []
         other.bound = [(to[m], to[t], d, h) for m, t, d, h in self.bound] if self.bound else []
-        if self._rng is not None:
-            other._rng = _copy_rng(self._rng)
+        other._rng = _copy_rng(self._rng) if self._rng is not None else None
         other.log = list(self.log)
         other.stats = self.stats.copy()
         a, b = self.eligible
@@ -701,16 +716,16 @@ class SethState(Observe, State):
             for m in now[p]:
                 if not m.alive:
                     continue
-                first = not m.ever_assigned
-                m.ever_assigned = True
-                effects = m.card.abilities
-                if not effects:
+                if m.ever_assigned:  # on_play triggered on its first assignment: only activations
+                    for effect in m.card.activated:
+                        slots.append((m, effect.index, effect, False))
                     continue
-                for effect in effects:
+                m.ever_assigned = True
+                for effect in m.card.abilities:  # activated and on_play, in card order
                     trigger = effect.trigger
                     if trigger == "activated":
                         slots.append((m, effect.index, effect, False))
-                    elif trigger == "on_play" and first:
+                    elif trigger == "on_play":
                         if effect.picked and not self._can_pick(m, effect):
                             # Nothing it may pick (a filter no monster matches, every target
                             # untargetable): the trigger does nothing, as a pick of no target would.
@@ -1008,10 +1023,11 @@ class SethState(Observe, State):
         (m, effect, target, activation), = self.queued[p]
         self.queued[p] = []
         self._run_ability(p, m, effect, target, activation)
-        for x in self.everyone:  # counters summed to nothing are dropped, as the sum drops them
-            table = x.counters
-            if table and 0 in table.values():
-                x.counters = {name: n for name, n in table.items() if n > 0} or None
+        if self.has_counters or not self.note_counters:
+            for x in self.everyone:  # counters summed to nothing are dropped, as the sum drops them
+                table = x.counters
+                if table and 0 in table.values():
+                    x.counters = {name: n for name, n in table.items() if n > 0} or None
         if self.hurt or not self.settled:
             self._settle_damage()
             if self._check_end():
@@ -1408,6 +1424,17 @@ class SethState(Observe, State):
             self._begin_phase()
 
 
+def _adds_counters(effects: Iterable[Effect]) -> bool:
+    """Whether one of ``effects`` (or a step of one of its modes) adds or removes named counters."""
+    for e in effects:
+        if e.action == "add_counters" or e.action == "remove_counters":
+            return True
+        for option in e.options:
+            if _adds_counters(cast("Iterable[Effect]", option)):
+                return True
+    return False
+
+
 def _mutable(m: Monster) -> tuple[int, int, int, int, int, int]:
     """What an ability can change on a monster (§2.7.2 sums these changes)."""
     return (m.damage_taken, m.poison, m.round_damage, m.round_health, m.perm_damage, m.perm_health)
@@ -1462,4 +1489,12 @@ def _subset_actions(eligible: list[Monster]) -> list[Action]:
     return actions
 
 
-_copy_fields = field_copier(SethState.__slots__)  # a state -> its clone
+_CLONE_MADE = frozenset({
+    "teams", "by_name", "everyone", "by_phase", "static_holders", "phase_sources", "round_sources",
+    "cont_sources", "static_rules", "hurt", "bound", "_rng", "log", "stats", "eligible", "now", "targets",
+    "living", "flight_used", "slots", "queued", "finished", "left", "totals", "choice",
+})
+"""The fields ``clone`` makes for the copy (they hold monsters or change in place): copying them
+first would only be undone."""
+_SHARED_FIELDS = tuple(name for name in SethState.__slots__ if name not in _CLONE_MADE)
+_copy_shared = field_copier(_SHARED_FIELDS)  # a state -> its clone: the fields shared as they are
