@@ -502,7 +502,7 @@ class WarzoneState(Combat, Effects, Observe, State):
                     continue  # cannot_attack
                 card = u.card
                 cache = card.acts
-                reach = reach_for[card.reach_kind]
+                reach = reach_for[card.reach_kind]  # a unit's Class is its card's (Unit.__init__)
                 for v in foe_field:
                     if reach[v.cls] and (rules is None or v not in rules.unattackable):
                         vcard = v.card
