@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.adapter import ADAPTER
@@ -398,7 +398,8 @@ class HeuristicAgent:
         The opponent's face-down creatures are unknown (RULES.md §3.4.2): while the decision is
         scored, their stats read as the average of the creatures they could be (see _guess).
         """
-        assert isinstance(state, FusionState)
+        if TYPE_CHECKING:  # for the type checkers: the hot path skips the isinstance call
+            assert isinstance(state, FusionState)
         down = state.down
         step = state.step
         if down and step not in _BLIND_STEPS:
@@ -576,11 +577,8 @@ class HeuristicAgent:
         best, best_score = acts[0], _NEG_INF
         index, cards = state.index, state.cards
         mana = state.mana[player]
-        score_play = self._score_play
-        sc, atk_dfn, owner, damage, used = state._sc, state.atk_dfn, state.owner, state.damage, state.used
-        phase = state.phase
-        in_battle = phase == "battle"
-        tapped, sick, down = state.tapped, state.sick, state.down
+        # only what most actions read is fetched here; the rarer branches read the state
+        sc, owner, damage, used = state._sc, state.owner, state.damage, state.used
         for a in acts:
             kind = a.kind
             # the kinds in the order they are most often listed
@@ -591,7 +589,7 @@ class HeuristicAgent:
                 card = cards[i]
                 on_play = card.on_play
                 if len(on_play) > 1:
-                    score = score_play(state, player, kind, i, card, args, mana)
+                    score = self._score_play(state, player, kind, i, card, args, mana)
                 else:
                     e = on_play[0] if on_play else None
                     if e is None or (e.once and used and (player, card.id, e.index) in used):
@@ -604,11 +602,11 @@ class HeuristicAgent:
                             amount = mana if card.x_cost else card.cost
                         v = sc.get(t)
                         if v is None:
-                            v = atk_dfn(t)
+                            v = state.atk_dfn(t)
                         sign = 1.0 if owner[t] == player else -1.0
                         if amount >= (v[1] - damage.get(t, 0) if damage else v[1]):
                             gain = 0.0 + (0.0 - sign * (v[0] + v[1] + 1.0))
-                        elif in_battle:
+                        elif state.phase == "battle":
                             gain = 0.0 + _chip(state, t, amount, v[0], v[1], sign)
                         else:
                             gain = -_WASTED  # what _chip gives outside the battle phase
@@ -652,7 +650,7 @@ class HeuristicAgent:
                 i = index[args[0]]
                 card = cards[i]
                 if card.on_play:
-                    score = score_play(state, player, kind, i, card, args, mana)
+                    score = self._score_play(state, player, kind, i, card, args, mana)
                 else:
                     score = card.h_summon + (mana if card.x_cost else card.cost)
             elif kind == "activate":  # _score of an ability, inline (one action per target)
@@ -669,9 +667,9 @@ class HeuristicAgent:
                 else:
                     t = None
                 score = _effect_value(state, player, i, e, t, x) - 0.1 * x
-                if (e.cost_tap and card.is_creature and phase == "main1"
-                        and i not in tapped and i not in sick and i not in down):  # state.can_attack(i)
-                    score -= 0.5 * (sc.get(i) or atk_dfn(i))[0]  # state.atk(i)
+                if (e.cost_tap and card.is_creature and state.phase == "main1"
+                        and i not in state.tapped and i not in state.sick and i not in state.down):  # state.can_attack(i)
+                    score -= 0.5 * (sc.get(i) or state.atk_dfn(i))[0]  # state.atk(i)
             elif kind == "fusion":  # option extra_deck_summon: materials_in_main
                 i = index[a.args[0]]
                 score = _summon_gain(state, player, i, state.fusion_materials(player, i) or []) - 0.1 * int(
@@ -685,7 +683,7 @@ class HeuristicAgent:
                 elif kind == "retarget":
                     score = _retarget_score(state, i, args[1])
                 else:
-                    score = score_play(state, player, kind, i, card, args, mana)
+                    score = self._score_play(state, player, kind, i, card, args, mana)
             if score > best_score:
                 best, best_score = a, score
         if best_score <= 0.5 and (step == "respond" or step == "window"):
