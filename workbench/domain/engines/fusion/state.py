@@ -803,7 +803,7 @@ class FusionState(Observe, State):
 
     def _draw(self, p: int, n: int = 1) -> None:
         deck, hand, cards = self.deck[p], self.hand[p], self.cards
-        drawn = (self.stats if self._stats_mine else self.own_stats()).drawn[p]  # own_stats; once: drawing changes neither
+        drawn = self.own_stats().drawn[p]  # (looked up once: drawing changes neither)
         watch = bool(self.v2) and "on_draw" in self.v2
         for _ in range(n):
             if not deck:
@@ -1038,10 +1038,8 @@ class FusionState(Observe, State):
                         tapped.discard(i)
         self.acts = [0] * self.np
         if self.logging:
-            turn = self.turn
-            self.log.append(
-                f"{_TURN_TAGS[turn] if 0 <= turn < 1000 else f'Turn {turn} — '}{_SEATS[p]}'s turn: "
-                f"life {' / '.join(map(str, self.life))}, "
+            self._say(
+                f"{_SEATS[p]}'s turn: life {' / '.join(map(str, self.life))}, "
                 f"mana {self.mana[p]}/{self.mana_max[p]}, hand {len(self.hand[p])}, deck {len(self.deck[p])}"
             )
         if self.start_ids[p] and self._any_on_field(self.start_ids[p], p):
@@ -2081,9 +2079,7 @@ class FusionState(Observe, State):
         args = action.args
         p = self.actor
         if self.logging and kind not in _UNLOGGED:
-            turn = self.turn  # _say, in one format
-            tag = _TURN_TAGS[turn] if 0 <= turn < 1000 else f"Turn {turn} — "
-            self.log.append(f"{tag}{_SEATS[p]}: {action.text or action}")
+            self._say(f"{_SEATS[p]}: {action.text or action}")
         if kind == "attack":  # the most frequent action first
             i = self.index[args[0]]
             arg = args[1]
@@ -2218,7 +2214,7 @@ class FusionState(Observe, State):
             self._cb = None
             self._sc = {}
         card = self.cards[i]
-        (self.stats if self._stats_mine else self.own_stats()).played[p].add(card.id)  # own_stats, call-free when mine
+        self.own_stats().played[p].add(card.id)
         self.hand[p].remove(i)
         self.down.add(i)
         self.set_turn[i] = self.turn
@@ -2261,7 +2257,7 @@ class FusionState(Observe, State):
         card = self.cards[i]
         x = self.mana[p] if card.x_cost else (self._price(p, i) if self.static_ids and self._priced() else card.cost)
         self.mana[p] -= x
-        (self.stats if self._stats_mine else self.own_stats()).played[p].add(card.id)  # own_stats, call-free when mine
+        self.own_stats().played[p].add(card.id)
         effects = card.on_play
         if self.v2 and kind != "flip":
             self._played(p, i, kind == "summon")
