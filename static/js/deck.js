@@ -175,6 +175,7 @@
         }, [])),
       ]));
     });
+    results.dataset.query = search.value;  // the query these results answer (a typed query is debounced)
     resultNote.textContent = matching.length > MAX_RESULTS
       ? W.t("Showing %(shown)s of %(n)s matching cards; type more to narrow.", { shown: MAX_RESULTS, n: matching.length })
       : W.tn("%(n)s matching card", "%(n)s matching cards", matching.length, { n: matching.length });

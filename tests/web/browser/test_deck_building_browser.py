@@ -67,6 +67,7 @@ def test_copy_limit_button_focus_duplicate_and_links(live_server, page):
     for label in ("Print this deck", "Playtest this deck", "Export this deck", "Download as text"):
         expect(page.get_by_role("link", name=label, exact=True)).to_be_visible()
     page.get_by_label("Search cards").fill("Mudfoot")
+    expect(page.locator("#card-results")).to_have_attribute("data-query", "Mudfoot")  # the debounced list
     page.get_by_role("button", name="4 copies of Mudfoot Recruit in Main deck (the most allowed)").click()
     expect(page.get_by_role("spinbutton", name="Copies of Mudfoot Recruit in Main deck")).to_have_value("4")
     minus = page.get_by_role("button", name="One fewer Mudfoot Recruit")

@@ -103,6 +103,8 @@ def test_build_a_deck_until_it_is_legal(live_server, page, screenshot):
     expect(status).to_contain_text("Not legal")
     for card in ["Cinder Imp", "Glass Wasp", "Bog Lurker", "Moonlit Sprite", "Emberhorn Ram"]:
         page.get_by_label("Search cards").fill(card)
+        # the debounced search re-renders the results: click only in the list that answers this query
+        expect(page.locator("#card-results")).to_have_attribute("data-query", card)
         page.get_by_role("button", name=f"Add {card} to Team").click()
     expect(page.locator("#zone-team-count")).to_have_text("5")
     expect(status).to_have_text("Legal")
