@@ -10,10 +10,15 @@ the ratio; the median over rounds is the figure. A rule change can make the game
 longer (more decisions a game), so it also prints the decisions a game of each and the ratio per
 decision (decisions/s new ÷ old): what the players and the engine cost for each decision.
 
+The sample decks change too (a deck gains a card that shows a new rule), and that alone can make
+the games longer. ``--old-decks`` has the new checkout play the old checkout's deck lists (each
+card as the new checkout defines it, under the new rules): the same deck lists on both sides, so
+the ratio is the engines' and players' alone. The old side always plays its own workload.
+
 Usage:
     git worktree add /tmp/old 62614cb   # or: mkdir /tmp/old && git archive 62614cb | tar -x -C /tmp/old
     python benchmarks/paired_speed.py --old /tmp/old [--game fusion|seth|warzone|all]
-        [--games N] [--rounds R] [--cpu K]
+        [--games N] [--rounds R] [--cpu K] [--old-decks]
 
 It prints, per game, each round's games/s of both and new ÷ old, then the median over rounds of
 games/s new ÷ old and of decisions/s new ÷ old.
@@ -22,11 +27,14 @@ games/s new ÷ old and of decisions/s new ÷ old.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,14 +44,44 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = {"fusion": 600, "seth": 3000, "warzone": 600}
 
 
-def _workload(root: str, game: str):
-    """A function playing n heuristic-vs-heuristic games of ``root``'s own benchmark for ``game``."""
+def _with_decks_of(root: str, game: str, decks_from: str) -> Path:
+    """A temporary copy of ``root``'s ``card_data`` whose ``game`` deck lists are ``decks_from``'s
+    (removed when the process ends). Raises SystemExit when a listed card has no file in ``root``."""
+    import yaml
+
+    overlay = Path(tempfile.mkdtemp(prefix="paired-decks-"))
+    atexit.register(shutil.rmtree, overlay, True)
+    shutil.copytree(Path(root, "card_data"), overlay / "card_data")
+    decks = overlay / "card_data" / game / "decks"
+    shutil.rmtree(decks)
+    shutil.copytree(Path(decks_from, "card_data", game, "decks"), decks)
+    for deck in sorted(decks.glob("*.yaml")):
+        zones = (yaml.safe_load(deck.read_text(encoding="utf-8")) or {}).get("zones") or {}
+        missing = [card for cards in zones.values() for card in (cards or {})
+                   if not (overlay / "card_data" / game / "cards" / f"{card}.yaml").is_file()]
+        if missing:
+            raise SystemExit(f"--old-decks: {deck.name} lists {', '.join(missing)}, which {root} "
+                             f"has no card file for")
+    return overlay
+
+
+def _workload(root: str, game: str, decks_from: str | None = None):
+    """A function playing n heuristic-vs-heuristic games of ``root``'s own benchmark for ``game``
+    (with ``decks_from``'s deck lists instead of its own, when given)."""
     sys.path.insert(0, os.path.join(root, "benchmarks"))
     sys.path.insert(0, root)
     bench = importlib.import_module(f"engine_{game}")
     engine_file = Path(sys.modules[f"workbench.domain.engines.{game}"].__file__ or "").resolve()
     if not engine_file.is_relative_to(Path(root).resolve()):
         raise SystemExit(f"{root}: its benchmark imported the engine from {engine_file}")
+    if decks_from is not None:
+        overlay = _with_decks_of(root, game, decks_from)
+        if game == "warzone":  # its benchmark reads the decks through the test fixtures
+            fixtures = importlib.import_module("tests.domain.engines.warzone_fixtures")
+            fixtures.DATA = overlay / "card_data" / "warzone"
+            fixtures.sample_deck.cache_clear()
+        else:  # fusion and seth read ROOT / "card_data" when they load the decks
+            bench.ROOT = overlay
     if game == "fusion":
         deck_a, deck_b, options, _ = bench.load_decks("card_data")
         options = {**options, "_log": False}  # the benchmark's headline figure: log off, as playtests run
@@ -56,10 +94,10 @@ def _workload(root: str, game: str):
     return lambda n: bench.speed("heuristic", n, options)
 
 
-def worker(root: str, game: str, games: int) -> None:
+def worker(root: str, game: str, games: int, decks_from: str | None = None) -> None:
     """Warm up, then play ``games`` games and print the CPU seconds they took and the decisions
     a game (the benchmark's own figures: games/s and decisions/s come first in what it returns)."""
-    play = _workload(root, game)
+    play = _workload(root, game, decks_from)
     play(max(1, games // 20))  # imports, caches, the interpreter's specialisation
     start = time.process_time()
     figures = play(games)
@@ -73,12 +111,16 @@ def _pinned(cpu: int | None):
     return lambda: os.sched_setaffinity(0, {cpu})
 
 
-def one_round(old: str, game: str, games: int, cpu: int | None) -> tuple[tuple[float, float], ...]:
-    """(CPU seconds, decisions a game) of old and of new playing the same games at once on core
-    ``cpu``."""
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", root, game, str(games)],
-                              stdout=subprocess.PIPE, text=True, preexec_fn=_pinned(cpu))
-             for root in (old, str(ROOT))]
+def one_round(old: str, game: str, games: int, cpu: int | None,
+              old_decks: bool = False) -> tuple[tuple[float, float], ...]:
+    """(CPU seconds, decisions a game) of old and of new playing their games at once on core
+    ``cpu`` (``old_decks``: the new one with the old one's deck lists)."""
+    commands = [[sys.executable, __file__, "--worker", old, game, str(games)],
+                [sys.executable, __file__, "--worker", str(ROOT), game, str(games)]]
+    if old_decks:
+        commands[1] += ["--decks-from", old]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True, preexec_fn=_pinned(cpu))
+             for command in commands]
     figures = []
     for proc in procs:
         out, _ = proc.communicate()
@@ -96,10 +138,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0, help="games per round (default: per game)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--cpu", type=int, default=0, help="the core both run on (-1: not pinned)")
+    parser.add_argument("--old-decks", action="store_true",
+                        help="the new checkout plays the old one's deck lists (same decks both sides)")
     parser.add_argument("--worker", nargs=3, metavar=("ROOT", "GAME", "GAMES"), help=argparse.SUPPRESS)
+    parser.add_argument("--decks-from", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker[0], args.worker[1], int(args.worker[2]))
+        worker(args.worker[0], args.worker[1], int(args.worker[2]), args.decks_from)
         return
     if not args.old or not Path(args.old, "benchmarks").is_dir():
         parser.error("--old must name a checkout with a benchmarks/ folder")
@@ -108,9 +153,10 @@ def main() -> None:
         games = args.games or GAMES[game]
         ratios, per_decision = [], []
         print(f"{game}: {games} heuristic games a round, old {args.old} and new {ROOT} at once"
-              f"{'' if cpu is None else f' on core {cpu}'}")
+              f"{'' if cpu is None else f' on core {cpu}'}"
+              f"{'; both with the old deck lists' if args.old_decks else ''}")
         for k in range(args.rounds):
-            (old_s, old_d), (new_s, new_d) = one_round(args.old, game, games, cpu)
+            (old_s, old_d), (new_s, new_d) = one_round(args.old, game, games, cpu, args.old_decks)
             ratios.append(old_s / new_s)  # games/s new ÷ old
             per_decision.append(old_s / new_s * new_d / old_d)  # decisions/s new ÷ old
             print(f"  round {k + 1}: old {games / old_s:7.0f} games/s, new {games / new_s:7.0f} "
