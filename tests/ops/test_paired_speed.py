@@ -14,6 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "paired_speed.py"
 
 
+def _decisions(out: str, game: str) -> tuple[float, float]:
+    """The decisions a game of old and new in ``game``'s first round of the script's output."""
+    line = next(l for l in out.split(f"{game}: ")[1].splitlines() if "round 1" in l)
+    old_d, new_d = re.search(r"decisions a game old ([\d.]+), new ([\d.]+)", line).groups()
+    return float(old_d), float(new_d)
+
+
 def test_it_plays_each_game_in_both_checkouts_and_prints_the_ratio() -> None:
     out = subprocess.run([sys.executable, str(SCRIPT), "--old", str(ROOT), "--games", "4", "--rounds", "1",
                           "--cpu", "-1"], capture_output=True, text=True, timeout=300, check=True).stdout
@@ -21,9 +28,8 @@ def test_it_plays_each_game_in_both_checkouts_and_prints_the_ratio() -> None:
         line = next(l for l in out.splitlines() if l.strip().startswith(f"{game}: median"))
         assert float(re.search(r"median new ÷ old ([\d.]+)", line).group(1)) > 0
         # the same checkout on both sides plays the same games: the same decisions a game
-        rounds = [l for l in out.split(f"{game}: ")[1].splitlines() if "round 1" in l]
-        old_d, new_d = re.search(r"decisions a game old ([\d.]+), new ([\d.]+)", rounds[0]).groups()
-        assert float(old_d) == float(new_d) > 1
+        old_d, new_d = _decisions(out, game)
+        assert old_d == new_d > 1
         assert float(re.search(r"per decision: median new ÷ old ([\d.]+)", line).group(1)) > 0
 
 
@@ -34,10 +40,6 @@ def test_it_refuses_an_old_directory_without_benchmarks(tmp_path: Path) -> None:
     assert "--old must name a checkout" in done.stderr
 
 
-def _decisions(out: str, game: str) -> tuple[float, float]:
-    line = next(l for l in out.splitlines() if "round 1" in l)
-    old_d, new_d = re.search(r"decisions a game old ([\d.]+), new ([\d.]+)", line).groups()
-    return float(old_d), float(new_d)
 
 
 def _older_checkout(tmp_path: Path) -> Path:

@@ -580,9 +580,9 @@ class FusionState(Observe, State):
     def _target_text(self, arg: Any, attacker: Any = None) -> str:
         """A target in an action's description: a player (``P2``) or an instance (_card_text)."""
         if arg == PLAYER:  # two players: the attacker's opponent
-            return f"P{2 - self.owner[self.index[attacker]]}" if attacker in self.index else "the opponent"
+            return _SEATS[1 - self.owner[self.index[attacker]]] if attacker in self.index else "the opponent"
         if arg in _PTOK:
-            return f"P{_PTOK.index(arg) + 1}"
+            return _SEATS[_PTOK.index(arg)]
         return self._card_text(arg)
 
     def _describe(self, kind: str, args: tuple[Any, ...]) -> str:
