@@ -177,7 +177,7 @@ def test_the_effect_rows_are_reached_and_used_with_the_keyboard_only(live_server
     assert page.evaluate("document.activeElement.closest('#field-effects-1-if') !== null")
 
 
-_READY = ("() => { const r = document.getElementById('play'); return !r.hasAttribute('aria-busy') &&"
+_READY = ("() => { const r = document.getElementById('play'); return r !== null && !r.hasAttribute('aria-busy') &&"
           " (r.dataset.over === 'true' || document.querySelectorAll('#pt-moves button.pt-move').length > 0); }")
 
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 DECKS = {"warzone": ("iron-bastion", "vanguard-rush"), "seth": ("rot-and-stone", "skyburn-blitz"),
          "fusion": ("lie-yan-ji-feng", "pan-shi-chao-xi")}
-READY = ("() => { const r = document.getElementById('play'); return !r.hasAttribute('aria-busy') &&"
+READY = ("() => { const r = document.getElementById('play'); return r !== null && !r.hasAttribute('aria-busy') &&"
          " (r.dataset.over === 'true' || document.querySelectorAll('#pt-moves button.pt-move').length > 0); }")
 
 
@@ -248,6 +248,7 @@ def test_a_game_resumes_after_the_server_restarts(tmp_path_factory, browser):
         with running_server(data, instance) as server:
             page.goto(f"{server.url}/games/fusion/play")
             page.locator(f"#saved-tables a[href$='/play/{table_id}']").click()
+            page.wait_for_url(f"**/play/{table_id}")
             page.wait_for_function(READY)
             assert page.locator("#play").get_attribute("data-step") == step
             assert page.locator("#pt-log").inner_text() == log
