@@ -63,7 +63,7 @@ def test_every_page_has_no_serious_violations_and_no_sideways_scroll(live_server
     problems: dict[str, list[str]] = {}
     for path in PAGES:
         page.goto(live_server + path)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("networkidle", timeout=90_000)  # requests can queue on a busy machine
         found = _violations(page)
         wide = page.evaluate(_OVERFLOW)
         if page.evaluate("document.documentElement.scrollWidth") > size[0]:
@@ -78,7 +78,7 @@ def test_interactive_states_have_no_serious_violations(live_server, tester):
     problems: dict[str, list[str]] = {}
     page.goto(live_server + "/games/seth/new-card?kind=monster")
     page.get_by_label("Power").fill("40")  # an error shown next to its field
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("networkidle", timeout=90_000)  # a preview render can queue on a busy machine
     problems["editor with an error"] = _violations(page)
     page.goto(live_server + "/games/warzone/decks/iron-bastion/edit")
     page.get_by_text("Paste or import a list").click()
@@ -143,7 +143,7 @@ def test_the_effect_editor_with_nested_rows_open(live_server, tester, size, path
     page = tester(*size)
     page.goto(live_server + path)
     _open_nested_effect_rows(page)
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("networkidle", timeout=90_000)  # a preview render can queue on a busy machine
     found = _violations(page) + [f"wider than the screen: {w}" for w in page.evaluate(_OVERFLOW)]
     if page.evaluate("document.documentElement.scrollWidth") > size[0]:
         found.append(f"page scrollWidth {page.evaluate('document.documentElement.scrollWidth')}")

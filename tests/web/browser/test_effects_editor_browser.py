@@ -556,7 +556,7 @@ def test_a_focused_row_scrolls_above_the_sticky_save_bar(live_server, page, size
     # the live check's answer fills the new rows' problem lists (rows grow): wait for it, so the
     # walk below measures the settled page, not one that shifts while it tabs
     expect(page.locator("#problems-effects-4")).not_to_be_empty()
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("networkidle", timeout=90_000)  # a preview render can queue on a busy machine
     page.evaluate("window.scrollTo(0, 0)")
     page.locator("fieldset.effect-row").nth(0).get_by_label("When", exact=True).focus()
     checked = 0

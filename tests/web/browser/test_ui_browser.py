@@ -53,7 +53,7 @@ def test_create_card_see_error_fix_save_reload_find(live_server, page, screensho
     page.get_by_label("Flavor text").fill("It hums in a key only stones can hear.")
     expect(page.locator("#preview .pc-name")).to_have_text("Quartz Beetle")
     expect(page.locator("#problem-summary")).to_have_text("1 error, 0 warnings")  # only Power is left
-    page.wait_for_load_state("networkidle")  # the rendered preview has arrived
+    page.wait_for_load_state("networkidle", timeout=90_000)  # the rendered preview has arrived (it can queue on a busy machine)
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "editor-error", full_page=False)
     page.get_by_label("Power").fill("5")
