@@ -244,3 +244,32 @@ def test_inline_ability_scores_choose_what_the_plain_scores_choose() -> None:
                 checked += 1
             s.apply(agents[p].choose(s, p))
     assert checked > 100, checked
+
+
+def test_declaration_after_an_attack_lists_what_the_plain_listing_lists() -> None:
+    """Right after an attack is declared, ``apply`` derives the next declaration's list from the
+    previous one (``_declared_from``): the same Actions, in the same order, as ``_declare_actions``
+    finds anew, in heuristic and random games of the built-in and the bundled decks."""
+    from tests.domain.engines.test_engine_contract import bundled
+
+    card_a, card_b, card_options = bundled("fusion")
+
+    def games() -> Any:
+        yield from _games(("heuristic", "heuristic"), 30)
+        yield from _games(("random", "random"), 10)
+        for g in range(30):
+            a, b = (card_a, card_b) if g % 2 == 0 else (card_b, card_a)
+            yield ENGINE.new_game(a, b, card_options, g), [HeuristicAgent(2 * g), HeuristicAgent(2 * g + 1)]
+
+    derived = 0
+    for s, agents in games():
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            if s.step == "declare" and s._legal is not None:
+                derived += 1
+                listed = s._legal
+                plain = s._declare_actions(p)
+                assert [(a.kind, a.args) for a in listed] == [(a.kind, a.args) for a in plain]
+                assert all(a is b for a, b in zip(listed, plain))  # the same cached Actions
+            s.apply(agents[p].choose(s, p))
+    assert derived > 200

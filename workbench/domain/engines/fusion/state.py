@@ -510,6 +510,11 @@ class FusionState(Observe, State):
         self._fuse = None
         self._do(chosen)
         self._advance()
+        if chosen.kind == "attack" and self.step == "declare" and self.attacks and self.attacks[-1][0] == self.index[chosen.args[0]]:
+            # _advance went straight back to the declaration (every other way into "declare"
+            # empties the attacks): the attack only tapped its attacker, so the next list is
+            # this one without that attacker's attacks (see _declared_from)
+            self._legal = self._declared_from(legal, chosen.args[0])
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
@@ -1968,6 +1973,18 @@ class FusionState(Observe, State):
             acts.append(FIXED["go"])
         else:
             acts.append(FIXED["end_battle"])
+        return acts
+
+    def _declared_from(self, listed: list[Action], attacker: str) -> list[Action]:
+        """``_declare_actions`` right after ``attacker`` declared its attack from the declaration
+        that listed ``listed``: declaring taps the attacker and adds one attack, nothing else
+        (tapped, sick and face-down creatures, Taunt, the static rules and the targets stay), so
+        the list is the same less the attacker's attacks, and "go" now ends the declaration."""
+        acts: list[Action] = []
+        for a in listed:
+            if a.kind == "attack" and a.args[0] != attacker:
+                acts.append(a)
+        acts.append(FIXED["go"])
         return acts
 
     def _attack_targets(self, p: int) -> list[str]:
