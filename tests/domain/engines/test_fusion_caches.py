@@ -249,7 +249,8 @@ def test_inline_ability_scores_choose_what_the_plain_scores_choose() -> None:
 def test_declaration_after_an_attack_lists_what_the_plain_listing_lists() -> None:
     """Right after an attack is declared, ``apply`` derives the next declaration's list from the
     previous one (``_declared_from``): the same Actions, in the same order, as ``_declare_actions``
-    finds anew, in heuristic and random games of the built-in and the bundled decks."""
+    finds anew, in heuristic and random games of the built-in and the bundled decks, two and three
+    players."""
     from tests.domain.engines.test_engine_contract import bundled
 
     card_a, card_b, card_options = bundled("fusion")
@@ -260,6 +261,9 @@ def test_declaration_after_an_attack_lists_what_the_plain_listing_lists() -> Non
         for g in range(30):
             a, b = (card_a, card_b) if g % 2 == 0 else (card_b, card_a)
             yield ENGINE.new_game(a, b, card_options, g), [HeuristicAgent(2 * g), HeuristicAgent(2 * g + 1)]
+        for g in range(10):  # three players: attacks on either opponent or its creatures
+            decks = [(card_a, card_b)[(k + g) % 2] for k in range(3)]
+            yield ENGINE.new_seated(decks, card_options, g), [HeuristicAgent(3 * g + k) for k in range(3)]
 
     derived = 0
     for s, agents in games():
