@@ -65,6 +65,11 @@ ACTIVATION_LIMIT = 40
 """Activations per player per turn; a safety net against zero-cost loops of card data."""
 
 PASS = Action("pass", (), "pass")
+_CALM_KINDS = frozenset(("pass", "retarget", "block", "done", "order"))
+"""Actions that change nothing a battle window's answers read (RULES.md §3.9.4): between the
+window after a declaration and the one after the blocks, a player who could only pass still can
+unless another action, a trigger or a resolution came in between (``FusionState._calm``)."""
+
 FIXED = {
     kind: Action(kind, (), text)
     for kind, text in (
@@ -159,7 +164,7 @@ _OWN_FIELDS = (
     "set_turn", "damage", "mods", "eot", "attached", "counters", "lasting", "bound", "hurt", "dealer",
     "_cb_seen", "_rules", "used", "acts", "turn", "first", "active", "phase", "step", "actor", "chain",
     "prio", "passes", "bseat", "resolving", "resume", "attacks", "wplayer", "wstage", "pending",
-    "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse",
+    "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse", "_calm",
 )
 
 
@@ -387,6 +392,9 @@ class FusionState(Observe, State):
         self.over = False
         self._legal: list[Action] | None = None
         self._fuse: dict[tuple[int, int], Any] | None = None  # fusion_choices of this position
+        # (player, the attacks): that player could only pass in the window after these attacks
+        # were declared, and since then only battle declarations happened (see _advance)
+        self._calm: tuple[int, list[list[Any]]] | None = None
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
@@ -508,6 +516,8 @@ class FusionState(Observe, State):
             raise IllegalAction(f"{action} is not legal for P{self.actor + 1} now ({self._step_name()})")
         self._legal = None
         self._fuse = None
+        if self._calm is not None and chosen.kind not in _CALM_KINDS:
+            self._calm = None
         self._do(chosen)
         self._advance()
         if chosen.kind == "attack" and self.step == "declare" and self.attacks and self.attacks[-1][0] == self.index[chosen.args[0]]:
@@ -1157,8 +1167,15 @@ class FusionState(Observe, State):
                     continue
                 return
             elif step == "window":
-                self.actor = self.wplayer
-                if self._only_pass():
+                w = self.actor = self.wplayer
+                calm = self._calm
+                if calm is not None and calm[0] == w and calm[1] is self.attacks and self.wstage == "blocked":
+                    only_pass = True  # as in the window after the declaration: nothing it reads changed
+                else:
+                    only_pass = self._only_pass()
+                    if only_pass and self.wstage == "declared" and w != self.active:
+                        self._calm = (w, self.attacks)
+                if only_pass:
                     if self.np != 2 or self.wstage[:5] == "main:":
                         self._window_passed()
                     elif self.wstage == "declared":  # _window_passed for two players, inline
@@ -1326,6 +1343,7 @@ class FusionState(Observe, State):
     # ------------------------------------------------------------------ triggers and the chain
 
     def _trigger(self, p: int, src: int, e: Effect) -> None:
+        self._calm = None  # a triggered effect may change what a window's player could answer
         if e.once:
             key = (p, self.cards[src].id, e.index)
             if key in self.used:
@@ -1369,6 +1387,7 @@ class FusionState(Observe, State):
             self._check_life()
 
     def _resolve_top(self) -> None:
+        self._calm = None  # a resolving effect may change what a window's player could answer
         p, src, kind, effects, targets, x, _speed, negated = self.chain.pop()
         card = self.cards[src]
         if negated:
