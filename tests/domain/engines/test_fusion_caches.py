@@ -357,3 +357,56 @@ def _any_effect(s: FusionState) -> Any:
         for e in card.on_play:
             return e
     raise AssertionError("no card with an effect")
+
+
+def test_declarations_checked_one_by_one_are_the_listed_ones() -> None:
+    """``attack_listed`` and ``_declares`` (how the heuristic declares and ``apply`` checks a
+    declaration without listing it) hold for exactly the attacks ``_declare_actions`` lists —
+    every pair of a creature and a target or player — and the heuristic without the list
+    declares what it declares from the list; built-in and bundled decks, two and three players."""
+    from tests.domain.engines.test_engine_contract import bundled
+    from workbench.domain.engines.base import Action
+    from workbench.domain.engines.fusion.state import FIXED, PLAYER, _PTOK
+
+    card_a, card_b, card_options = bundled("fusion")
+
+    def games() -> Any:
+        yield from _games(("heuristic", "heuristic"), 20)
+        yield from _games(("random", "random"), 10)
+        for g in range(20):
+            a, b = (card_a, card_b) if g % 2 == 0 else (card_b, card_a)
+            yield ENGINE.new_game(a, b, card_options, g), [HeuristicAgent(2 * g), HeuristicAgent(2 * g + 1)]
+        for g in range(10):
+            decks = [(card_a, card_b)[(k + g) % 2] for k in range(3)]
+            yield ENGINE.new_seated(decks, card_options, g), [HeuristicAgent(3 * g + k) for k in range(3)]
+
+    checked = 0
+    for s, agents in games():
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            if s.step == "declare":
+                listed = s._declare_actions(p)
+                keys = {(a.kind, a.args) for a in listed}
+                creatures = [i for zone in s.crea for i in zone]
+                for i in creatures:
+                    # every seat but, with two players, the own ("player" names the opponent)
+                    seats = [q for q in range(s.np) if s.np > 2 or q != p]
+                    for t in creatures + [-1 - q for q in seats]:
+                        action = s.attack_listed(i, t)
+                        target = (PLAYER if s.np == 2 else _PTOK[-1 - t]) if t < 0 else s.names[t]
+                        want = ("attack", (s.names[i], target))
+                        assert (action is not None) == (want in keys), want
+                        assert action is None or (action.kind, action.args) == want
+                        found = s._declares(Action(*want))
+                        assert (found is not None) == (want in keys) and (found is None or found is action)
+                        checked += 1
+                for kind in ("go", "end_battle"):
+                    found = s._declares(Action(kind, ()))
+                    assert (found is not None) == ((kind, ()) in keys)
+                    assert found is None or found is listed[-1]  # the listed Action, with its text
+                agent = agents[p]
+                if isinstance(agent, HeuristicAgent):
+                    lazy = HeuristicAgent(0)._declare(s, p, None)
+                    assert lazy is HeuristicAgent(0)._declare(s, p, listed)
+            s.apply(agents[p].choose(s, p))
+    assert checked > 5000

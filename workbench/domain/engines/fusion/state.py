@@ -498,6 +498,15 @@ class FusionState(Observe, State):
             raise IllegalAction("the game is over")
         legal = self._legal
         if legal is None:
+            listed = self._declares(action) if self.step == "declare" else None
+            if listed is not None:
+                # an attack declaration the list would hold (the heuristic declares without
+                # listing): the listed Action (its text is logged), without building the list
+                self._fuse = None
+                self._calm = None
+                self._do(listed)
+                self._advance()
+                return
             legal = self._legal = self._compute_legal()
         chosen = None
         for candidate in legal:  # the usual case: an agent hands back one of the listed actions
@@ -1993,6 +2002,70 @@ class FusionState(Observe, State):
         else:
             acts.append(FIXED["end_battle"])
         return acts
+
+    def attack_listed(self, i: int, t: int) -> Action | None:
+        """The Action ``attack`` of creature ``i`` on ``t`` (a creature, or ``-1 - q`` for player
+        ``q``) when ``_declare_actions`` lists it now, else None: the same checks, for one pair."""
+        p = self.actor
+        if i not in self.crea[p] or i in self.tapped or i in self.sick or i in self.down:
+            return None
+        for a in self.attacks:
+            if a[0] == i:
+                return None
+        rules = ADAPTER.statics(self) if self.static_ids else None
+        if rules is not None and i in rules.no_attack:
+            return None
+        if t < 0:
+            q = -1 - t
+            if q not in self.opps[p] or not (self.taunt_ids[q].isdisjoint(self.crea[q]) or not self.taunting(q)):
+                return None
+        else:
+            for q in self.opps[p]:
+                if t in self.crea[q]:
+                    break
+            else:
+                return None
+            if rules is not None and t in rules.unattackable:
+                return None
+        table = self.sa_attack[i]
+        if table is None:
+            table = self.sa_attack[i] = [None] * self.n_slots
+        action = table[t]
+        if action is None:
+            target = (PLAYER if self.np == 2 else _PTOK[-1 - t]) if t < 0 else self.names[t]
+            action = table[t] = self._act("attack", (self.names[i], target))
+        return action
+
+    def _declares(self, action: Action) -> Action | None:
+        """The Action of ``_declare_actions`` with the kind and arguments of ``action`` when it
+        lists one now, else None."""
+        kind = action.kind
+        if kind == "attack":
+            args = action.args
+            if len(args) != 2:
+                return None
+            i, arg = self.index.get(args[0]), args[1]
+            if i is None:
+                return None
+            if arg == PLAYER:
+                if self.np != 2:
+                    return None
+                t = -1 - self.opps[self.actor][0]
+            elif arg in _PTOK:
+                if self.np == 2:
+                    return None
+                t = -1 - _PTOK.index(arg)
+            else:
+                j = self.index.get(arg)
+                if j is None:
+                    return None
+                t = j
+            listed = self.attack_listed(i, t)
+            return listed if listed is not None and listed.args == tuple(args) else None
+        if kind == "go" or kind == "end_battle":
+            if not action.args and bool(self.attacks) == (kind == "go"):
+                return FIXED[kind]
+        return None
 
     def _declared_from(self, listed: list[Action], attacker: str) -> list[Action]:
         """``_declare_actions`` right after ``attacker`` declared its attack from the declaration
