@@ -529,7 +529,8 @@ class FusionState(Observe, State):
             self._calm = None
         self._do(chosen)
         self._advance()
-        if chosen.kind == "attack" and self.step == "declare" and self.attacks and self.attacks[-1][0] == self.index[chosen.args[0]]:
+        if (chosen.kind == "attack" and self.step == "declare" and self.attacks
+                and self.attacks[-1][0] == self.index[chosen.args[0]]):
             # _advance went straight back to the declaration (every other way into "declare"
             # empties the attacks): the attack only tapped its attacker, so the next list is
             # this one without that attacker's attacks (see _declared_from)
