@@ -244,3 +244,169 @@ def test_inline_ability_scores_choose_what_the_plain_scores_choose() -> None:
                 checked += 1
             s.apply(agents[p].choose(s, p))
     assert checked > 100, checked
+
+
+def test_declaration_after_an_attack_lists_what_the_plain_listing_lists() -> None:
+    """Right after an attack is declared, ``apply`` derives the next declaration's list from the
+    previous one (``_declared_from``): the same Actions, in the same order, as ``_declare_actions``
+    finds anew, in heuristic and random games of the built-in and the bundled decks, two and three
+    players."""
+    from tests.domain.engines.test_engine_contract import bundled
+
+    card_a, card_b, card_options = bundled("fusion")
+
+    def games() -> Any:
+        yield from _games(("heuristic", "heuristic"), 30)
+        yield from _games(("random", "random"), 10)
+        for g in range(30):
+            a, b = (card_a, card_b) if g % 2 == 0 else (card_b, card_a)
+            yield ENGINE.new_game(a, b, card_options, g), [HeuristicAgent(2 * g), HeuristicAgent(2 * g + 1)]
+        for g in range(10):  # three players: attacks on either opponent or its creatures
+            decks = [(card_a, card_b)[(k + g) % 2] for k in range(3)]
+            yield ENGINE.new_seated(decks, card_options, g), [HeuristicAgent(3 * g + k) for k in range(3)]
+
+    derived = 0
+    for s, agents in games():
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            if s.step == "declare" and s._legal is not None:
+                derived += 1
+                listed = s._legal
+                plain = s._declare_actions(p)
+                assert [(a.kind, a.args) for a in listed] == [(a.kind, a.args) for a in plain]
+                assert all(a is b for a, b in zip(listed, plain))  # the same cached Actions
+            s.apply(agents[p].choose(s, p))
+    assert derived > 200
+
+
+def test_a_calm_battle_window_player_can_still_only_pass() -> None:
+    """While ``_calm`` holds (a player could only pass in the window after the declaration, and
+    only battle declarations came since), that player's plain ``_only_pass`` in a battle window
+    is still true: at every decision and after every action of seeded games, built-in and
+    bundled decks, two and three players."""
+    from tests.domain.engines.test_engine_contract import bundled
+
+    card_a, card_b, card_options = bundled("fusion")
+
+    def games() -> Any:
+        yield from _games(("heuristic", "heuristic"), 30)
+        yield from _games(("random", "random"), 10)
+        for g in range(30):
+            a, b = (card_a, card_b) if g % 2 == 0 else (card_b, card_a)
+            yield ENGINE.new_game(a, b, card_options, g), [HeuristicAgent(2 * g), HeuristicAgent(2 * g + 1)]
+        for g in range(10):
+            decks = [(card_a, card_b)[(k + g) % 2] for k in range(3)]
+            yield ENGINE.new_seated(decks, card_options, g), [HeuristicAgent(3 * g + k) for k in range(3)]
+
+    def check(s: FusionState) -> int:
+        calm = s._calm
+        if calm is None or calm[1] is not s.attacks or s.over:
+            return 0
+        plain = s.clone()
+        plain.actor, plain.step, plain.wstage = calm[0], "window", "blocked"
+        assert plain._only_pass(), f"P{calm[0] + 1} could answer now ({s.step})"
+        return 1
+
+    checked = 0
+    for s, agents in games():
+        while not s.is_terminal():
+            checked += check(s)
+            (p,) = s.to_act()
+            s.apply(agents[p].choose(s, p))
+            checked += check(s)
+    assert checked > 500
+
+
+def test_calm_ends_with_any_other_action_a_trigger_or_a_resolution() -> None:
+    """What keeps ``_calm`` true to its definition: an action that is no battle declaration, a
+    triggered effect and a resolving chain link each drop it, and a clone (its own attacks
+    list) never reads the original's."""
+    from workbench.domain.engines.fusion.state import _CALM_KINDS
+
+    assert _CALM_KINDS == {"pass", "retarget", "block", "done", "order"}
+    found = 0
+    for s in _positions(30):
+        if s._calm is None or s._calm[1] is not s.attacks or s.over:
+            continue
+        found += 1
+        w = s._calm[0]
+        assert s.clone()._calm[1] is not s.clone().attacks  # a clone's windows ask anew
+        triggered = s.clone()
+        triggered._calm = (w, triggered.attacks)
+        src = triggered.crea[w][0] if triggered.crea[w] else triggered.attacks[0][0]
+        triggered._trigger(w, src, _any_effect(triggered))
+        assert triggered._calm is None
+        resolved = s.clone()
+        resolved._calm = (w, resolved.attacks)
+        resolved.chain.append([w, src, "effect", (), (), 0, 1, True])  # a negated link: nothing else happens
+        resolved._resolve_top()
+        assert resolved._calm is None
+        (p,) = s.to_act()
+        other = [a for a in s.legal_actions(p) if a.kind not in _CALM_KINDS]
+        if other:
+            acted = s.clone()
+            acted._calm = (w, acted.attacks)
+            acted.apply(other[0])
+            assert acted._calm is None or acted._calm[1] is acted.attacks and acted.step == "window"
+    assert found > 20
+
+
+def _any_effect(s: FusionState) -> Any:
+    """Some effect of a card in the game (what it does is not read: only that it triggered)."""
+    for card in s.cards:
+        for e in card.on_play:
+            return e
+    raise AssertionError("no card with an effect")
+
+
+def test_declarations_checked_one_by_one_are_the_listed_ones() -> None:
+    """``attack_listed`` and ``_declares`` (how the heuristic declares and ``apply`` checks a
+    declaration without listing it) hold for exactly the attacks ``_declare_actions`` lists —
+    every pair of a creature and a target or player — and the heuristic without the list
+    declares what it declares from the list; built-in and bundled decks, two and three players."""
+    from tests.domain.engines.test_engine_contract import bundled
+    from workbench.domain.engines.base import Action
+    from workbench.domain.engines.fusion.state import FIXED, PLAYER, _PTOK
+
+    card_a, card_b, card_options = bundled("fusion")
+
+    def games() -> Any:
+        yield from _games(("heuristic", "heuristic"), 20)
+        yield from _games(("random", "random"), 10)
+        for g in range(20):
+            a, b = (card_a, card_b) if g % 2 == 0 else (card_b, card_a)
+            yield ENGINE.new_game(a, b, card_options, g), [HeuristicAgent(2 * g), HeuristicAgent(2 * g + 1)]
+        for g in range(10):
+            decks = [(card_a, card_b)[(k + g) % 2] for k in range(3)]
+            yield ENGINE.new_seated(decks, card_options, g), [HeuristicAgent(3 * g + k) for k in range(3)]
+
+    checked = 0
+    for s, agents in games():
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            if s.step == "declare":
+                listed = s._declare_actions(p)
+                keys = {(a.kind, a.args) for a in listed}
+                creatures = [i for zone in s.crea for i in zone]
+                for i in creatures:
+                    # every seat but, with two players, the own ("player" names the opponent)
+                    seats = [q for q in range(s.np) if s.np > 2 or q != p]
+                    for t in creatures + [-1 - q for q in seats]:
+                        action = s.attack_listed(i, t)
+                        target = (PLAYER if s.np == 2 else _PTOK[-1 - t]) if t < 0 else s.names[t]
+                        want = ("attack", (s.names[i], target))
+                        assert (action is not None) == (want in keys), want
+                        assert action is None or (action.kind, action.args) == want
+                        found = s._declares(Action(*want))
+                        assert (found is not None) == (want in keys) and (found is None or found is action)
+                        checked += 1
+                for kind in ("go", "end_battle"):
+                    found = s._declares(Action(kind, ()))
+                    assert (found is not None) == ((kind, ()) in keys)
+                    assert found is None or found is listed[-1]  # the listed Action, with its text
+                agent = agents[p]
+                if isinstance(agent, HeuristicAgent):
+                    lazy = HeuristicAgent(0)._declare(s, p, None)
+                    assert lazy is HeuristicAgent(0)._declare(s, p, listed)
+            s.apply(agents[p].choose(s, p))
+    assert checked > 5000

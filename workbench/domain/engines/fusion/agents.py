@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import Effect
-from workbench.domain.engines.fusion.state import PLAYER, FusionState
+from workbench.domain.engines.fusion.state import FIXED, PLAYER, FusionState
 
 _PTOK = {"p0": -1, "p1": -2, "p2": -3, "p3": -4}
 
@@ -473,8 +473,9 @@ class HeuristicAgent:
             self._guessed = (state, key, {q: guess})
             ga, gd = guess
         # _list_true without its call layer: the true legal list, kept for apply and read below
+        # (a declaration is decided without it: see _declare)
         acts = None
-        if state.actor == player and not state.over:
+        if state.actor == player and not state.over and (state.step != "declare" or decide is not None):
             acts = state._legal
             if acts is None:
                 acts = state._legal = state._compute_legal()
@@ -486,13 +487,13 @@ class HeuristicAgent:
             trues.append(true)
             sc[i] = (ga + true[0] - card.atk, gd + true[1] - card.dfn)
         try:
-            if decide is None and acts is not None and len(acts) > 1:
+            if decide is None:
                 # what _choose does in the two usual masked steps, without its call layer
                 step = state.step
-                if step == "main":
+                if step == "main" and acts is not None and len(acts) > 1:
                     return self._best_play(state, player, acts, "main")
-                if step == "declare":
-                    return self._declare(state, player, acts)
+                if step == "declare" and state.actor == player and not state.over:
+                    return self._declare(state, player, state._legal)
             return (decide or self._choose)(state, player)
         finally:
             sc = state._sc  # the decision reads the state; the cache dict is still this one
@@ -537,6 +538,8 @@ class HeuristicAgent:
 
     def _choose(self, state: FusionState, player: int) -> Action:
         if state.actor == player and not state.over:
+            if state.step == "declare":  # decided without the listed attacks (see _declare)
+                return self._declare(state, player, state._legal)
             # what legal_actions returns, without its call layer (the list is kept for apply)
             acts = state._legal
             if acts is None:
@@ -801,7 +804,10 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ battle
 
-    def _declare(self, s: FusionState, p: int, acts: list[Action]) -> Action:
+    def _declare(self, s: FusionState, p: int, acts: list[Action] | None) -> Action:
+        """The best attack to declare now, or "go" / "end_battle" when none pays. ``acts`` is the
+        listed declaration, or None: then the pair found is checked with ``attack_listed`` (what
+        the list would hold) and the list is never built (``FusionState.apply`` checks the same)."""
         opps = s.opps[p]
         # stats of the possible attackers and of every enemy creature, read once per decision
         damage = s.damage
@@ -910,6 +916,12 @@ class HeuristicAgent:
                                 break
                     if score > best_score:
                         best, best_t, best_score = i, t, score
+        if acts is None:
+            if best >= 0:
+                listed = s.attack_listed(best, best_t)
+                if listed is not None:
+                    return listed
+            return FIXED["go"] if s.attacks else FIXED["end_battle"]  # what the list ends with
         if best >= 0:
             table = s.sa_attack[best]
             action = table[best_t] if table is not None else None

@@ -65,6 +65,11 @@ ACTIVATION_LIMIT = 40
 """Activations per player per turn; a safety net against zero-cost loops of card data."""
 
 PASS = Action("pass", (), "pass")
+_CALM_KINDS = frozenset(("pass", "retarget", "block", "done", "order"))
+"""Actions that change nothing a battle window's answers read (RULES.md §3.9.4): between the
+window after a declaration and the one after the blocks, a player who could only pass still can
+unless another action, a trigger or a resolution came in between (``FusionState._calm``)."""
+
 FIXED = {
     kind: Action(kind, (), text)
     for kind, text in (
@@ -159,7 +164,7 @@ _OWN_FIELDS = (
     "set_turn", "damage", "mods", "eot", "attached", "counters", "lasting", "bound", "hurt", "dealer",
     "_cb_seen", "_rules", "used", "acts", "turn", "first", "active", "phase", "step", "actor", "chain",
     "prio", "passes", "bseat", "resolving", "resume", "attacks", "wplayer", "wstage", "pending",
-    "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse",
+    "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse", "_calm",
 )
 
 
@@ -387,6 +392,9 @@ class FusionState(Observe, State):
         self.over = False
         self._legal: list[Action] | None = None
         self._fuse: dict[tuple[int, int], Any] | None = None  # fusion_choices of this position
+        # (player, the attacks): that player could only pass in the window after these attacks
+        # were declared, and since then only battle declarations happened (see _advance)
+        self._calm: tuple[int, list[list[Any]]] | None = None
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
@@ -490,6 +498,15 @@ class FusionState(Observe, State):
             raise IllegalAction("the game is over")
         legal = self._legal
         if legal is None:
+            listed = self._declares(action) if self.step == "declare" else None
+            if listed is not None:
+                # an attack declaration the list would hold (the heuristic declares without
+                # listing): the listed Action (its text is logged), without building the list
+                self._fuse = None
+                self._calm = None
+                self._do(listed)
+                self._advance()
+                return
             legal = self._legal = self._compute_legal()
         chosen = None
         for candidate in legal:  # the usual case: an agent hands back one of the listed actions
@@ -508,8 +525,16 @@ class FusionState(Observe, State):
             raise IllegalAction(f"{action} is not legal for P{self.actor + 1} now ({self._step_name()})")
         self._legal = None
         self._fuse = None
+        if self._calm is not None and chosen.kind not in _CALM_KINDS:
+            self._calm = None
         self._do(chosen)
         self._advance()
+        if (chosen.kind == "attack" and self.step == "declare" and self.attacks
+                and self.attacks[-1][0] == self.index[chosen.args[0]]):
+            # _advance went straight back to the declaration (every other way into "declare"
+            # empties the attacks): the attack only tapped its attacker, so the next list is
+            # this one without that attacker's attacks (see _declared_from)
+            self._legal = self._declared_from(legal, chosen.args[0])
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
@@ -1152,8 +1177,15 @@ class FusionState(Observe, State):
                     continue
                 return
             elif step == "window":
-                self.actor = self.wplayer
-                if self._only_pass():
+                w = self.actor = self.wplayer
+                calm = self._calm
+                if calm is not None and calm[0] == w and calm[1] is self.attacks and self.wstage == "blocked":
+                    only_pass = True  # as in the window after the declaration: nothing it reads changed
+                else:
+                    only_pass = self._only_pass()
+                    if only_pass and self.wstage == "declared" and w != self.active:
+                        self._calm = (w, self.attacks)
+                if only_pass:
                     if self.np != 2 or self.wstage[:5] == "main:":
                         self._window_passed()
                     elif self.wstage == "declared":  # _window_passed for two players, inline
@@ -1321,6 +1353,7 @@ class FusionState(Observe, State):
     # ------------------------------------------------------------------ triggers and the chain
 
     def _trigger(self, p: int, src: int, e: Effect) -> None:
+        self._calm = None  # a triggered effect may change what a window's player could answer
         if e.once:
             key = (p, self.cards[src].id, e.index)
             if key in self.used:
@@ -1364,6 +1397,7 @@ class FusionState(Observe, State):
             self._check_life()
 
     def _resolve_top(self) -> None:
+        self._calm = None  # a resolving effect may change what a window's player could answer
         p, src, kind, effects, targets, x, _speed, negated = self.chain.pop()
         card = self.cards[src]
         if negated:
@@ -1968,6 +2002,82 @@ class FusionState(Observe, State):
             acts.append(FIXED["go"])
         else:
             acts.append(FIXED["end_battle"])
+        return acts
+
+    def attack_listed(self, i: int, t: int) -> Action | None:
+        """The Action ``attack`` of creature ``i`` on ``t`` (a creature, or ``-1 - q`` for player
+        ``q``) when ``_declare_actions`` lists it now, else None: the same checks, for one pair."""
+        p = self.actor
+        if i not in self.crea[p] or i in self.tapped or i in self.sick or i in self.down:
+            return None
+        for a in self.attacks:
+            if a[0] == i:
+                return None
+        rules = ADAPTER.statics(self) if self.static_ids else None
+        if rules is not None and i in rules.no_attack:
+            return None
+        if t < 0:
+            q = -1 - t
+            if q not in self.opps[p] or not (self.taunt_ids[q].isdisjoint(self.crea[q]) or not self.taunting(q)):
+                return None
+        else:
+            for q in self.opps[p]:
+                if t in self.crea[q]:
+                    break
+            else:
+                return None
+            if rules is not None and t in rules.unattackable:
+                return None
+        table = self.sa_attack[i]
+        if table is None:
+            table = self.sa_attack[i] = [None] * self.n_slots
+        action = table[t]
+        if action is None:
+            target = (PLAYER if self.np == 2 else _PTOK[-1 - t]) if t < 0 else self.names[t]
+            action = table[t] = self._act("attack", (self.names[i], target))
+        return action
+
+    def _declares(self, action: Action) -> Action | None:
+        """The Action of ``_declare_actions`` with the kind and arguments of ``action`` when it
+        lists one now, else None."""
+        kind = action.kind
+        if kind == "attack":
+            args = action.args
+            if len(args) != 2:
+                return None
+            i, arg = self.index.get(args[0]), args[1]
+            if i is None:
+                return None
+            if arg == PLAYER:
+                if self.np != 2:
+                    return None
+                t = -1 - self.opps[self.actor][0]
+            elif arg in _PTOK:
+                if self.np == 2:
+                    return None
+                t = -1 - _PTOK.index(arg)
+            else:
+                j = self.index.get(arg)
+                if j is None:
+                    return None
+                t = j
+            listed = self.attack_listed(i, t)
+            return listed if listed is not None and listed.args == tuple(args) else None
+        if kind == "go" or kind == "end_battle":
+            if not action.args and bool(self.attacks) == (kind == "go"):
+                return FIXED[kind]
+        return None
+
+    def _declared_from(self, listed: list[Action], attacker: str) -> list[Action]:
+        """``_declare_actions`` right after ``attacker`` declared its attack from the declaration
+        that listed ``listed``: declaring taps the attacker and adds one attack, nothing else
+        (tapped, sick and face-down creatures, Taunt, the static rules and the targets stay), so
+        the list is the same less the attacker's attacks, and "go" now ends the declaration."""
+        acts: list[Action] = []
+        for a in listed:
+            if a.kind == "attack" and a.args[0] != attacker:
+                acts.append(a)
+        acts.append(FIXED["go"])
         return acts
 
     def _attack_targets(self, p: int) -> list[str]:
