@@ -410,3 +410,21 @@ def test_declarations_checked_one_by_one_are_the_listed_ones() -> None:
                     assert lazy is HeuristicAgent(0)._declare(s, p, listed)
             s.apply(agents[p].choose(s, p))
     assert checked > 5000
+
+
+def test_a_declaration_with_malformed_arguments_is_refused_as_illegal() -> None:
+    """A free-form move from a play table carries any JSON: in a declaration, arguments that are
+    no card or seat names are an IllegalAction (the table answers 4xx), never a crash of the
+    shortcut that checks a declaration without listing it."""
+    from workbench.domain.engines.base import Action
+    from workbench.domain.errors import IllegalAction
+
+    for s in _positions(30):
+        if s.step != "declare" or s.over:
+            continue
+        attacker = s.names[s.crea[s.actor][0]] if s.crea[s.actor] else "nobody"
+        for args in (({"a": 1}, "player"), (attacker, ["x"]), (attacker, {"b": 2}), (attacker,), (1, 2, 3)):
+            with pytest.raises(IllegalAction):
+                s.clone().apply(Action("attack", args))
+        return
+    raise AssertionError("no declaration among the positions")

@@ -2043,8 +2043,8 @@ class FusionState(Observe, State):
         kind = action.kind
         if kind == "attack":
             args = action.args
-            if len(args) != 2:
-                return None
+            if len(args) != 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+                return None  # (a free-form move from the table may carry any JSON: the list refuses it)
             i, arg = self.index.get(args[0]), args[1]
             if i is None:
                 return None
