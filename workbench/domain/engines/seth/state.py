@@ -100,7 +100,7 @@ class Monster:
         self.cont_damage = self.cont_health = 0  # from continuous effects in play
         self.damage = card.damage  # effective values, kept current by recalc()
         self.health = card.health
-        self.mult: dict[str, float] = {}  # element -> damage factor against it (set by the state)
+        self.mult: dict[str, float] = {}  # every element -> its damage factor against it (set by the state)
         self.focus: Action | None = None  # the "everything on it" split, built once (combat.focus_action)
         self.counters: dict[str, int] | None = None  # named counters of effects (poison is its own)
         self.src: Source | None = None  # the Source its effects resolve with (SethState._source)
@@ -1397,7 +1397,7 @@ class SethState(Observe, State):
                     parts = action.args
                 for name, element, amount in parts:
                     t = by_name[name]
-                    f = t.mult.get(element, 1.0)
+                    f = t.mult[element]
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)  # combat.element_damage
                     if rules is not None and t in rules.reduced:
                         left = cut.get(t, rules.reduced[t])
