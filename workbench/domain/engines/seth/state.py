@@ -829,7 +829,8 @@ class SethState(Observe, State):
             return (-1, None, None, None)
         if action.kind not in ("activate", "trigger") or len(action.args) not in (3, 4):
             raise IllegalAction(f"choose an ability (activate/trigger MONSTER INDEX TARGET [MODE]) or done, not {action}")
-        name, index, target_name = action.args[:3]
+        args = action.args
+        name, index, target_name = args[0], args[1], args[2]  # (a slice would build a tuple)
         trigger = action.kind == "trigger"
         for slot, (m, i, effect, must) in enumerate(self.slots[player]):
             # Indexes may come as text from a replay or the CLI: compare as text when not equal.
@@ -1283,6 +1284,10 @@ class SethState(Observe, State):
             for m in dead:
                 m.alive = False
                 left[m.owner] -= 1
+                if self.logging:
+                    self.log.append(f"  {m.label} is removed")
+                if "continuous" in m.card.triggered:
+                    lost_source = True
             for p in (0, 1):
                 if left[p] != len(living[p]):
                     alive = []
@@ -1290,19 +1295,14 @@ class SethState(Observe, State):
                         if m.alive:
                             alive.append(m)
                     living[p] = alive  # a new list: the old one may be shared (see __init__)
-            for m in dead:
-                if self.logging:
-                    self.log.append(f"  {m.label} is removed")
-                if m.card.triggered and "continuous" in m.card.triggered:
-                    lost_source = True
             # Standing effects depend only on which of their sources are alive (they reach
             # every monster of a side, removed ones too), so only losing a source changes them.
             if lost_source:
                 self.refresh_continuous()
             for m in dead:
-                if not m.card.triggered:
+                if "on_destroyed" not in m.card.triggered:
                     continue
-                for effect in m.card.triggered.get("on_destroyed", ()):
+                for effect in m.card.triggered["on_destroyed"]:
                     target = self.auto_target(m, effect) if effect.single_target else None
                     if self.logging:
                         self.say(f"  {m.label} (on destroyed): {effect.describe()}"
