@@ -133,7 +133,10 @@ class HeuristicAgent:
                     continue
             names.append(m.name)
         key = tuple(names)
-        return _ASSIGNS.get(key) or _cached("assign", key)
+        try:  # (a subscript in a try costs less than a dict.get call when the action is kept)
+            return _ASSIGNS[key]
+        except KeyError:
+            return _cached("assign", key)
 
     def _ability(self, state: SethState, player: int) -> Action:
         best: tuple[Any, ...] | None = None
@@ -178,7 +181,10 @@ class HeuristicAgent:
             args: tuple[Any, ...] = (source.name, index, t.name if t else "")
         else:
             args = (source.name, index, t.name if t else "", mode)
-        return _ACTIONS.get((kind, args)) or _cached(kind, args)
+        try:
+            return _ACTIONS[(kind, args)]
+        except KeyError:
+            return _cached(kind, args)
 
     @staticmethod
     def _plain_score(source: Monster, e: Effect) -> float:

@@ -1353,8 +1353,10 @@ class SethState(Observe, State):
                 damage = m.damage
                 if damage:
                     element = m.card.element
-                    total[element] = total.get(element, 0) + (
-                        damage if rules is None else rules.dealt(m, None, damage))
+                    if rules is not None:
+                        damage = rules.dealt(m, None, damage)
+                    # (``in`` and a subscript: no dict.get call on the hot path)
+                    total[element] = total[element] + damage if element in total else damage
             # §2.3.4: with no opposing assignment the total goes to any opposing monster.
             targets = standing[1 - p] or self.living[1 - p]
             totals[p] = total
@@ -1379,9 +1381,9 @@ class SethState(Observe, State):
             rules = ADAPTER.statics(self) if self.has_statics else None
             slow = logging or rules is not None or self.has_damage_triggers
             for p in (0, 1):
-                action = choice.get(p)
-                if action is None:
+                if p not in choice:
                     continue
+                action = choice[p]
                 dealers = tuple(m for m in self.now[p] if m.alive and m.damage) if slow else ()
                 cut: dict[Monster, int] = {}  # reduce_damage left per target: once per split
                 if logging:
