@@ -417,7 +417,11 @@ class SethState(Observe, State):
         # monsters is mapped with map over the look-up of each monster's copy (a C loop, where a
         # comprehension would be a function call of its own).
         everyone = self.everyone
-        copies = list(map(Monster.copy, everyone))
+        # (a loop: a Python function called from map runs in an evaluation loop of its own,
+        # where a call from Python code runs in the caller's)
+        copies = []
+        for m in everyone:
+            copies.append(m.copy())
         to: dict[Monster, Monster] = dict(zip(everyone, copies))  # monster -> its copy
         get = to.__getitem__
         first = len(self.teams[0])
