@@ -871,3 +871,29 @@ def test_a_clone_sets_every_field_sharing_only_the_fields_copied_as_they_are() -
             assert value is getattr(state, name), name
     assert copy._rng is not state._rng and copy._rng.getstate() == state._rng.getstate()
     assert set(state_module._SHARED_FIELDS) | state_module._CLONE_MADE == set(SethState.__slots__)
+
+
+def test_every_monster_has_a_damage_factor_for_every_element() -> None:
+    """``Monster.mult`` holds every element of ELEMENTS (the hot paths read ``mult[element]``
+    without a default of 1): the factors a look-up with the default 1 gives, for every monster
+    of played games and of their clones, with resist and vulnerable cards and option values
+    that change the factors."""
+    from workbench.domain.engines.seth.cards import ELEMENTS
+
+    a, b = decks()
+    for card in a["team"][:2] + b["team"][:2]:
+        card["resist"], card["vulnerable"] = ["fire"], ["poison", "magical"]
+    for seed in range(8):
+        options = dict(DEFAULTS, _log=False, _allow_illegal=True, resist_factor=0.25 * (1 + seed % 3),
+                       vulnerable_factor=1.5 + seed % 2)
+        state = ENGINE.new_game(a, b, options, seed)
+        agents = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
+        while not state.is_terminal():
+            for s in (state, state.clone()):
+                for m in s.everyone:
+                    assert set(m.mult) == set(ELEMENTS)
+                    for e in ELEMENTS:
+                        f = (options["resist_factor"] if e in m.card.resist else 1.0) * (
+                            options["vulnerable_factor"] if e in m.card.vulnerable else 1.0)
+                        assert m.mult[e] == m.mult.get(e, 1.0) == f
+            state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})

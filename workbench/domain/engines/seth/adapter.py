@@ -151,7 +151,7 @@ class SethEffects(BaseAdapter):
         rules = self.statics(s) if s.has_statics else None
         if rules is not None:
             n = rules.dealt(m, None, n)  # doubled by its monster; the reduction after the element
-        f = u.mult.get(m.card.element, 1.0)  # combat.element_damage (importing combat here costs
+        f = u.mult[m.card.element]  # combat.element_damage (importing combat here costs
         amount = n if f == 1.0 else int(n * f + 1e-9)  # a look-up per call: it imports this module)
         if rules is not None:
             amount = rules.dealt(None, u, amount)

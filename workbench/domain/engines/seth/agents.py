@@ -58,9 +58,9 @@ def _dump_target(rest: list[Monster], element: str, values: dict[str, float]) ->
     The first such monster in ``rest`` wins ties, as ``max`` with a (factor, value) key would.
     """
     best = rest[0]
-    best_f, best_v = best.mult.get(element, 1.0), values[best.name]
+    best_f, best_v = best.mult[element], values[best.name]
     for t in rest:
-        f = t.mult.get(element, 1.0)
+        f = t.mult[element]
         if f > best_f or (f == best_f and values[t.name] > best_v):
             best, best_f, best_v = t, f, values[t.name]
     return best
@@ -133,7 +133,10 @@ class HeuristicAgent:
                     continue
             names.append(m.name)
         key = tuple(names)
-        return _ASSIGNS.get(key) or _cached("assign", key)
+        try:  # (a subscript in a try costs less than a dict.get call when the action is kept)
+            return _ASSIGNS[key]
+        except KeyError:
+            return _cached("assign", key)
 
     def _ability(self, state: SethState, player: int) -> Action:
         best: tuple[Any, ...] | None = None
@@ -178,7 +181,10 @@ class HeuristicAgent:
             args: tuple[Any, ...] = (source.name, index, t.name if t else "")
         else:
             args = (source.name, index, t.name if t else "", mode)
-        return _ACTIONS.get((kind, args)) or _cached(kind, args)
+        try:
+            return _ACTIONS[(kind, args)]
+        except KeyError:
+            return _cached(kind, args)
 
     @staticmethod
     def _plain_score(source: Monster, e: Effect) -> float:
@@ -208,7 +214,7 @@ class HeuristicAgent:
                 if action == "add_poison":
                     score = (amount if t.assigned else twice) + value * 0.01
                 elif action == "damage":
-                    f = t.mult.get(source.card.element, 1.0)
+                    f = t.mult[source.card.element]
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)
                     left = t.health - t.damage_taken
                     if left < 1:
@@ -291,7 +297,7 @@ class HeuristicAgent:
             need = t.health - t.damage_taken
             if t.card.flight:
                 need += combat.flight_extra(state, player, t)
-            if t.mult.get(element, 1.0) == 1.0:
+            if t.mult[element] == 1.0:
                 units: int | None = need if need > 1 else 1  # combat._units_for without factors
             else:
                 units = combat._units_for(state, element, t, need)

@@ -195,7 +195,10 @@ def kill_cost(state: SethState, player: int, target: Monster, budget: dict[str, 
     if not KILL_COST_CACHE:
         return _kill_cost(need, cut, mult, budget, state.flight_once)
     key = (need, cut, id(mult), state.flight_once, tuple(budget.items()) if items is None else items)
-    hit = _KILL_COSTS.get(key)
+    try:  # (a subscript in a try costs less than a dict.get call when the answer is kept)
+        hit = _KILL_COSTS[key]
+    except KeyError:
+        hit = None
     if hit is not None and hit[0] is mult:  # the entry holds its mapping, so the id is not reused
         return hit[1]
     cost = _kill_cost(need, cut, mult, budget, state.flight_once)
@@ -211,7 +214,7 @@ def _kill_cost(need: int, cut: int, mult: dict[str, float], budget: dict[str, in
     if len(budget) == 1:
         # The common case: one element, priced directly.
         for element, available in budget.items():
-            a = _units(mult.get(element, 1.0), need + cut)
+            a = _units(mult[element], need + cut)
             return {element: a} if a is not None and a <= available else None
     spent: dict[str, int] = {}
     elements = list(budget)
@@ -225,7 +228,7 @@ def _kill_cost(need: int, cut: int, mult: dict[str, float], budget: dict[str, in
         available = budget[element]
         if available <= 0:
             continue
-        f = mult.get(element, 1.0)
+        f = mult[element]
         want = need + cut
         a = _units(f, want)
         if a is None:
@@ -246,7 +249,7 @@ def _kill_cost(need: int, cut: int, mult: dict[str, float], budget: dict[str, in
 
 def _units_for(state: SethState, element: str, target: Monster, effective: int) -> int | None:
     """The fewest units of ``element`` that deal at least ``effective`` to ``target`` (None: never)."""
-    return _units(target.mult.get(element, 1.0), effective)
+    return _units(target.mult[element], effective)
 
 
 def _units(f: float, effective: int) -> int | None:

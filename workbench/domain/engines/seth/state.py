@@ -100,7 +100,7 @@ class Monster:
         self.cont_damage = self.cont_health = 0  # from continuous effects in play
         self.damage = card.damage  # effective values, kept current by recalc()
         self.health = card.health
-        self.mult: dict[str, float] = {}  # element -> damage factor against it (set by the state)
+        self.mult: dict[str, float] = {}  # every element -> its damage factor against it (set by the state)
         self.focus: Action | None = None  # the "everything on it" split, built once (combat.focus_action)
         self.counters: dict[str, int] | None = None  # named counters of effects (poison is its own)
         self.src: Source | None = None  # the Source its effects resolve with (SethState._source)
@@ -417,7 +417,11 @@ class SethState(Observe, State):
         # monsters is mapped with map over the look-up of each monster's copy (a C loop, where a
         # comprehension would be a function call of its own).
         everyone = self.everyone
-        copies = list(map(Monster.copy, everyone))
+        # (a loop: a Python function called from map runs in an evaluation loop of its own,
+        # where a call from Python code runs in the caller's)
+        copies = []
+        for m in everyone:
+            copies.append(m.copy())
         to: dict[Monster, Monster] = dict(zip(everyone, copies))  # monster -> its copy
         get = to.__getitem__
         first = len(self.teams[0])
@@ -829,7 +833,8 @@ class SethState(Observe, State):
             return (-1, None, None, None)
         if action.kind not in ("activate", "trigger") or len(action.args) not in (3, 4):
             raise IllegalAction(f"choose an ability (activate/trigger MONSTER INDEX TARGET [MODE]) or done, not {action}")
-        name, index, target_name = action.args[:3]
+        args = action.args
+        name, index, target_name = args[0], args[1], args[2]  # (a slice would build a tuple)
         trigger = action.kind == "trigger"
         for slot, (m, i, effect, must) in enumerate(self.slots[player]):
             # Indexes may come as text from a replay or the CLI: compare as text when not equal.
@@ -1283,6 +1288,10 @@ class SethState(Observe, State):
             for m in dead:
                 m.alive = False
                 left[m.owner] -= 1
+                if self.logging:
+                    self.log.append(f"  {m.label} is removed")
+                if "continuous" in m.card.triggered:
+                    lost_source = True
             for p in (0, 1):
                 if left[p] != len(living[p]):
                     alive = []
@@ -1290,19 +1299,14 @@ class SethState(Observe, State):
                         if m.alive:
                             alive.append(m)
                     living[p] = alive  # a new list: the old one may be shared (see __init__)
-            for m in dead:
-                if self.logging:
-                    self.log.append(f"  {m.label} is removed")
-                if m.card.triggered and "continuous" in m.card.triggered:
-                    lost_source = True
             # Standing effects depend only on which of their sources are alive (they reach
             # every monster of a side, removed ones too), so only losing a source changes them.
             if lost_source:
                 self.refresh_continuous()
             for m in dead:
-                if not m.card.triggered:
+                if "on_destroyed" not in m.card.triggered:
                     continue
-                for effect in m.card.triggered.get("on_destroyed", ()):
+                for effect in m.card.triggered["on_destroyed"]:
                     target = self.auto_target(m, effect) if effect.single_target else None
                     if self.logging:
                         self.say(f"  {m.label} (on destroyed): {effect.describe()}"
@@ -1353,8 +1357,10 @@ class SethState(Observe, State):
                 damage = m.damage
                 if damage:
                     element = m.card.element
-                    total[element] = total.get(element, 0) + (
-                        damage if rules is None else rules.dealt(m, None, damage))
+                    if rules is not None:
+                        damage = rules.dealt(m, None, damage)
+                    # (``in`` and a subscript: no dict.get call on the hot path)
+                    total[element] = total[element] + damage if element in total else damage
             # §2.3.4: with no opposing assignment the total goes to any opposing monster.
             targets = standing[1 - p] or self.living[1 - p]
             totals[p] = total
@@ -1379,9 +1385,9 @@ class SethState(Observe, State):
             rules = ADAPTER.statics(self) if self.has_statics else None
             slow = logging or rules is not None or self.has_damage_triggers
             for p in (0, 1):
-                action = choice.get(p)
-                if action is None:
+                if p not in choice:
                     continue
+                action = choice[p]
                 dealers = tuple(m for m in self.now[p] if m.alive and m.damage) if slow else ()
                 cut: dict[Monster, int] = {}  # reduce_damage left per target: once per split
                 if logging:
@@ -1397,7 +1403,7 @@ class SethState(Observe, State):
                     parts = action.args
                 for name, element, amount in parts:
                     t = by_name[name]
-                    f = t.mult.get(element, 1.0)
+                    f = t.mult[element]
                     dealt = amount if f == 1.0 else int(amount * f + 1e-9)  # combat.element_damage
                     if rules is not None and t in rules.reduced:
                         left = cut.get(t, rules.reduced[t])
