@@ -14,6 +14,7 @@ fc-list 2>/dev/null | grep -qi "DejaVu Serif:style=Italic" || need+=(fonts-dejav
 # Libraries the PennMUSH/TinyMUX test servers in ../shared/tools/mush link against (MUSH export tests).
 ldconfig -p 2>/dev/null | grep -q "libsqlite3.so.0" || need+=(libsqlite3-0)
 ldconfig -p 2>/dev/null | grep -q "libssl.so.3" || need+=(libssl3)
+command -v valgrind >/dev/null || need+=(valgrind)  # benchmarks/instructions.py counts instructions with it
 command -v npm >/dev/null || need+=(npm)  # axe-core for the browser tests' accessibility checks
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

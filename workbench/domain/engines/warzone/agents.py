@@ -588,9 +588,10 @@ class HeuristicAgent:
             qkey, queue = self._queue
             if queue and qkey == key:
                 war = phase == "war"
+                listed = set(map(id, acts))  # identity, as the listed actions are reused
                 while queue:
                     act = queue.pop(0)
-                    if id(act) in map(id, acts):  # identity, as the listed actions are reused
+                    if id(act) in listed:
                         if not war:
                             if act.kind != "recruit":
                                 return act  # only recruits get a position chosen
