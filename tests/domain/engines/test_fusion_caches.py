@@ -393,6 +393,7 @@ def test_declarations_checked_one_by_one_are_the_listed_ones() -> None:
                     seats = [q for q in range(s.np) if s.np > 2 or q != p]
                     for t in creatures + [-1 - q for q in seats]:
                         action = s.attack_listed(i, t)
+                        assert action is None or s._vouched is action  # apply takes it unchecked
                         target = (PLAYER if s.np == 2 else _PTOK[-1 - t]) if t < 0 else s.names[t]
                         want = ("attack", (s.names[i], target))
                         assert (action is not None) == (want in keys), want
@@ -428,3 +429,26 @@ def test_a_declaration_with_malformed_arguments_is_refused_as_illegal() -> None:
                 s.clone().apply(Action("attack", args))
         return
     raise AssertionError("no declaration among the positions")
+
+
+def test_an_attack_found_legal_in_one_position_is_checked_again_in_the_next() -> None:
+    """``apply`` takes the attack ``attack_listed`` just found legal without checking it again
+    (the heuristic's declarations); after any move that attack is checked like any other, so a
+    creature that has attacked cannot be declared again with the same Action."""
+    from workbench.domain.errors import IllegalAction
+
+    for s, agents in _games(("heuristic", "heuristic"), 20):
+        while not s.is_terminal():
+            (p,) = s.to_act()
+            action = agents[p].choose(s, p)
+            if s.step == "declare" and action.kind == "attack" and s._legal is None:
+                assert s._vouched is action
+                s.apply(action)
+                assert s._vouched is None
+                if s.step == "declare" and s.actor == p:
+                    with pytest.raises(IllegalAction):
+                        s.clone().apply(action)  # its attacker is tapped now
+                    return
+                continue
+            s.apply(action)
+    raise AssertionError("no second declaration in a row among the games")

@@ -158,6 +158,7 @@ class Observe:
         if getattr(s, "deck_seeds", None) is not None:  # future mulligan shuffles are hidden too
             s.deck_seeds = tuple(rng.getrandbits(32) for _ in range(s.np))
         s._legal = None
+        s._vouched = None  # the re-dealt world's cards have other names
         s._cb = None
         # The re-dealt cards have stats of their own: computed once here rather than in each
         # clone a search plays out from this world (clones copy the cache).

@@ -165,6 +165,7 @@ _OWN_FIELDS = (
     "_cb_seen", "_rules", "used", "acts", "turn", "first", "active", "phase", "step", "actor", "chain",
     "prio", "passes", "bseat", "resolving", "resume", "attacks", "wplayer", "wstage", "pending",
     "tgt_opts", "asking", "_saved_step", "winner", "reason", "over", "_legal", "_fuse", "_calm",
+    "_vouched",
 )
 
 
@@ -395,6 +396,8 @@ class FusionState(Observe, State):
         # (player, the attacks): that player could only pass in the window after these attacks
         # were declared, and since then only battle declarations happened (see _advance)
         self._calm: tuple[int, list[list[Any]]] | None = None
+        # the last attack attack_listed found legal in this position (None after every move)
+        self._vouched: Action | None = None
 
     def clone(self) -> FusionState:
         """A cheap independent copy: shared card data, copied zones and flags (no deepcopy)."""
@@ -498,10 +501,14 @@ class FusionState(Observe, State):
             raise IllegalAction("the game is over")
         legal = self._legal
         if legal is None:
-            listed = self._declares(action) if self.step == "declare" else None
-            if listed is not None:
+            listed = None
+            if self.step == "declare":
                 # an attack declaration the list would hold (the heuristic declares without
-                # listing): the listed Action (its text is logged), without building the list
+                # listing): the listed Action (its text is logged), without building the list;
+                # the attack attack_listed just found legal here needs no second check
+                listed = action if action is self._vouched else self._declares(action)
+            if listed is not None:
+                self._vouched = None
                 self._fuse = None
                 self._calm = None
                 self._do(listed)
@@ -524,6 +531,7 @@ class FusionState(Observe, State):
         if chosen is None:
             raise IllegalAction(f"{action} is not legal for P{self.actor + 1} now ({self._step_name()})")
         self._legal = None
+        self._vouched = None
         self._fuse = None
         if self._calm is not None and chosen.kind not in _CALM_KINDS:
             self._calm = None
@@ -2035,6 +2043,7 @@ class FusionState(Observe, State):
         if action is None:
             target = (PLAYER if self.np == 2 else _PTOK[-1 - t]) if t < 0 else self.names[t]
             action = table[t] = self._act("attack", (self.names[i], target))
+        self._vouched = action
         return action
 
     def _declares(self, action: Action) -> Action | None:
