@@ -285,21 +285,21 @@ def _guess(s: FusionState, q: int) -> tuple[int, int]:
     max_stars = s.opts.set_max_stars
     base = s.guess_base.get(max_stars)
     if base is None:
-        base = s.guess_base[max_stars] = _settable_totals(s, max_stars)
-    n, ta, td = base[q]
+        base = s.guess_base[max_stars] = _guess_tables(s, max_stars)
+    totals, settable = base
+    n, ta, td = totals[q]
     for zone in (s.grave[q], s.exile[q], s.magic[q], s.field[q], s.extra[q]):
         for i in zone:
-            g = cards[i].h_guess  # (ATK, DEF, stars) of a creature, else None
-            if g is not None and g[2] <= max_stars:
+            g = settable[i]
+            if g is not None:
                 n -= 1
                 ta -= g[0]
                 td -= g[1]
     for i in s.crea[q]:
-        card = cards[i]
-        g = card.h_guess
-        if g is None or g[2] > max_stars:
+        g = settable[i]
+        if g is None:
             continue
-        if card.token:  # outside the totals: counted only while face down
+        if cards[i].token:  # outside the totals: counted only while face down
             if i in down:
                 n += 1
                 ta += g[0]
@@ -313,19 +313,25 @@ def _guess(s: FusionState, q: int) -> tuple[int, int]:
     return (round(ta / n), round(td / n))
 
 
-def _settable_totals(s: FusionState, max_stars: int) -> list[tuple[int, int, int]]:
-    """Per player: how many settable creatures (not tokens) it owns, and their ATK and DEF sums."""
-    out = []
+def _guess_tables(s: FusionState, max_stars: int) -> tuple[list[tuple[int, int, int]], list[tuple[int, int] | None]]:
+    """What :func:`_guess` starts from: per player, how many settable creatures (not tokens) it
+    owns and their ATK and DEF sums; per card, its (ATK, DEF) when it is a creature of at most
+    ``max_stars`` stars (a token too), else None."""
+    settable: list[tuple[int, int] | None] = []
+    for card in s.cards:
+        g = card.h_guess
+        settable.append((g[0], g[1]) if g is not None and g[2] <= max_stars else None)
+    totals = []
     for q in range(s.np):
         n = ta = td = 0
         for i, card in enumerate(s.cards):
-            g = card.h_guess
-            if s.owner[i] == q and not card.token and g is not None and g[2] <= max_stars:
+            g = settable[i]
+            if s.owner[i] == q and not card.token and g is not None:
                 n += 1
                 ta += g[0]
                 td += g[1]
-        out.append((n, ta, td))
-    return out
+        totals.append((n, ta, td))
+    return totals, settable
 
 
 _WASTED = 0.3

@@ -233,7 +233,7 @@ class Shared:
         self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
         self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
-        self.guess_base: dict[int, list[tuple[int, int, int]]] = {}  # see agents._guess
+        self.guess_base: dict[int, Any] = {}  # per set_max_stars: agents._guess_tables
         # per instance: (ATK, DEF) -> its name in the log with those stats (FusionState._cname)
         self.cnames: list[dict[tuple[int, int], str]] = [{} for _ in cards]
         # per instance: its name in action descriptions, ``name (a3)`` (FusionState._card_text)
@@ -311,7 +311,7 @@ class FusionState(Observe, State):
     worths: list[float]
     cnames: list[dict[tuple[int, int], str]]
     card_texts: list[str]
-    guess_base: dict[int, list[tuple[int, int, int]]]
+    guess_base: dict[int, Any]
 
     # ------------------------------------------------------------------ construction
 
