@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from workbench.domain.engines.base import Action, Agent, State
 from workbench.domain.engines.fusion.adapter import ADAPTER
 from workbench.domain.engines.fusion.cards import Effect
-from workbench.domain.engines.fusion.state import FIXED, PLAYER, FusionState
+from workbench.domain.engines.fusion.state import FIXED, PLAYER, FusionState, GuessTables
 
 _PTOK = {"p0": -1, "p1": -2, "p2": -3, "p3": -4}
 
@@ -313,23 +313,23 @@ def _guess(s: FusionState, q: int) -> tuple[int, int]:
     return (round(ta / n), round(td / n))
 
 
-def _guess_tables(s: FusionState, max_stars: int) -> tuple[list[tuple[int, int, int]], list[tuple[int, int] | None]]:
+def _guess_tables(s: FusionState, max_stars: int) -> GuessTables:
     """What :func:`_guess` starts from: per player, how many settable creatures (not tokens) it
     owns and their ATK and DEF sums; per card, its (ATK, DEF) when it is a creature of at most
     ``max_stars`` stars (a token too), else None."""
     settable: list[tuple[int, int] | None] = []
     for card in s.cards:
-        g = card.h_guess
-        settable.append((g[0], g[1]) if g is not None and g[2] <= max_stars else None)
+        printed = card.h_guess  # (ATK, DEF, stars) of a creature, else None
+        settable.append((printed[0], printed[1]) if printed is not None and printed[2] <= max_stars else None)
     totals = []
     for q in range(s.np):
         n = ta = td = 0
         for i, card in enumerate(s.cards):
-            g = settable[i]
-            if s.owner[i] == q and not card.token and g is not None:
+            stats = settable[i]
+            if s.owner[i] == q and not card.token and stats is not None:
                 n += 1
-                ta += g[0]
-                td += g[1]
+                ta += stats[0]
+                td += stats[1]
         totals.append((n, ta, td))
     return totals, settable
 

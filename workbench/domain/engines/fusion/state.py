@@ -169,6 +169,10 @@ _OWN_FIELDS = (
 )
 
 
+GuessTables = tuple[list[tuple[int, int, int]], list[tuple[int, int] | None]]
+"""What the heuristic's face-down guess starts from (see agents._guess_tables)."""
+
+
 class Shared:
     """What never changes during a game: card data, instance names and owners, action caches.
 
@@ -233,7 +237,8 @@ class Shared:
         self.mcache: dict[int, tuple[frozenset[int], Any]] = {}
         self.fusion = FusionCache()  # fusing.fusion_choices across positions
         self.worths = [card_worth(c) for c in cards]  # ADAPTER.worth of each instance
-        self.guess_base: dict[int, Any] = {}  # per set_max_stars: agents._guess_tables
+        # per set_max_stars: agents._guess_tables (per-player totals, per-card stats)
+        self.guess_base: dict[int, GuessTables] = {}
         # per instance: (ATK, DEF) -> its name in the log with those stats (FusionState._cname)
         self.cnames: list[dict[tuple[int, int], str]] = [{} for _ in cards]
         # per instance: its name in action descriptions, ``name (a3)`` (FusionState._card_text)
@@ -311,7 +316,7 @@ class FusionState(Observe, State):
     worths: list[float]
     cnames: list[dict[tuple[int, int], str]]
     card_texts: list[str]
-    guess_base: dict[int, Any]
+    guess_base: dict[int, GuessTables]
 
     # ------------------------------------------------------------------ construction
 
