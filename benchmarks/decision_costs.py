@@ -11,8 +11,9 @@ are for comparing the two, not for quoting as speeds (``engine_<game>.py`` is th
 
 The checkouts run one after the other on one core (``--cpu``), ``--rounds`` times each, and every
 figure is the median over rounds: a slow spell of the machine then moves one round, not the
-table. Session 17 used it to find that fusion's gap is in the main phase: the honest view of the
-opponent's face-down creatures (RULES.md §3.4.2) and the longer ``apply`` of the §3.10 rules.
+table. Session 17 used it to find that warzone's gap is in the decisions its new rules add (chain
+passes, Areas, setting face down) and that fusion's is spread over the ``apply`` of every kind and
+the honest view of the opponent's face-down creatures (docs/engines/*.md, "Measured").
 
 Usage:
     mkdir /tmp/old && git archive 62614cb | tar -x -C /tmp/old
