@@ -25,9 +25,7 @@ Raises SystemExit when ``--old`` is not a checkout with a ``benchmarks/`` folder
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -36,8 +34,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+# the same workload, defaults and options as paired_speed (this script's own folder)
+from paired_speed import GAMES, _pinned, _workload, checked_cpu, comparison_parser
+
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = {"fusion": 600, "seth": 3000, "warzone": 600}
 
 
 class _Clocks:
@@ -94,10 +94,7 @@ class _Clocks:
 def worker(root: str, game: str, games: int, decks_from: str | None) -> None:
     """Play ``root``'s benchmark games with the clocks on; print {kind: [decisions a game, µs
     choose, µs apply]} as JSON (per decision, after a warm-up that is not counted)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import paired_speed
-
-    play = paired_speed._workload(root, game, decks_from)
+    play = _workload(root, game, decks_from)
     engine = sys.modules[f"workbench.domain.engines.{game}"].ENGINE
     clocks = _Clocks()
     clocks.wrap_choose(type(engine.agents["heuristic"](0)))
@@ -113,8 +110,7 @@ def _one(root: str, game: str, games: int, cpu: int | None, decks_from: str | No
     command = [sys.executable, __file__, "--worker", root, game, str(games)]
     if decks_from:
         command += ["--decks-from", decks_from]
-    pin = None if cpu is None or not hasattr(os, "sched_setaffinity") else (lambda: os.sched_setaffinity(0, {cpu}))
-    run = subprocess.run(command, capture_output=True, text=True, preexec_fn=pin)
+    run = subprocess.run(command, capture_output=True, text=True, preexec_fn=_pinned(cpu))
     if run.returncode != 0:
         raise SystemExit(f"the worker for {root} failed (exit {run.returncode}):\n{run.stderr[-2000:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])
@@ -149,23 +145,13 @@ def table(old: dict[str, list[float]], new: dict[str, list[float]]) -> list[str]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", help="the other checkout (a directory)")
-    parser.add_argument("--game", default="fusion", choices=list(GAMES))
-    parser.add_argument("--games", type=int, default=0, help="games per round (default: per game)")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--cpu", type=int, default=0, help="the core the games run on (-1: not pinned)")
-    parser.add_argument("--old-decks", action="store_true",
-                        help="the new checkout plays the old one's deck lists (same decks both sides)")
-    parser.add_argument("--worker", nargs=3, metavar=("ROOT", "GAME", "GAMES"), help=argparse.SUPPRESS)
-    parser.add_argument("--decks-from", help=argparse.SUPPRESS)
+    parser = comparison_parser(__doc__.splitlines()[0], list(GAMES), "fusion", 3,
+                               "the core the games run on (-1: not pinned)")
     args = parser.parse_args()
     if args.worker:
         worker(args.worker[0], args.worker[1], int(args.worker[2]), args.decks_from)
         return
-    if not args.old or not Path(args.old, "benchmarks").is_dir():
-        parser.error("--old must name a checkout with a benchmarks/ folder")
-    cpu = None if args.cpu < 0 else args.cpu
+    cpu = checked_cpu(parser, args)
     games = args.games or GAMES[args.game]
     old_rounds, new_rounds = [], []
     for _ in range(args.rounds):

@@ -131,24 +131,39 @@ def one_round(old: str, game: str, games: int, cpu: int | None,
     return figures[0], figures[1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def comparison_parser(description: str, games: list[str], default_game: str, rounds: int,
+                      cpu_help: str) -> argparse.ArgumentParser:
+    """The options of a script comparing this checkout with ``--old`` on one game's heuristic
+    games (this one's and decision_costs.py's), with the hidden ``--worker`` form it runs itself in."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--old", required=False, help="the other checkout (a directory)")
-    parser.add_argument("--game", default="all", choices=["all", *GAMES])
+    parser.add_argument("--game", default=default_game, choices=games)
     parser.add_argument("--games", type=int, default=0, help="games per round (default: per game)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--cpu", type=int, default=0, help="the core both run on (-1: not pinned)")
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--cpu", type=int, default=0, help=cpu_help)
     parser.add_argument("--old-decks", action="store_true",
                         help="the new checkout plays the old one's deck lists (same decks both sides)")
     parser.add_argument("--worker", nargs=3, metavar=("ROOT", "GAME", "GAMES"), help=argparse.SUPPRESS)
     parser.add_argument("--decks-from", help=argparse.SUPPRESS)
+    return parser
+
+
+def checked_cpu(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int | None:
+    """The core to pin to (None: not pinned). Exits through ``parser.error`` when ``--old`` is
+    not a checkout with a benchmarks/ folder."""
+    if not args.old or not Path(args.old, "benchmarks").is_dir():
+        parser.error("--old must name a checkout with a benchmarks/ folder")
+    return None if args.cpu < 0 else args.cpu
+
+
+def main() -> None:
+    parser = comparison_parser(__doc__.splitlines()[0], ["all", *GAMES], "all", 5,
+                               "the core both run on (-1: not pinned)")
     args = parser.parse_args()
     if args.worker:
         worker(args.worker[0], args.worker[1], int(args.worker[2]), args.decks_from)
         return
-    if not args.old or not Path(args.old, "benchmarks").is_dir():
-        parser.error("--old must name a checkout with a benchmarks/ folder")
-    cpu = None if args.cpu < 0 else args.cpu
+    cpu = checked_cpu(parser, args)
     for game in GAMES if args.game == "all" else [args.game]:
         games = args.games or GAMES[game]
         ratios, per_decision = [], []
