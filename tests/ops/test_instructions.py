@@ -1,7 +1,8 @@
 """benchmarks/instructions.py counts the instructions of each checkout's own heuristic games with
 valgrind (installed by scripts/system-packages.sh): the same checkout on both sides plays the
 same seeded games, so the counts agree to within the start-up's run-to-run wobble (a few hundred
-thousand instructions: addresses differ between runs). No timing is asserted."""
+thousand instructions: addresses differ between runs); so do the simulated cache misses and
+mispredicted branches of ``--simulate``. No timing is asserted."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "instructions.py"
@@ -21,3 +24,18 @@ def test_the_same_checkout_on_both_sides_counts_the_same_instructions() -> None:
                                 out).groups()
     assert int(new.replace(",", "")) > 100  # 200 games: hundreds of millions
     assert 0.99 <= float(ratio) <= 1.01
+
+
+@pytest.mark.slow
+def test_the_simulated_caches_and_branches_agree_for_the_same_checkout() -> None:
+    """``--simulate`` prints, per game, the I1 and D1 misses and the mispredicted branches of
+    both sides: the same games on both sides give the same figures to within run-to-run wobble
+    (start-up addresses differ), and every event is counted (not zero)."""
+    out = subprocess.run([sys.executable, str(SCRIPT), "--old", str(ROOT), "--game", "seth", "--games", "200",
+                          "--simulate"], capture_output=True, text=True, timeout=900, check=True).stdout
+    rows = re.findall(r"^  (.+?)\s+a game: old\s+([\d,]+)\s+new\s+([\d,]+)\s+new ÷ old ([\d.]+)$", out, re.M)
+    assert [name for name, *_ in rows] == ["I1 misses", "D1 misses", "mispredicted conditional branches",
+                                           "mispredicted indirect branches"]
+    for name, old, new, ratio in rows:
+        assert int(old.replace(",", "")) > 1_000, name  # a seth game: thousands of each
+        assert 0.97 <= float(ratio) <= 1.03, (name, ratio)
