@@ -10,6 +10,7 @@ for fusion and seth (see docs/engines/fusion.md, "Measured").
 
 Usage:
     python benchmarks/instructions.py --old /tmp/old [--game fusion|seth|warzone|all] [--games N]
+        [--simulate]
 
 It prints, per game, millions of instructions of N games in each checkout, and old ÷ new (the
 figure to set beside paired_speed's games/s new ÷ old: equal work gives 1.000 in both).
@@ -20,8 +21,8 @@ conditional and indirect branches of each checkout, new ÷ old. It answers what 
 alone cannot: why the same work can take longer (session 18 found fusion's heuristic games run
 3.9 % more instructions than 62614cb's but 14 % more mispredicted branches and 35 % more I1
 misses, two thirds of the extra mispredictions inside the bytecode interpreter's own loop: no
-Python function stands out). The simulation is a model of a CPU, not this machine's: compare the two checkouts with it, do not
-quote its figures as this machine's.
+Python function stands out). The simulation is a model of a CPU, not this machine's: compare the
+two checkouts with it, do not quote its figures as this machine's.
 """
 
 from __future__ import annotations
