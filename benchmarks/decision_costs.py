@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 # the same workload, defaults and options as paired_speed (this script's own folder)
-from paired_speed import GAMES, _pinned, _workload, checked_cpu, comparison_parser
+from paired_speed import GAMES, _pinned, _workload, comparison_args, comparison_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -147,11 +147,10 @@ def table(old: dict[str, list[float]], new: dict[str, list[float]]) -> list[str]
 def main() -> None:
     parser = comparison_parser(__doc__.splitlines()[0], list(GAMES), "fusion", 3,
                                "the core the games run on (-1: not pinned)")
-    args = parser.parse_args()
-    if args.worker:
-        worker(args.worker[0], args.worker[1], int(args.worker[2]), args.decks_from)
+    parsed = comparison_args(parser, worker)
+    if parsed is None:
         return
-    cpu = checked_cpu(parser, args)
+    args, cpu = parsed
     games = args.games or GAMES[args.game]
     old_rounds, new_rounds = [], []
     for _ in range(args.rounds):

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,22 +149,27 @@ def comparison_parser(description: str, games: list[str], default_game: str, rou
     return parser
 
 
-def checked_cpu(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int | None:
-    """The core to pin to (None: not pinned). Exits through ``parser.error`` when ``--old`` is
-    not a checkout with a benchmarks/ folder."""
+def comparison_args(parser: argparse.ArgumentParser, run_worker: Callable[..., None]
+                    ) -> tuple[argparse.Namespace, int | None] | None:
+    """The parsed arguments and the core to pin to (None: not pinned), or None once a
+    ``--worker`` process has run ``run_worker(root, game, games, decks_from)`` (its whole job).
+    Exits through ``parser.error`` when ``--old`` is not a checkout with a benchmarks/ folder."""
+    args = parser.parse_args()
+    if args.worker:
+        run_worker(args.worker[0], args.worker[1], int(args.worker[2]), args.decks_from)
+        return None
     if not args.old or not Path(args.old, "benchmarks").is_dir():
         parser.error("--old must name a checkout with a benchmarks/ folder")
-    return None if args.cpu < 0 else args.cpu
+    return args, None if args.cpu < 0 else args.cpu
 
 
 def main() -> None:
     parser = comparison_parser(__doc__.splitlines()[0], ["all", *GAMES], "all", 5,
                                "the core both run on (-1: not pinned)")
-    args = parser.parse_args()
-    if args.worker:
-        worker(args.worker[0], args.worker[1], int(args.worker[2]), args.decks_from)
+    parsed = comparison_args(parser, worker)
+    if parsed is None:
         return
-    cpu = checked_cpu(parser, args)
+    args, cpu = parsed
     for game in GAMES if args.game == "all" else [args.game]:
         games = args.games or GAMES[game]
         ratios, per_decision = [], []
