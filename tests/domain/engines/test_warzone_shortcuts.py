@@ -3,7 +3,8 @@
 Positions come from seeded random games on the sample decks (and under other rule options);
 at each one the fast path is compared with a straightforward reference written here: the
 heuristic's attack values, a new recruit's "has a paying attack", the recruit potential, the
-trap-window check, and the per-field caches (rows, instance-name index) after every action.
+trap-window check, the per-field caches (rows, instance-name index) after every action, and
+the heuristic's own scoring loop against score() for every listed action.
 """
 
 from __future__ import annotations
@@ -528,3 +529,45 @@ def test_the_state_keeps_its_fields_in_slots_and_a_clone_sets_every_one() -> Non
         for name in WarzoneCore.__slots__:
             getattr(state, name)  # AttributeError: a slot __init__ never sets
             getattr(copy, name)  # AttributeError: a slot clone leaves unset
+
+
+def plain_choice(state: WarzoneState, player: int, acts: list) -> tuple[object, list]:
+    """The heuristic's one-ply decision as its docstring defines it: every listed action scored
+    by ``HeuristicAgent.score`` (each with a plan of its own), the best one (the first listed
+    among equals) with the recruit position ``_placed`` chooses; and, in the player's own
+    phase, the rest of the actions that score above 0, best first, as the moves to take next.
+    A Guarding recruit scores as its Battling twin and is never queued (its position is chosen
+    when the twin is taken)."""
+    agent = agents.HeuristicAgent(0)
+    scores = [agent.score(state, player, act, {}) for act in acts]
+    best = acts[scores.index(max(scores))]
+    if best.kind == "recruit":
+        best = agent._placed(state, player, best, acts, {})
+    ranked = sorted((-s, i) for i, s in enumerate(scores)
+                    if s > 0 and not (acts[i].kind == "recruit" and acts[i].args[1] == GUARDING))
+    rest = [acts[i] for _, i in ranked[1:]] if state.pending is None else []
+    return best, rest
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_fresh_decision_chooses_and_ranks_what_scoring_every_action_does(variant: dict) -> None:
+    """HeuristicAgent._choose scores the commonest kinds in its own loop (recruits sharing a
+    card's body value, an attacker's values computed once, positions by a dict) instead of
+    calling score() for each action: with no moves queued yet it picks the action, and queues
+    the next ones, that scoring each action plainly gives."""
+    kinds = set()
+    for state in positions(4, **variant):
+        if state.is_terminal():
+            continue
+        player = state.to_act()[0]
+        acts = state.legal_actions(player)
+        if len(acts) < 2:
+            continue
+        fast = agents.HeuristicAgent(0)
+        chosen = fast._choose(state, player, acts)
+        best, rest = plain_choice(state, player, acts)
+        assert chosen is best, (state.phase, state.pending, chosen, best)
+        if state.pending is None:
+            assert fast._queue[1] == rest
+        kinds.add(chosen.kind)
+    assert {"recruit", "attack", "spell", "position", "end_phase"} <= kinds
