@@ -185,6 +185,30 @@ def test_cjk_glyphs_are_embedded_with_real_outlines(_pdf, definitions, fusion_ca
     assert all(report.values()), [ch for ch, ok in report.items() if not ok]
 
 
+def test_a_missing_text_font_is_named_on_every_print_not_only_the_first(
+        _pdf, definitions, fusion_card, tmp_path, monkeypatch) -> None:
+    """The text layer's fonts are registered once; when the CJK one is missing, each print says
+    so (the web form's 400 names the package), instead of the second print naming a font that
+    was never registered and failing inside reportlab."""
+    from workbench.services.render import fonts, pdf as pdf_module
+
+    monkeypatch.setattr(pdf_module, "_fonts_ready", {})
+    real = pdf_module.font_path
+
+    def cjk_missing(key: str) -> tuple:
+        if key == "pdf-cjk":
+            raise fonts.FontMissing("font wqy-zenhei.ttc (pdf-cjk) is not installed")
+        return real(key)
+
+    monkeypatch.setattr(pdf_module, "font_path", cjk_missing)
+    for _ in range(2):
+        with pytest.raises(fonts.FontMissing, match="pdf-cjk"):
+            _pdf(definitions["fusion"], _cards(2, fusion_card), tmp_path, backs="none")
+    monkeypatch.setattr(pdf_module, "font_path", real)
+    printed = _pdf(definitions["fusion"], _cards(2, fusion_card), tmp_path, backs="none")
+    assert fusion_card["name"] in PdfReader(io.BytesIO(printed)).pages[0].extract_text()
+
+
 def test_reruns_give_identical_bytes(definitions, seth_card, tmp_path) -> None:
     cards = _cards(10, seth_card)
     first = render_pdf(definitions["seth"], cards, SheetOptions(size=parse_card_size("poker")),

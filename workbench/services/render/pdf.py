@@ -277,12 +277,18 @@ _fonts_ready: dict[str, str] = {}
 
 
 def _text_fonts() -> tuple[str, str, TTFont]:
-    """Register the text-layer fonts once: (latin name, cjk name, latin font)."""
+    """Register the text-layer fonts once: (latin name, cjk name, latin font).
+
+    Raises the font lookup's error when either font is not installed; nothing is marked ready
+    until both are registered, so the next sheet asks again instead of naming an unregistered
+    font."""
     if not _fonts_ready:
+        ready = {}
         for name, key in (("WB-Sans", "pdf-latin"), ("WB-CJK", "pdf-cjk")):
             path, index = font_path(key)
             pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=index))
-            _fonts_ready[name] = key
+            ready[name] = key
+        _fonts_ready.update(ready)
     return "WB-Sans", "WB-CJK", pdfmetrics.getFont("WB-Sans")
 
 
