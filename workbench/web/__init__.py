@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from workbench.storage.repository import Repository
 from workbench.web.auth import init_auth
+from workbench.web.request_body import WorkbenchRequest
 from workbench.web.security import LOCAL_HOSTS, init_security, load_or_create_secret_key
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["TRUSTED_HOSTS"] = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(Path(app.instance_path))
+    app.request_class = WorkbenchRequest  # a too-deep JSON body is a 400, not a 500
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 

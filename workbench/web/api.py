@@ -31,12 +31,12 @@ from workbench.storage.repository import Stored
 from workbench.web import get_repo
 from workbench.web.auth import current_user_name
 from workbench.web.game_text import with_texts
+from workbench.web.request_body import MAX_PAYLOAD_DEPTH
 from workbench.web.security import csrf_token
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
-MAX_PAYLOAD_DEPTH = 12
 
 
 class BadRequest(WorkbenchError):
