@@ -83,6 +83,10 @@ def test_pdf_of_a_selection_and_errors(client) -> None:  # type: ignore[no-untyp
     assert post("what=cards&cards=nope").status_code == 404
     assert post("what=all&card_size=900x900mm").status_code == 400
     assert post("what=all&bleed=abc").status_code == 400
+    for offset in ("nan", "-nan", "inf"):  # float() reads them; a PDF would carry "nan"
+        refused = post(f"what=all&back_offset_x={offset}")
+        assert refused.status_code == 400 and b"millimetres" in refused.data, offset
+    assert post("what=cards&card=bog-lurker&card_size=20x20mm").status_code == 200
 
 
 def test_background_job_reports_progress_then_serves_the_pdf(client) -> None:  # type: ignore[no-untyped-def]

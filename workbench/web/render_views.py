@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import re
 import secrets
@@ -199,9 +200,12 @@ def _number(values: Mapping[str, Any], name: str, default: float = 0.0) -> float
     if not raw:
         return default
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
-        raise WorkbenchError(f"{name.replace('_', ' ')} must be a number of millimetres, not {raw!r}") from None
+        value = math.nan
+    if not math.isfinite(value):  # float() reads "nan" and "inf": a PDF cannot say either
+        raise WorkbenchError(f"{name.replace('_', ' ')} must be a number of millimetres, not {raw[:40]!r}")
+    return value
 
 
 def parse_print_request(values: Any, definition: Any) -> PrintRequest:

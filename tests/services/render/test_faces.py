@@ -26,6 +26,19 @@ def test_face_pixel_size_is_the_trim_at_300_dpi(definitions, warzone_card, size,
     assert face.overflow_lines == 0
 
 
+@pytest.mark.parametrize("size", ["20x20mm", "20x300mm", "300x20mm"])
+def test_every_allowed_card_size_renders_fronts_and_backs(definitions, warzone_card, seth_card,
+                                                          fusion_card, size) -> None:
+    """The smallest and most lopsided sizes the size rule allows (20-300 mm) still draw: a
+    panel the size leaves no room for is left out (a 20 mm card was a 500 from the print form)."""
+    card_size = parse_card_size(size)
+    for game, card in (("warzone", warzone_card), ("seth", seth_card), ("fusion", fusion_card)):
+        for bleed in (0.0, 3.0):
+            face = render_face(definitions[game], card, card_size, bleed)
+            assert face.image.size == card_size.pixels(bleed, 300)
+            assert render_back(definitions[game], card_size, bleed).size == card_size.pixels(bleed, 300)
+
+
 def test_bleed_extends_the_background_and_nothing_else(definitions, warzone_card, poker) -> None:
     plain = render_face(definitions["warzone"], warzone_card, poker).image
     bled = render_face(definitions["warzone"], warzone_card, poker, bleed_mm=3.175).image

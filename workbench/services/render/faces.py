@@ -392,6 +392,8 @@ class Template:
         o = self.bleed_px
         r = self.radius if radius is None else radius
         xy = (o + self.P(x), o + self.P(y), o + self.P(x + w), o + self.P(y + h))
+        if xy[2] < xy[0] or xy[3] < xy[1]:
+            return  # a box the card's size leaves no room for (20 mm cards): nothing to draw
         draw.rounded_rectangle(xy, radius=self.P(r), fill=fill, outline=outline,
                                width=max(1, self.P(width)) if outline else 0)
 

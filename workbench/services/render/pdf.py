@@ -76,7 +76,7 @@ class SheetOptions:
         if self.backs not in BACKS:
             raise PrintError(f"backs {self.backs!r} is not known; use long, short or none")
         for value in (self.back_offset_x_mm, self.back_offset_y_mm):
-            if abs(value) > 10:
+            if not abs(value) <= 10:  # NaN too: it compares false both ways
                 raise PrintError(f"back offset {value:g} mm is larger than 10 mm; check the calibration page")
 
 
