@@ -220,3 +220,52 @@ def test_an_export_of_every_deck_leaves_out_only_the_deck_over_the_cap(repo, dat
     names = " ".join(bundle.files)
     assert "rot-and-stone" in names and "skyburn-blitz" in names, names  # the other decks are exported
     assert "huge" not in names
+
+
+# ------------------------------------------------------------------ card and deck sizes
+
+def _api_token(client) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {"X-CSRF-Token": client.get("/api/csrf").get_json()["csrf_token"]}
+
+
+def test_a_card_over_the_size_cap_is_one_quick_problem_and_is_not_saved(client, data: Path) -> None:
+    """An ``effects`` list of 200,000 entries (3 MB, under the body cap) took ~54 s and a 462 MB
+    answer to validate, and saved; now validation answers one problem naming the cap, and a
+    save is refused with 400 before anything is written (shown just over the cap: 3,000
+    entries of two values each)."""
+    from workbench.domain.limits import MAX_CARD_VALUES
+
+    card = {"name": "Swarm", "kind": "monster", "power": 1, "damage": 1, "health": 1,
+            "effects": [{"when": "x"}] * 3_000}
+    answer = client.post(f"/api/games/{GAME}/validate", json={"card": card}, headers=_api_token(client))
+    assert answer.status_code == 200
+    problems = answer.get_json()["problems"]
+    assert [p["code"] for p in problems] == ["card.too_large"]
+    assert f"{MAX_CARD_VALUES:,} values" in problems[0]["message"]
+    saved = client.post(f"/api/games/{GAME}/cards", json=card, headers=_api_token(client))
+    assert saved.status_code == 400 and "too large" in saved.get_json()["error"]
+    assert not (data / GAME / "cards" / "swarm.yaml").exists()
+
+
+def test_a_card_just_under_the_size_cap_is_still_checked_entry_by_entry(client) -> None:
+    card = {"name": "Busy", "kind": "monster", "power": 1, "damage": 1, "health": 1,
+            "effects": [{"when": "x"}] * 100}
+    answer = client.post(f"/api/games/{GAME}/validate", json={"card": card}, headers=_api_token(client))
+    codes = {p["code"] for p in answer.get_json()["problems"]}
+    assert "card.too_large" not in codes and len(answer.get_json()["problems"]) >= 100
+
+
+@pytest.mark.parametrize("zones,message", [
+    ({f"z{i}": {CARD: 1} for i in range(51)}, "51 zones"),  # 300,000 took 11 s and a 73 MB answer
+    ({"team": {f"no-card-{i}": 1 for i in range(10_001)}}, "10,001 card entries"),
+])
+def test_a_deck_of_too_many_zones_or_entries_is_one_problem_and_is_not_saved(client, data: Path, zones,
+                                                                           message: str) -> None:
+    deck = {"name": "Sprawl", "zones": zones}
+    answer = client.post(f"/api/games/{GAME}/validate", json={"deck": deck}, headers=_api_token(client))
+    assert answer.status_code == 200
+    problems = answer.get_json()["problems"]
+    assert [p["code"] for p in problems] == ["deck.too_large"] and message in problems[0]["message"]
+    saved = client.post(f"/api/games/{GAME}/decks", json=deck, headers=_api_token(client))
+    assert saved.status_code == 400 and message in saved.get_json()["error"]
+    assert not (data / GAME / "decks" / "sprawl.yaml").exists()

@@ -166,6 +166,8 @@ CARDS = [
     _wz("spell", {"trigger": "activated", "action": "damage", "target": "opponent", "amount": 100, "cost": {"discard": 1}}),
 ]
 
+CARDS += [("seth", {"name": "Swarm", "kind": "monster", "effects": [{}] * 6000})]  # over the size cap
+
 
 def _deck(zones, **extra):
     return {"name": "t", "zones": zones, **extra}
@@ -176,6 +178,8 @@ _EXTRA = {"kind": "creature", "name": "融合龙", "cost": 6, "attribute": "fire
 NEW_CARDS = {"fusion": {"ex-bare": _EXTRA, "ex-many": {**_EXTRA, "materials": [{"filter": {"attribute": "light"}, "count": 3}]},
                         "broken": {**_EXTRA, "extra": False, "stars": 99}}}
 DECKS = [  # (game, deck, deck rules instead of the game's, or game.yaml keys to replace)
+    ("seth", _deck({f"zone-{i}": {} for i in range(60)}), None),  # over the zone cap
+    ("seth", _deck({"team": {f"card-{i}": 1 for i in range(10_001)}}), None),  # over the entry cap
     ("warzone", "deck", None), ("warzone", _deck(3), None), ("warzone", _deck({"main": 3}), None),
     ("warzone", _deck({"moon": {}}, format="nope"), None),
     ("warzone", _deck({"main": {"archmage-torvin": 0, "banishment": 10**6, "nope": 1, "banner-hall": 1}}), None),

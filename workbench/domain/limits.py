@@ -1,4 +1,5 @@
-"""Caps on the sizes a designer can ask for, checked wherever a deck is parsed, saved or expanded.
+"""Caps on the sizes a designer can ask for, checked wherever a card or deck is parsed, saved or
+expanded.
 
 A deck is stored as counts (``iron-wall: 4``) and expanded into one card per copy to play,
 print or export it. Without a cap one line (``1000000000 x Iron Wall``) would make the server
@@ -18,6 +19,9 @@ MAX_COPIES = 999  # copies of one card in one zone of a deck (and on one pasted 
 MAX_DECK_CARDS = 10_000  # cards in a whole deck, every zone together
 MAX_PRINT_CARDS = 10_000  # printed cards (fronts) in one PDF
 LIMIT_TEXT = f"at most {MAX_COPIES:,} copies of a card, {MAX_DECK_CARDS:,} cards in a deck"
+MAX_CARD_VALUES = 5_000  # values in one card, every field and effect part counted (bundled cards: at most 32)
+MAX_DECK_ZONES = 50  # zone entries in one deck (games have two to five zones)
+MAX_DECK_ENTRIES = MAX_DECK_CARDS  # card entries of a deck, every zone together (each is one card or more)
 
 
 class TooMany(DataError):
@@ -55,11 +59,15 @@ def check_deck_counts(zones: Any, what: str = "the deck") -> int:
     """Check every count of ``{zone: {card id: count}}``; return the number of cards.
 
     Counts that are not numbers are left to validation (they expand to nothing or fail there);
-    numbers above the caps raise TooMany naming the card, the zone and the limit.
+    numbers above the caps, and more zones or card entries than the caps allow, raise TooMany
+    naming the card, the zone and the limit.
     """
     total = 0
     if not isinstance(zones, Mapping):
         return 0
+    too_many = deck_shape_over_caps(zones)
+    if too_many is not None:
+        raise TooMany(f"{what}: {too_many}")
     for zone, content in zones.items():
         if not isinstance(content, Mapping):
             continue
@@ -116,3 +124,49 @@ def check_finite(value: Any, what: str) -> None:
     if where is not None:
         raise DataError(f"{what}: {where[:80]} is not a finite number (numbers must be finite, "
                         "like 12 or 0.5; 1e400, Infinity and NaN are refused)")
+
+
+def card_values_over_cap(card: Any, cap: int = MAX_CARD_VALUES) -> bool:
+    """Whether ``card`` holds more than ``cap`` values (every mapping, list and value inside it
+    counted). Stops counting past the cap, so a huge card costs no more than a card at the cap."""
+    seen = 0
+    stack = [card]
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > cap:
+            return True
+        if isinstance(item, Mapping):
+            if len(item) > cap:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            if len(item) > cap:
+                return True
+            stack.extend(item)
+    return False
+
+
+CARD_SIZE_TEXT = (f"a card holds at most {MAX_CARD_VALUES:,} values, every field and effect part "
+                  "counted")
+
+
+def check_card_size(card: Any, what: str = "the card") -> None:
+    """Raise TooMany when ``card`` holds more than :data:`MAX_CARD_VALUES` values (an
+    ``effects`` list of a million entries, say), before anything checks or stores them."""
+    if card_values_over_cap(card):
+        raise TooMany(f"{what} is too large: {CARD_SIZE_TEXT}")
+
+
+def deck_shape_over_caps(zones: Any) -> str | None:
+    """A message naming the cap when ``zones`` has more than :data:`MAX_DECK_ZONES` zones or
+    :data:`MAX_DECK_ENTRIES` card entries in all (counts aside), else None."""
+    if not isinstance(zones, Mapping):
+        return None
+    if len(zones) > MAX_DECK_ZONES:
+        return f"the deck names {len(zones):,} zones; at most {MAX_DECK_ZONES} are read"
+    entries = sum(len(content) for content in zones.values() if isinstance(content, Mapping))
+    if entries > MAX_DECK_ENTRIES:
+        return (f"the deck lists {entries:,} card entries; at most {MAX_DECK_ENTRIES:,} "
+                f"({MAX_DECK_CARDS:,} cards in a deck)")
+    return None

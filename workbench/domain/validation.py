@@ -19,7 +19,15 @@ import jsonschema
 
 from workbench.domain.effects import check_effects
 from workbench.domain.gamedef import FieldDef, GameDefinition
-from workbench.domain.limits import LIMIT_TEXT, MAX_COPIES, shown_count
+from workbench.domain.limits import (
+    CARD_SIZE_TEXT,
+    LIMIT_TEXT,
+    MAX_CARD_VALUES,
+    MAX_COPIES,
+    card_values_over_cap,
+    deck_shape_over_caps,
+    shown_count,
+)
 from workbench.domain.problems import Problem, Severity
 
 Card = Mapping[str, Any]
@@ -177,6 +185,10 @@ def validate_card(
 
     if not isinstance(card, Mapping):
         add("error", "card.shape", "a card must be a mapping of field names to values")
+        return problems
+    if card_values_over_cap(card):  # checked before any field: each would cost time and a problem
+        add("error", "card.too_large", f"the card is too large: {CARD_SIZE_TEXT}",
+            limit=MAX_CARD_VALUES)
         return problems
     kind = card.get("kind")
     if kind not in definition.kinds:
@@ -378,6 +390,10 @@ def validate_deck(
     zones_raw = deck.get("zones") or {}
     if not isinstance(zones_raw, Mapping):
         add("error", "deck.shape", "zones must be a mapping of zone names to card counts", field="zones")
+        return problems
+    too_many = deck_shape_over_caps(zones_raw)
+    if too_many is not None:  # one problem, not one per entry
+        add("error", "deck.too_large", too_many, field="zones")
         return problems
     entries: dict[str, list[tuple[str, int, Card]]] = {z: [] for z in definition.zones}
     wrong_zone: set[tuple[str, str]] = set()  # (zone, card) already reported as not belonging there

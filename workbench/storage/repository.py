@@ -23,7 +23,14 @@ from typing import Any
 from workbench.domain.errors import AlreadyExists, Conflict, DataError, DefinitionError, InvalidId, NotFound
 from workbench.domain.gamedef import GameDefinition, parse_definition
 from workbench.domain.ids import check_id, is_valid_id, slugify
-from workbench.domain.limits import check_copies, check_deck_counts, check_finite, check_total, count_value
+from workbench.domain.limits import (
+    check_card_size,
+    check_copies,
+    check_deck_counts,
+    check_finite,
+    check_total,
+    count_value,
+)
 from workbench.storage.atomic import atomic_write, file_lock, fsync_dir, sweep_temp_files
 from workbench.storage.audit import LOCAL_ACTOR, AuditLog, current_actor
 from workbench.storage.history import History
@@ -375,6 +382,8 @@ class Repository:
         check_finite(ordered, f"{collection[:-1]} {item_id!r}")  # 1e400 would be saved as .inf
         if collection == "decks":  # refused before anything expands the counts (domain/limits.py)
             check_deck_counts(ordered.get("zones"), f"deck {item_id!r}")
+        elif collection == "cards":  # a card of a million effect entries is refused, not stored
+            check_card_size(ordered, f"card {item_id!r}")
         with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
             exists = path.exists()
             previous = path.read_bytes() if exists else None

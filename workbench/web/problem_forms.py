@@ -31,6 +31,8 @@ from workbench.web.ui import N_
 FORMS: dict[str, tuple[str, ...]] = {
     # -------------------------------------------------- card fields (workbench.domain.validation)
     "card.shape": (N_("a card must be a mapping of field names to values"),),
+    "card.too_large": (N_("the card is too large: a card holds at most %(limit)s values, every field and "
+                          "effect part counted"),),
     "card.multiple_of": (N_("%(field)s is %(value)s; it should be a multiple of %(step)s"),),
     "card.budget": (N_("%(parts)s is %(cost)s; the budget for %(by)s %(value)s is %(limit)s, over by %(over)s"),),
     "card.no_materials": (N_("%(name)s is an extra-deck creature without %(field)s: nothing can fusion summon it"),),
@@ -46,6 +48,8 @@ FORMS: dict[str, tuple[str, ...]] = {
     "deck.shape": (N_("a deck must be a mapping with a 'zones' mapping"),
                    N_("zones must be a mapping of zone names to card counts"),
                    N_("zone %(zone)s must map card ids to counts")),
+    "deck.too_large": (N_("the deck names %(count)s zones; at most %(limit)s are read"),
+                       N_("the deck lists %(count)s card entries; at most %(limit)s (%(cards)s cards in a deck)")),
     "deck.format": (N_("format %(value)s does not exist; formats: %(names)s"),),
     "deck.unknown_zone": (N_("zone %(value)s does not exist in %(game)s; zones: %(names)s"),),
     "deck.count": (N_("%(card)s in %(zone)s has count %(value)s; a count is a whole number of at least 1"),
