@@ -55,6 +55,25 @@ def test_a_form_post_from_another_site_without_token_is_refused(env, guard):
     assert answer.status_code == 403
 
 
+@pytest.mark.parametrize("referer", ["http://evil.example/page", "http://localhost.evil.example/",
+                                     "https://localhost/"])
+def test_a_post_naming_another_site_as_referer_is_refused_without_a_cookie_too(anon, referer, guard):
+    """A browser too old to send Origin or Fetch Metadata: the session cookie is SameSite=Lax, so
+    a cross-site form post arrives without it and would pass as a script; its Referer says
+    where it came from."""
+    answer = anon.post("/games/seth/cards/glass-wasp/delete", data={"version": "x"},
+                       headers={"Referer": referer, "Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status_code == 403 and b"Referer" in answer.data
+
+
+def test_a_post_from_this_apps_own_page_by_referer_still_needs_the_token(anon):
+    answer = anon.post("/api/games/seth/validate", json={"card": {"name": "x", "kind": "monster"}},
+                       headers={"Referer": "http://localhost/games/seth"})
+    assert answer.status_code == 403 and b"CSRF token" in answer.data
+    assert anon.post("/api/games/seth/validate", json={"card": {"name": "x", "kind": "monster"}}
+                     ).status_code == 200  # a script (no cookie, Origin or Referer) needs none
+
+
 def test_oversized_and_malformed_bodies(anon, guard):
     big = anon.post("/api/games/seth/cards", data=b"{" + b" " * (17 * 1024 * 1024) + b"}",
                     content_type="application/json")

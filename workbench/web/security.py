@@ -65,7 +65,13 @@ def check_csrf() -> None:
         abort(403, description="cross-origin request refused (Origin does not match this server)")
     if origin == "null":
         abort(403, description="request from an opaque origin refused")
-    from_browser = site is not None or origin is not None or "Cookie" in request.headers
+    referer = request.headers.get("Referer")
+    if origin is None and site is None and referer and not _same_origin(referer):
+        # A browser too old to send Origin or Fetch Metadata still sends Referer (this app's own
+        # pages send it: Referrer-Policy same-origin); a page of another site names that site.
+        abort(403, description="cross-site request refused (Referer does not match this server)")
+    from_browser = (site is not None or origin is not None or referer is not None
+                    or "Cookie" in request.headers)
     if not from_browser:
         return
     sent = request.headers.get("X-CSRF-Token") or request.form.get(TOKEN_KEY, "")
