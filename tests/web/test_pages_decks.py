@@ -112,6 +112,9 @@ def test_stats_need_the_token_and_a_deck(ro):
     odd = ro.post("/games/seth/deck-stats", json={"deck": {"zones": ["not", "a", "mapping"]}},
                   headers={"X-CSRF-Token": token})
     assert odd.status_code == 200
+    sprawl = ro.post("/games/seth/deck-stats", headers={"X-CSRF-Token": token},
+                     json={"deck": {"zones": {"team": {f"card-{i}": 1 for i in range(10_001)}}}})
+    assert sprawl.status_code == 400 and "10,001 card entries" in sprawl.json["error"]
 
 
 def test_delete_deck_with_confirmation(client):

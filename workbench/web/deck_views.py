@@ -26,6 +26,7 @@ from workbench.domain.deckstats import (
 )
 from workbench.domain.errors import Conflict, NotFound
 from workbench.domain.gamedef import GameDefinition
+from workbench.domain.limits import deck_shape_over_caps
 from workbench.domain.problems import has_errors
 from workbench.domain.validation import resolve_bound
 from workbench.services.checks import deck_problems
@@ -270,6 +271,11 @@ def deck_stats(game: str) -> Response:
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("deck"), dict):
         response = jsonify({"error": 'send {"deck": {...}} as JSON'})
+        response.status_code = 400
+        return response
+    too_many = deck_shape_over_caps(body["deck"].get("zones"))
+    if too_many is not None:  # counted before any statistic is built from the entries
+        response = jsonify({"error": too_many})
         response.status_code = 400
         return response
     return jsonify({"html": render_stats(game, definition, body["deck"], body)})
