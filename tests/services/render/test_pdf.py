@@ -132,6 +132,36 @@ def test_crop_marks_are_ticks_in_the_margin_never_across_a_face(_pdf, definition
         assert _ticks(doc.pages[0]) == []
 
 
+def _tick_gaps(page, x0: float, top: float, x1: float, bottom: float) -> set[float]:  # type: ignore[no-untyped-def]
+    """How far (points) each tick's near end lies outside the grid's trim."""
+    gaps = set()
+    for line in _ticks(page):
+        if abs(line["x0"] - line["x1"]) < 0.01:  # vertical: above or below the grid
+            gaps.add(round(top - line["bottom"] if line["bottom"] <= top + 0.01 else line["top"] - bottom, 1))
+        else:
+            gaps.add(round(x0 - line["x1"] if line["x1"] <= x0 + 0.01 else line["x0"] - x1, 1))
+    return gaps
+
+
+@pytest.mark.parametrize("bleed,outside_bleed", [(3.0, True), (6.0, False)])
+def test_crop_marks_start_outside_the_bleed_where_the_margin_has_room(_pdf, definitions, warzone_card, tmp_path,
+                                                                      bleed: float, outside_bleed: bool) -> None:
+    """A print shop starts marks outside the bleed, so a cut a little off the line leaves no tick
+    on a card: 3 mm bleed on A4 leaves room for that; 6 mm does not, and the marks start just
+    outside the trim, over the bleed."""
+    pdf = _pdf(definitions["warzone"], _cards(9, warzone_card), tmp_path, backs="none", bleed_mm=bleed)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        x0, top = (A4[0] - 3 * POKER_W) / 2, (A4[1] - 3 * POKER_H) / 2
+        ticks = {(round(t["x0"], 2), round(t["top"], 2), round(t["x1"], 2), round(t["bottom"], 2))
+                 for t in _ticks(page)}  # over the bleed each is drawn twice: white halo, black line
+        assert len(ticks) == 16
+        gaps = _tick_gaps(page, x0, top, x0 + 3 * POKER_W, top + 3 * POKER_H)
+    expected = mm_to_pt(bleed + 0.8) if outside_bleed else mm_to_pt(0.8)
+    assert gaps == {round(expected, 1)}
+    assert all(gap > mm_to_pt(bleed) for gap in gaps) is outside_bleed
+
+
 def test_long_edge_backs_mirror_the_columns(_pdf, definitions, warzone_card, tmp_path) -> None:
     pdf = _pdf(definitions["warzone"], _cards(2, warzone_card), tmp_path)
     with pdfplumber.open(io.BytesIO(pdf)) as doc:

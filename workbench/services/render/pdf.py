@@ -5,7 +5,8 @@ What a home printer needs, and what this module does:
 * **As many cards per page as fit** (3 x 3 poker on A4 and Letter), butted edge to edge so
   one cut separates two cards; the grid is centred on the page.
 * **Crop marks** are short ticks in the margin, in line with every cut, never lines across a
-  face. With bleed they start just outside the trim, drawn with a white halo over the bleed.
+  face. With bleed they start outside it where the margin has room (A4 with up to 4 mm), else
+  just outside the trim, drawn with a white halo over the bleed (poker cards on Letter).
 * **Bleed** extends each face's background by ``bleed_mm``; inside the grid neighbours butt
   at the trim, so the bleed shows only around the outside of the grid.
 * **TrimBox and BleedBox** are set on every page (the grid's trim and trim + bleed).
@@ -103,6 +104,7 @@ class Grid:
     bottom: float
     bleed: float
     mark_len: float
+    mark_gap: float = 0.0  # from the trim to where each crop mark starts
 
     @property
     def per_page(self) -> int:
@@ -156,12 +158,17 @@ def plan_grid(paper: str, size: CardSize, bleed_mm: float = 0.0, crop_marks: boo
         )
     space_x = (paper_w - cols * size.width_mm) / 2
     space_y = (paper_h - rows * size.height_mm) / 2
-    mark = min(MARK_MAX_MM, min(space_x, space_y) - PRINTER_MARGIN_MM - MARK_GAP_MM)
+    room = min(space_x, space_y) - PRINTER_MARGIN_MM
+    # Marks start outside the bleed, as a print shop expects, so a cut a little off the line
+    # leaves no tick on a card; where the margin is too narrow for that they start just
+    # outside the trim, over the bleed (drawn with a white halo there).
+    gap = bleed_mm + MARK_GAP_MM if room - bleed_mm - MARK_GAP_MM >= MARK_MIN_MM else MARK_GAP_MM
+    mark = min(MARK_MAX_MM, room - gap)
     return Grid(
         page_w=mm_to_pt(paper_w), page_h=mm_to_pt(paper_h), cols=cols, rows=rows,
         card_w=mm_to_pt(size.width_mm), card_h=mm_to_pt(size.height_mm),
         left=mm_to_pt(space_x), bottom=mm_to_pt(space_y), bleed=mm_to_pt(bleed_mm),
-        mark_len=mm_to_pt(max(0.0, mark)),
+        mark_len=mm_to_pt(max(0.0, mark)), mark_gap=mm_to_pt(gap),
     )
 
 
@@ -423,7 +430,7 @@ class _Sheet:
             c._code.extend(self._marks)
             return
         mark = len(c._code)
-        gap = mm_to_pt(MARK_GAP_MM)
+        gap = g.mark_gap
         xs = [g.left + i * g.card_w for i in range(g.cols + 1)]
         ys = [g.bottom + j * g.card_h for j in range(g.rows + 1)]
         top, right = g.bottom + g.height, g.left + g.width
@@ -435,7 +442,7 @@ class _Sheet:
             segments.append((g.left - gap, y, g.left - gap - g.mark_len, y))
             segments.append((right + gap, y, right + gap + g.mark_len, y))
         c.saveState()
-        if g.bleed > 0:
+        if gap < g.bleed:
             # A white halo keeps marks visible where they cross the dark bleed.
             c.setStrokeColorRGB(1, 1, 1)
             c.setLineWidth(1.2)
