@@ -207,6 +207,32 @@ def test_missing_fonts_are_a_clear_error_and_a_validation_warning(definitions, w
         _PROBLEMS.clear()
 
 
+def test_a_font_installed_while_the_server_runs_is_found_without_a_restart(monkeypatch, tmp_path) -> None:
+    """The font folders are indexed once; a missing font looks again (at most every
+    RESCAN_AFTER_S seconds), so installing the package is enough."""
+    real, face = fonts.font_path("pdf-cjk")
+    monkeypatch.setattr(fonts, "FONT_DIRS", [tmp_path])
+    monkeypatch.delenv("WORKBENCH_FONT_DIRS", raising=False)
+    monkeypatch.setattr(fonts, "RESCAN_AFTER_S", 0.0)
+    fonts._index_fonts.cache_clear()
+    try:
+        with pytest.raises(fonts.FontMissing, match="fonts-wqy-zenhei"):
+            fonts.font_path("pdf-cjk")
+        (tmp_path / real.name).symlink_to(real)  # the package is installed
+        assert fonts.font_path("pdf-cjk") == (tmp_path / real.name, face)
+        monkeypatch.setattr(fonts, "RESCAN_AFTER_S", 3600.0)
+        (tmp_path / real.name).unlink()
+        fonts._index_fonts.cache_clear()
+        with pytest.raises(fonts.FontMissing):
+            fonts.font_path("pdf-cjk")  # indexed afresh: still missing
+        (tmp_path / real.name).symlink_to(real)
+        with pytest.raises(fonts.FontMissing):
+            fonts.font_path("pdf-cjk")  # ... but not on every request
+    finally:
+        monkeypatch.undo()
+        fonts._index_fonts.cache_clear()
+
+
 @pytest.mark.parametrize("label", ["费 MANA", "法力 MANA", "COST"])
 def test_the_cost_label_stays_inside_the_coin(definitions, fusion_card, poker, monkeypatch, label) -> None:
     """The bilingual label under the cost used to touch the coin's rim; it is fitted to the chord."""

@@ -13,6 +13,7 @@ import bisect
 import os
 import struct
 import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -68,6 +69,22 @@ def _search_dirs() -> list[Path]:
     return extra + FONT_DIRS
 
 
+RESCAN_AFTER_S = 10.0  # a missing font looks at the folders again at most this often
+_last_rescan = [float("-inf")]
+_rescan_lock = threading.Lock()
+
+
+def _may_rescan() -> bool:
+    """Whether a missing font may look at the font folders again now (at most every
+    ``RESCAN_AFTER_S`` seconds: a walk of the folders costs milliseconds, not each request)."""
+    with _rescan_lock:
+        now = time.monotonic()
+        if now - _last_rescan[0] < RESCAN_AFTER_S:
+            return False
+        _last_rescan[0] = now
+        return True
+
+
 @lru_cache(maxsize=None)
 def _index_fonts() -> dict[str, Path]:
     found: dict[str, Path] = {}
@@ -86,10 +103,14 @@ def font_path(key: str) -> tuple[Path, int]:
     Raises FontMissing naming the Debian package to install (scripts/system-packages.sh).
     """
     spec = FONTS[key]
-    index = _index_fonts()
-    for name in spec.candidates:
-        if name in index:
-            return index[name], spec.index
+    for attempt in range(2):
+        index = _index_fonts()
+        for name in spec.candidates:
+            if name in index:
+                return index[name], spec.index
+        if attempt or not _may_rescan():
+            break
+        _index_fonts.cache_clear()  # installed since the last look? (the server need not restart)
     raise FontMissing(
         f"font {spec.candidates[0]} ({key}) is not installed; run scripts/system-packages.sh "
         f"or install the Debian package {spec.package}"
