@@ -329,7 +329,8 @@ def progress(game: str, run_id: str) -> Response:
 
 @bp.post("/api/games/<game>/playtests/<run_id>/cancel")
 def cancel(game: str, run_id: str) -> Response:
-    """Ask a running job to stop after its current chunk (whichever server process plays it)."""
+    """Ask a running job to stop (whichever server process plays it); it ends within a second or
+    so, mid-chunk, keeping the games of the chunks it finished."""
     _game_or_404(game)
     try:
         check_run_id(run_id)

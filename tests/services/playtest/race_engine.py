@@ -2,12 +2,13 @@
 
 Each copy of a card of kind ``booster`` in a deck adds ``boost`` to every roll of that player,
 so decks differ in strength; the player in seat 0 moves first, which gives seat 0 a measurable
-edge. Options: ``target`` (default 12), ``boost`` (default 1), ``max_turns`` (a draw beyond).
+edge. The ``slow`` player thinks a quarter second before each roll. Options: ``target`` (default 12), ``boost`` (default 1), ``max_turns`` (a draw beyond).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -102,11 +103,21 @@ class Runner:
         return GO
 
 
+class Ponderer(Runner):
+    """Rolls too, after thinking ``THINK_S`` a decision, as a search player with a large budget does."""
+
+    THINK_S = 0.25
+
+    def choose(self, state: State, player: int) -> Action:
+        time.sleep(self.THINK_S)
+        return GO
+
+
 def new_game(deck_a: DeckCards, deck_b: DeckCards, options: Mapping[str, Any], seed: int) -> RaceState:
     return RaceState((deck_a, deck_b), options, seed)
 
 
-ENGINE = Engine(game="race", new_game=new_game, agents={"heuristic": Runner, "random": RandomAgent},
+ENGINE = Engine(game="race", new_game=new_game, agents={"heuristic": Runner, "random": RandomAgent, "slow": Ponderer},
                 supported_actions=frozenset())
 ENGINE_NAME = f"{__name__}:ENGINE"
 

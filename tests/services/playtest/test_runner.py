@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import time
+from dataclasses import replace
+
 import pytest
 
 from tests.services.playtest import race_engine
@@ -145,3 +149,30 @@ def test_a_second_kind_of_player_is_checked_on_the_same_seeds_and_flagged_when_i
     assert check["difference"]["ci95"][0] > 0 and check["win_rate_a"]["value"] > 0.7
     with pytest.raises(PlaytestError, match="no agent"):
         run_matchup(matchup(), 10, workers=1, agent_check=("nobody", "nobody"))
+
+
+def test_a_cancel_stops_a_one_worker_run_between_two_decisions():
+    # The slow player thinks a quarter second a decision: a chunk of 100 games takes minutes.
+    m = replace(matchup(), agents=("slow", "slow"))
+    started = time.monotonic()
+    with pytest.raises(runner.CancelledRun):
+        run_matchup(m, 400, workers=1, should_cancel=lambda: time.monotonic() - started > 1.0)
+    assert time.monotonic() - started < 2.0
+
+
+def test_a_cancel_kills_the_workers_mid_chunk_and_keeps_the_games_finished_before_it():
+    m = replace(matchup(), agents=("slow", "slow"))
+    kept: list[int] = []
+    asked: list[float] = []
+
+    def should_cancel() -> bool:
+        if kept and not asked:  # the first chunks are in; the workers are playing the next ones
+            asked.append(time.monotonic())
+        return bool(asked)
+
+    with pytest.raises(runner.CancelledRun):
+        run_matchup(m, 400, backend=runner.ProcessBackend(2, start_method="spawn"), chunk_size=2,
+                    should_cancel=should_cancel, checkpoint=lambda partial: kept.append(partial.done))
+    assert time.monotonic() - asked[0] < 2.0
+    assert kept[-1] >= 2
+    assert multiprocessing.active_children() == []  # every worker process has ended

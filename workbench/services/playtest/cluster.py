@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from workbench.services.playtest.runner import ChunkResult, Matchup, PlaytestError, play_chunk
+from workbench.services.playtest.runner import CancelledRun, ChunkResult, Matchup, PlaytestError, play_chunk
 
 
 def _distributed() -> Any:
@@ -33,7 +33,10 @@ class DaskBackend:
         workers = client.scheduler_info().get("workers", {})
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
-    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]], keep_records: bool = False) -> Iterator[ChunkResult]:
+    def run(self, matchup: Matchup, chunks: Sequence[tuple[int, int]], keep_records: bool = False,
+            should_cancel: Callable[[], bool] | None = None) -> Iterator[ChunkResult]:
+        """Yield each chunk's result as it finishes; a cancel is seen between two chunks (the
+        tasks left are cancelled on the cluster) and raises CancelledRun."""
         distributed = _distributed()
         # Scatter the matchup once instead of shipping the decks with every task.
         # hash=False and a fresh key per run: two runs of the same matchup must not share (and
@@ -47,6 +50,8 @@ class DaskBackend:
         try:
             for future in distributed.as_completed(futures):
                 yield future.result()
+                if should_cancel is not None and should_cancel():
+                    raise CancelledRun("the playtest was cancelled")
         finally:
             self.client.cancel(list(futures) + [shared])
 

@@ -524,7 +524,11 @@ class JobRegistry:
         return result
 
     def cancel(self, game: str, run_id: str) -> dict[str, Any] | None:
-        """Ask a running run to stop after its current chunk, whichever process plays it. None if unknown."""
+        """Ask a running run to stop, whichever process plays it; None if unknown.
+
+        The process playing it looks every fraction of a second and kills its workers mid-chunk
+        (one worker: stops between two decisions); the games of the chunks finished are kept.
+        """
         job = self.get(run_id)
         if job is not None and job.game == game and job.status == "running":
             job.cancel.set()

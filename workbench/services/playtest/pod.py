@@ -21,7 +21,6 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +33,7 @@ from workbench.services.playtest.runner import (
     derive_seed,
     resolve_engine,
 )
+from workbench.services.playtest.workers import WorkerPool
 
 SIDES = "abcd"
 """Deck letters in a pod: ``a`` is deck A, ``b`` … the opponents in their order."""
@@ -189,27 +189,17 @@ def run_pod(pod: Pod, games: int, workers: int | None = None, *,
             if should_cancel and should_cancel():
                 raise CancelledRun("the playtest was cancelled")
     else:
-        import multiprocessing
-        import threading
-
-        single = threading.active_count() == 1
-        method = "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        pool = ProcessPoolExecutor(max_workers=min(count, len(chunks)), mp_context=multiprocessing.get_context(method),
-                                   initializer=_init_worker, initargs=(pod,))
-        try:
-            pending = {pool.submit(_worker_chunk, start, stop) for start, stop in chunks}
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    start, records = future.result()
-                    done[start] = records
-                    played += len(records)
-                    if progress:
-                        progress(played, games)
-                if should_cancel and should_cancel():
-                    raise CancelledRun("the playtest was cancelled")
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        # Workers die with this process, and a cancel kills them mid-chunk (see WorkerPool).
+        with WorkerPool(min(count, len(chunks)), _init_worker, (pod,)) as pool:
+            futures = [pool.submit(_worker_chunk, start, stop) for start, stop in chunks]
+            for future in pool.as_completed(futures, should_cancel):
+                start, records = future.result()
+                done[start] = records
+                played += len(records)
+                if progress:
+                    progress(played, games)
+            if pool.stopped or (should_cancel and should_cancel()):
+                raise CancelledRun("the playtest was cancelled")
     records = [r for start in sorted(done) for r in done[start]]
     elapsed = time.perf_counter() - started
     report = pod_report(pod, records)

@@ -9,14 +9,12 @@ in which chunk. Results are folded in game order, which also makes early stoppin
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib
 import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -33,6 +31,7 @@ from workbench.domain.engines.base import (
 from workbench.domain.errors import WorkbenchError
 from workbench.domain.limits import check_runs
 from workbench.services.playtest.tally import Tally
+from workbench.services.playtest.workers import STOP_POLL_S, WorkerPool
 
 
 class PlaytestError(WorkbenchError):
@@ -208,10 +207,35 @@ def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | 
     return state, agents
 
 
-def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None) -> tuple[dict[str, Any], State]:
-    """Play game ``index`` to the end; return its record (see stats.game_record_keys) and state."""
+class _Cancellable:
+    """A player that first asks whether the run was cancelled (at most every STOP_POLL_S, since
+    asking may read a file) and raises CancelledRun when it was: one search decision takes
+    seconds, a whole game minutes, so an in-process run is stopped between decisions."""
+
+    def __init__(self, agent: Any, should_cancel: Callable[[], bool]) -> None:
+        self.agent = agent
+        self.should_cancel = should_cancel
+        self.next_check = 0.0
+
+    def choose(self, state: State, player: int) -> Any:
+        now = time.monotonic()
+        if now >= self.next_check:
+            self.next_check = now + STOP_POLL_S
+            if self.should_cancel():
+                raise CancelledRun("the playtest was cancelled")
+        return self.agent.choose(state, player)
+
+
+def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None,
+             should_cancel: Callable[[], bool] | None = None) -> tuple[dict[str, Any], State]:
+    """Play game ``index`` to the end; return its record (see stats.game_record_keys) and state.
+
+    Raises CancelledRun between two decisions once ``should_cancel()`` says so.
+    """
     seed = game_seed(matchup.seed, index)
     state, agents = new_state(matchup, index, log, engine, seed)
+    if should_cancel is not None:
+        agents = [_Cancellable(agent, should_cancel) for agent in agents]
     result = play_game(state, agents, matchup.max_steps)
     seat = a_seat(index)
     first = first_seat(state)
@@ -260,15 +284,20 @@ class ChunkResult:
     records: list[dict[str, Any]] | None = None
 
 
-def play_chunk(matchup: Matchup, start: int, stop: int, keep_records: bool = False) -> ChunkResult:
-    """Play games ``start`` … ``stop - 1`` and summarise them; the top-level worker function (spawn-safe)."""
+def play_chunk(matchup: Matchup, start: int, stop: int, keep_records: bool = False,
+               should_cancel: Callable[[], bool] | None = None) -> ChunkResult:
+    """Play games ``start`` … ``stop - 1`` and summarise them; the top-level worker function (spawn-safe).
+
+    Raises CancelledRun (between decisions) once ``should_cancel()`` says so; workers pass none:
+    their pool kills them instead.
+    """
     tally = Tally()
     games: list[tuple[str | None, int, str]] = []
     kept: list[dict[str, Any]] | None = [] if keep_records else None
     reasons: dict[str, str] = {}  # one string object per reason text, so pickling shares it
     engine = resolve_engine(matchup.engine)
     for index in range(start, stop):
-        record = play_one(matchup, index, engine=engine)[0]
+        record = play_one(matchup, index, engine=engine, should_cancel=should_cancel)[0]
         tally.add(record)
         reason = str(record["reason"])
         games.append((record["winner"], record["turns"], reasons.setdefault(reason, reason)))
@@ -299,64 +328,54 @@ Chunks = Sequence[tuple[int, int]]
 
 
 class Backend(Protocol):
-    """Runs chunks somewhere and yields their results (in any order) as they finish."""
+    """Runs chunks somewhere and yields their results (in any order) as they finish.
+
+    ``should_cancel``, when given, is asked while chunks play; once it says so the back-end stops
+    them as soon as it can and raises CancelledRun.
+    """
 
     workers: int
 
-    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False) -> Iterator[ChunkResult]: ...
+    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False,
+            should_cancel: Callable[[], bool] | None = None) -> Iterator[ChunkResult]: ...
 
 
 class InlineBackend:
-    """Plays every chunk in this process, in order (for one worker and for tests)."""
+    """Plays every chunk in this process, in order (for one worker and for tests); a cancel stops
+    it between two decisions."""
 
     workers = 1
 
-    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False) -> Iterator[ChunkResult]:
+    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False,
+            should_cancel: Callable[[], bool] | None = None) -> Iterator[ChunkResult]:
         for start, stop in chunks:
-            yield play_chunk(matchup, start, stop, keep_records)
+            yield play_chunk(matchup, start, stop, keep_records, should_cancel)
 
 
 class ProcessBackend:
-    """A ``ProcessPoolExecutor`` over chunks of games.
+    """A process pool (:class:`workbench.services.playtest.workers.WorkerPool`) over chunks of games.
 
-    Start method: ``fork`` when this process runs a single thread (the CLI, benchmarks: workers
-    start in milliseconds), else ``spawn`` (safe inside a threaded web server; workers import
-    the engine afresh). Each worker receives the matchup once, when it starts. The pool hands a
-    worker its next chunk when it finishes one, so a slow chunk does not hold up the others.
-    Leaving the iterator early (early stop, cancel) cancels the chunks not yet started.
+    Start method: see :func:`workbench.services.playtest.workers.start_method` (or as given).
+    Each worker receives the matchup once, when it starts. The pool hands a worker its next chunk
+    when it finishes one, so a slow chunk does not hold up the others. A cancel kills the workers
+    mid-chunk (within ``STOP_POLL_S``), and so does leaving the iterator early (early stop); the
+    workers also die with this process.
     """
 
     def __init__(self, workers: int | None = None, start_method: str | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.start_method = start_method
 
-    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False) -> Iterator[ChunkResult]:
-        import multiprocessing
-        import threading
-
+    def run(self, matchup: Matchup, chunks: Chunks, keep_records: bool = False,
+            should_cancel: Callable[[], bool] | None = None) -> Iterator[ChunkResult]:
         if not chunks:
             return
-        method = self.start_method
-        if method is None:
-            single = threading.active_count() == 1
-            method = "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        if method == "fork":
-            # Forked workers share the parent's heap; freezing it keeps their garbage collector
-            # from walking (and copying) every object the parent holds, e.g. earlier reports.
-            gc.freeze()
-        pool = ProcessPoolExecutor(max_workers=min(self.workers, len(chunks)), mp_context=context,
-                                   initializer=_init_worker, initargs=(matchup,))
-        try:
-            pending = {pool.submit(_play_worker_chunk, start, stop, keep_records) for start, stop in chunks}
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            if method == "fork":
-                gc.unfreeze()
+        with WorkerPool(min(self.workers, len(chunks)), _init_worker, (matchup,), self.start_method) as pool:
+            futures = [pool.submit(_play_worker_chunk, start, stop, keep_records) for start, stop in chunks]
+            for future in pool.as_completed(futures, should_cancel):
+                yield future.result()
+            if pool.stopped:
+                raise CancelledRun("the playtest was cancelled")
 
 
 def make_backend(workers: int | None) -> Backend:
@@ -527,7 +546,7 @@ def run_matchup(
     if progress:
         progress(partial.done, games)
     # An early stop may cut a chunk; only then does the parent need the chunk's full records.
-    iterator = backend.run(matchup, chunks, stop_rule is not None)
+    iterator = backend.run(matchup, chunks, stop_rule is not None, should_cancel)
     try:
         for chunk in iterator:
             if fold.add(chunk):
