@@ -28,12 +28,14 @@ from workbench.services.playtest.runner import play_one
 from workbench.storage.playtest_runs import RunStore, changes_between, check_run_id
 from workbench.web import get_repo
 from workbench.web.auth import can_edit, current_user, current_user_name
+from workbench.web.goldfish_slots import GoldfishBusy, goldfish_slot
 from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, replay_is_cheap, replay_slot
 
 bp = Blueprint("playtest", __name__)
 
 MAX_GAMES = 100_000
 MAX_PASTE = 20_000
+MAX_GOLDFISH_GAMES = 300  # a goldfish run plays in the request: more is cut to this
 
 
 def jobs() -> JobRegistry:
@@ -613,7 +615,9 @@ def goldfish_page(game: str) -> Any:
 
     GET shows the form (``?deck=`` preselects a deck); POST (with the CSRF token) runs it.
     Fields: ``deck`` (id) or ``text`` (a pasted list), ``games`` (development games, ≤ 300),
-    ``seed``. Running games is POST only, so no other web page can start it with a link.
+    ``seed``. Running games is POST only, so no other web page can start it with a link. The
+    form answers 400 with the problem for a bad deck or number, and 429 with Retry-After when
+    the server's goldfish slots are all taken (:mod:`workbench.web.goldfish_slots`).
     """
     from workbench.services.playtest import goldfish
 
@@ -627,26 +631,31 @@ def goldfish_page(game: str) -> Any:
     result: dict[str, Any] | None = None
     error = None
     try:
-        games = max(1, min(300, int(values.get("games") or 100)))
+        games = max(1, min(MAX_GOLDFISH_GAMES, int(values.get("games") or 100)))
         seed = max(0, min(2**63, int(values.get("seed") or 0)))
     except ValueError:
         games, seed, error = 100, 0, "games and seed must be whole numbers"
     asked = request.method == "POST"
+    status, headers = (400 if error else 200), {}
     if asked and error is None:
         try:
-            deck = service.load_deck(repo, game, {"text": text, "name": "Pasted list"} if text else chosen)
-            options = definition.resolve_options(deck.data.get("format") if deck.data.get("format") in definition.formats else None)
-            result = {"deck": deck.describe()}
-            try:
-                result["hands"] = goldfish.opening_hands(definition, deck.cards, options, seed=seed)
-            except WorkbenchError as exc:
-                result["hands_error"] = str(exc)
-            if definition.engine:
-                result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed)
+            # The slot first: a refused request costs nothing, not even reading a 10,000-card list.
+            with goldfish_slot():  # the games below take seconds of this process's one interpreter lock
+                deck = service.load_deck(repo, game, {"text": text, "name": "Pasted list"} if text else chosen)
+                options = definition.resolve_options(deck.data.get("format") if deck.data.get("format") in definition.formats else None)
+                result = {"deck": deck.describe()}
+                try:
+                    result["hands"] = goldfish.opening_hands(definition, deck.cards, options, seed=seed)
+                except WorkbenchError as exc:
+                    result["hands_error"] = str(exc)
+                if definition.engine:
+                    result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed)
+        except GoldfishBusy as exc:
+            error, result, status, headers = str(exc), None, 429, {"Retry-After": str(exc.retry_after)}
         except WorkbenchError as exc:
-            error, result = str(exc), None
+            error, result, status = str(exc), None, 400
     return render_template("playtest/goldfish.html", game=definition, game_id=game, decks=deck_choices,
-                           chosen=chosen, text=text, games=games, seed=seed, result=result, error=error), (400 if error else 200)
+                           chosen=chosen, text=text, games=games, seed=seed, result=result, error=error), status, headers
 
 
 @bp.get("/games/<game>/playtest/gauntlet")

@@ -4,16 +4,18 @@ Replaying a playtest game re-plays it from its seed with the run's agents. With 
 heuristic players that is milliseconds; with the search or Monte Carlo players it can take
 seconds, so those replays run only on a POST (a page the designer merely visits cannot start
 them) and at most ``REPLAY_SLOTS`` at once: a client that sends many cannot take every server
-thread. A request past the limit is answered 429 with ``Retry-After`` at once, not queued.
+thread. A request past the limit is answered 429 with ``Retry-After`` at once, not queued
+(:mod:`workbench.web.slots`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 
 from workbench.domain.engines.base import parse_agent
+from workbench.web.slots import SlotsBusy, hold
 
 REPLAY_SLOTS = 2
 RETRY_AFTER_SECONDS = 5
@@ -23,7 +25,7 @@ CHEAP_AGENTS = frozenset({"random", "heuristic"})
 _slots = threading.BoundedSemaphore(REPLAY_SLOTS)
 
 
-class ReplaysBusy(Exception):
+class ReplaysBusy(SlotsBusy):
     """Every replay slot is taken; try again after ``RETRY_AFTER_SECONDS``."""
 
 
@@ -42,19 +44,13 @@ def replay_is_cheap(agents: Iterable[object]) -> bool:
     return True
 
 
-@contextmanager
-def replay_slot() -> Iterator[None]:
+def replay_slot() -> AbstractContextManager[None]:
     """Hold one of the server's replay slots for the ``with`` body.
 
-    Raises ReplaysBusy at once when all ``REPLAY_SLOTS`` are in use.
+    Raises ReplaysBusy (on entering) at once when all ``REPLAY_SLOTS`` are in use.
     """
-    if not _slots.acquire(blocking=False):
-        raise ReplaysBusy(f"{REPLAY_SLOTS} replays are already being played on this server; "
-                          f"try again in {RETRY_AFTER_SECONDS} seconds")
-    try:
-        yield
-    finally:
-        _slots.release()
+    return hold(_slots, ReplaysBusy(f"{REPLAY_SLOTS} replays are already being played on this server; "
+                                    f"try again in {RETRY_AFTER_SECONDS} seconds", RETRY_AFTER_SECONDS))
 
 
 def slot_if_costly(agents: Iterable[object]) -> AbstractContextManager[None]:
