@@ -78,3 +78,68 @@ def test_every_listening_socket_is_balanced(count):
     finally:
         for sock in sockets:
             sock.close()
+
+
+def test_the_connection_limit_setting_is_checked():
+    from workbench.cli.server_limits import CONNECTION_LIMIT, connection_limit
+
+    assert connection_limit({}) == CONNECTION_LIMIT
+    assert connection_limit({"SERVER_CONNECTION_LIMIT": "100"}) == 100
+    for bad in (5, 10**6, "many"):
+        with pytest.raises(ValueError, match="SERVER_CONNECTION_LIMIT"):
+            connection_limit({"SERVER_CONNECTION_LIMIT": bad})
+
+
+class _Request:
+    def __init__(self, started: float, header_done: float | None = None, body: int = 0) -> None:
+        self.started = started
+        self.headers_finished = header_done is not None
+        self.header_done = header_done if header_done is not None else started
+        self.body_bytes_received = body
+        self.completed = False
+
+
+class _Channel:
+    def __init__(self, accepted: float, request: _Request | None = None, served: int = 0,
+                 waiting_since: float | None = None, last_activity: float | None = None) -> None:
+        self.creation_time = accepted
+        self.request = request
+        self.served = served
+        self.waiting_since = accepted if waiting_since is None else waiting_since
+        self.last_activity = accepted if last_activity is None else last_activity
+        self.requests: list[object] = []
+        self.will_close = self.close_when_flushed = False
+        self.total_outbufs_len = 0
+
+
+def test_request_deadlines_start_at_accept_and_follow_the_body_rate():
+    from workbench.cli.server_limits import BODY_GRACE_S, HEADER_TIMEOUT_S, MIN_BODY_RATE, overdue
+
+    # Silent since accept: the header deadline runs from the accept, not from a first byte.
+    assert overdue(_Channel(0.0), HEADER_TIMEOUT_S - 0.1) is None
+    assert overdue(_Channel(0.0), HEADER_TIMEOUT_S + 0.1) == "header"
+    assert overdue(_Channel(0.0, _Request(HEADER_TIMEOUT_S - 1)), HEADER_TIMEOUT_S + 0.1) == "header"
+    # A keep-alive connection between requests is the idle timeout's; its next request's
+    # header clock runs from that request's first byte (or the end of the last answer).
+    assert overdue(_Channel(0.0, None, served=1, waiting_since=50.0), 500.0) is None
+    assert overdue(_Channel(0.0, _Request(100.0), served=1, waiting_since=50.0), 105.0) is None
+    assert overdue(_Channel(0.0, _Request(100.0), served=1, waiting_since=50.0), 111.0) == "header"
+    # The body: BODY_GRACE_S after the header, then one more second per MIN_BODY_RATE bytes.
+    trickle = _Channel(0.0, _Request(0.0, header_done=1.0, body=20))
+    assert overdue(trickle, 1 + BODY_GRACE_S - 0.1) is None
+    assert overdue(trickle, 1 + BODY_GRACE_S + 0.1) == "body"
+    steady = _Channel(0.0, _Request(0.0, header_done=1.0, body=MIN_BODY_RATE * 100))
+    assert overdue(steady, 1 + BODY_GRACE_S + 99) is None
+    assert overdue(steady, 1 + BODY_GRACE_S + 101) == "body"
+
+
+def test_idle_keep_alive_connections_go_first_then_requests_nearest_their_deadline():
+    from workbench.cli.server_limits import MIN_BODY_RATE, eviction_order
+
+    idle = _Channel(0.0, None, served=3, waiting_since=9.0, last_activity=9.0)
+    old_silent = _Channel(1.0)
+    new_silent = _Channel(5.0)
+    trickle = _Channel(0.5, _Request(0.5, header_done=0.6, body=10))
+    upload = _Channel(0.0, _Request(0.0, header_done=0.1, body=MIN_BODY_RATE * 60))
+    ranked = sorted([upload, new_silent, trickle, old_silent, idle], key=eviction_order)
+    assert ranked == [idle, trickle, old_silent, new_silent, upload]

@@ -10,9 +10,10 @@ busy team server uses more than one core. The default is one process per core (a
 ``--team``, and one process in local mode: a designer's own browser never keeps more than a few
 requests busy at once, and one process starts faster and holds its caches once.
 
-Waitress gets deliberate limits (connections, header deadline, idle timeout, header and body
-caps) and, in team mode, refuses a stranger's request body from its header:
-:mod:`workbench.cli.server_limits`.
+Waitress gets deliberate limits (connections, ``SERVER_CONNECTION_LIMIT`` in
+``instance/config.py`` per process; header and body deadlines; idle timeout; the oldest waiting
+connections closed to make room near the limit; header and body caps) and, in team mode,
+refuses a stranger's request body from its header: :mod:`workbench.cli.server_limits`.
 """
 
 from __future__ import annotations
@@ -194,7 +195,11 @@ def run(args: argparse.Namespace) -> int:
     # (and, after a fork, would copy every page the sweep touches into each worker).
     gc.collect()
     gc.freeze()
-    options = server_limits.waitress_options(app, args.threads)
+    try:
+        options = server_limits.waitress_options(app, args.threads)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     screen = server_limits.team_screen(app) if app.config.get("TEAM_MODE") else None
     if processes == 1:
         print(f"Card Workbench on http://{args.host if ':' not in args.host else f'[{args.host}]'}:{args.port}/ "
