@@ -19,6 +19,9 @@ import yaml
 
 from tests.security.helpers import copy_data, http, running_server
 
+# Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
+pytestmark = pytest.mark.solo
+
 URL = "/games/fusion/playtest/goldfish"
 
 

@@ -19,7 +19,9 @@ import pytest
 from tests.processes import spawned_workers, wait_gone
 from tests.security.helpers import copy_data, http, running_server
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")]
+# Answer-time bounds (a cancel within 5 s): run alone after the parallel part of ./scripts/test.
+pytestmark = [pytest.mark.slow, pytest.mark.solo,
+              pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")]
 
 # The run of the report: one search decision takes seconds, so no chunk finishes for minutes.
 SEARCH_RUN = {"deck_a": "lie-yan-ji-feng", "deck_b": "pan-shi-chao-xi", "games": 100_000, "workers": 64,
