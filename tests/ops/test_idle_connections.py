@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.ops.health_probes import probe_health
 from tests.security.helpers import add_users, copy_data, http, running_server
 
 # Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
@@ -100,20 +101,10 @@ class SlowClients:
 def _probe_while_attacked(url: str, real_client: str) -> list[float]:
     """Probe /healthz every PROBE_EVERY_S for HOLD_S under the attack; each probe's seconds
     (a refused or timed-out probe counts as 99 s). The real client is served at the end."""
-    latencies = []
     with SlowClients(url, SOCKETS, LINE_EVERY_S) as attack:
         open_sockets = sum(s is not None for s in attack.sockets)
         assert open_sockets >= SOCKETS * 0.9, f"only {open_sockets} attack sockets could connect"
-        deadline = time.monotonic() + HOLD_S
-        while time.monotonic() < deadline:
-            started = time.monotonic()
-            try:
-                status, _, body = http(url, path="/healthz", timeout=5)
-                ok = status == 200
-            except OSError:
-                ok = False
-            latencies.append(time.monotonic() - started if ok else 99.0)
-            time.sleep(max(0.0, PROBE_EVERY_S - (time.monotonic() - started)))
+        latencies = probe_health(url, HOLD_S, PROBE_EVERY_S)
         started = time.monotonic()
         status, _, _ = http(url, path=real_client, timeout=5)
         assert status == 200, f"a real client got {status} during the attack"

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.ops.health_probes import probe_health
 from tests.security.helpers import PASSWORDS, add_users, copy_data, http, running_server
 from workbench.cli.server_limits import BODY_GRACE_S, CLEANUP_INTERVAL_S, HEADER_TIMEOUT_S, MIN_BODY_RATE
 
@@ -213,19 +214,9 @@ class Attack:
 def _probe_while_attacked(url: str, attack: Attack, real_client: str) -> tuple[list[float], float]:
     """/healthz every PROBE_EVERY_S for HOLD_S (a failed probe counts as 99 s), then a real
     client's page: (the probes' seconds, the page's seconds)."""
-    latencies = []
     with attack:
         assert sum(s is not None for s in attack.sockets) >= len(attack.sockets) * 0.9
-        deadline = time.monotonic() + HOLD_S
-        while time.monotonic() < deadline:
-            started = time.monotonic()
-            try:
-                status, _, _ = http(url, path="/healthz", timeout=5)
-                ok = status == 200
-            except OSError:
-                ok = False
-            latencies.append(time.monotonic() - started if ok else 99.0)
-            time.sleep(max(0.0, PROBE_EVERY_S - (time.monotonic() - started)))
+        latencies = probe_health(url, HOLD_S, PROBE_EVERY_S)
         started = time.monotonic()
         status, _, _ = http(url, path=real_client, timeout=5)
         page_s = time.monotonic() - started
