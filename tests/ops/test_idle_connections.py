@@ -10,15 +10,12 @@ client must be served, in local mode and in team mode.
 from __future__ import annotations
 
 import os
-import socket
-import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from tests.ops.health_probes import probe_health
+from tests.ops.slow_clients import SocketAttack, probe_health
 from tests.security.helpers import add_users, copy_data, http, running_server
 
 # Answer-time bounds: run alone after the parallel part of ./scripts/test (see pyproject markers).
@@ -32,70 +29,15 @@ LIMIT_S = 1.0
 PARTIAL = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
 
 
-class SlowClients:
+class SlowClients(SocketAttack):
     """``count`` sockets that each keep a request header open: one more line every ``every_s``,
     and a fresh socket (with the partial header again) whenever the server closes one."""
 
-    def __init__(self, url: str, count: int, every_s: float) -> None:
-        parts = urlsplit(url)
-        self.address = (parts.hostname, parts.port)
-        self.count = count
-        self.every_s = every_s
-        self.stop = threading.Event()
-        self.sockets: list[socket.socket | None] = [None] * count
-        self.reconnects = 0
-        self.thread = threading.Thread(target=self._run, daemon=True)
+    def first_bytes(self, index: int) -> bytes:
+        return PARTIAL
 
-    def _open(self) -> socket.socket | None:
-        try:
-            sock = socket.create_connection(self.address, timeout=2)
-            sock.sendall(PARTIAL)
-            sock.setblocking(False)
-            return sock
-        except OSError:
-            return None
-
-    @staticmethod
-    def _closed_by_server(sock: socket.socket) -> bool:
-        try:
-            return sock.recv(4096) == b""  # an answer (408, 400) followed by a close also ends it
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
-
-    def _run(self) -> None:
-        for i in range(self.count):
-            self.sockets[i] = self._open()
-        next_line = time.monotonic() + self.every_s
-        while not self.stop.is_set():
-            for i, sock in enumerate(self.sockets):
-                if sock is None or self._closed_by_server(sock):
-                    if sock is not None:
-                        sock.close()
-                    self.sockets[i] = self._open()
-                    self.reconnects += 1
-            if time.monotonic() >= next_line:
-                next_line += self.every_s
-                for sock in self.sockets:
-                    if sock is not None:
-                        try:
-                            sock.send(b"X-Slow: 1\r\n")
-                        except OSError:
-                            pass
-            self.stop.wait(0.2)
-
-    def __enter__(self) -> SlowClients:
-        self.thread.start()
-        time.sleep(2.0)  # every socket is open before the probes start
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop.set()
-        self.thread.join(timeout=10)
-        for sock in self.sockets:
-            if sock is not None:
-                sock.close()
+    def trickle(self, index: int) -> bytes:
+        return b"X-Slow: 1\r\n"
 
 
 def _probe_while_attacked(url: str, real_client: str) -> list[float]:

@@ -19,14 +19,13 @@ from __future__ import annotations
 import os
 import socket
 import statistics
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.ops.health_probes import probe_health
+from tests.ops.slow_clients import SocketAttack, probe_health
 from tests.security.helpers import PASSWORDS, add_users, copy_data, http, running_server
 from workbench.cli.server_limits import BODY_GRACE_S, CLEANUP_INTERVAL_S, HEADER_TIMEOUT_S, MIN_BODY_RATE
 
@@ -143,72 +142,21 @@ def test_a_16_mib_upload_and_an_import_over_loopback_are_read(data, tmp_path):
         print(f"\na 16 MiB upload was answered in {upload_s:.2f} s, a {len(body):,}-byte import in {import_s:.2f} s")
 
 
-class Attack:
+class Attack(SocketAttack):
     """``count`` sockets, each either silent (connects and never sends a byte) or a slow body
     (a header announcing ``length`` bytes, then a byte every ``every_s``), each reopened as soon
-    as the server closes it. ``counts`` after the attack: sockets opened in all."""
+    as the server closes it. ``opened`` after the attack: sockets opened in all."""
 
     def __init__(self, url: str, count: int, header: bytes, every_s: float = 2.0, silent_share: float = 0.5) -> None:
-        self.address = _address(url)
+        super().__init__(url, count, every_s)
         self.header = header
-        self.every_s = every_s
         self.kinds = ["silent" if i < count * silent_share else "body" for i in range(count)]
-        self.sockets: list[socket.socket | None] = [None] * count
-        self.opened = 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
-    def _open(self, kind: str) -> socket.socket | None:
-        try:
-            sock = socket.create_connection(self.address, timeout=2)
-            if kind == "body":
-                sock.sendall(self.header + b"{")
-            sock.setblocking(False)
-            self.opened += 1
-            return sock
-        except OSError:
-            return None
+    def first_bytes(self, index: int) -> bytes:
+        return self.header + b"{" if self.kinds[index] == "body" else b""
 
-    @staticmethod
-    def _closed_by_server(sock: socket.socket) -> bool:
-        try:
-            return sock.recv(4096) == b""
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
-
-    def _run(self) -> None:
-        for i, kind in enumerate(self.kinds):
-            self.sockets[i] = self._open(kind)
-        next_byte = time.monotonic() + self.every_s
-        while not self.stop.is_set():
-            for i, sock in enumerate(self.sockets):
-                if sock is None or self._closed_by_server(sock):
-                    if sock is not None:
-                        sock.close()
-                    self.sockets[i] = self._open(self.kinds[i])
-            if time.monotonic() >= next_byte:
-                next_byte += self.every_s
-                for kind, sock in zip(self.kinds, self.sockets):
-                    if kind == "body" and sock is not None:
-                        try:
-                            sock.send(b" ")
-                        except OSError:
-                            pass
-            self.stop.wait(0.2)
-
-    def __enter__(self) -> Attack:
-        self.thread.start()
-        time.sleep(2.0)  # every socket is open (or waiting in the listen queue) before the probes
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop.set()
-        self.thread.join(timeout=10)
-        for sock in self.sockets:
-            if sock is not None:
-                sock.close()
+    def trickle(self, index: int) -> bytes:
+        return b" " if self.kinds[index] == "body" else b""
 
 
 def _probe_while_attacked(url: str, attack: Attack, real_client: str) -> tuple[list[float], float]:
