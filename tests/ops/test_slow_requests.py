@@ -35,7 +35,7 @@ pytestmark = pytest.mark.solo
 MIB = 1024 * 1024
 SLACK_S = CLEANUP_INTERVAL_S + 1.5  # the deadlines are checked every CLEANUP_INTERVAL_S
 LIMIT = 100  # connections per server process in the attack tests
-HOLD_S = 25.0  # longer than both deadlines: every attack socket is cut and reopened at least once
+HOLD_S = 20.0  # longer than both deadlines (10 s + the 2 s check): every attack socket is cut and reopened
 PROBE_EVERY_S = 0.5
 PROBE_LIMIT_S = 1.0
 
