@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -45,6 +45,14 @@ bp = Blueprint("gallery", __name__)
 install_error_page(bp)
 
 PAGE_SIZES = (24, 48, 96, 192)
+# The gallery's and overview's query strings: a filter, a search, a sort and a page fit in a few
+# hundred bytes. Without a cap one GET (any web page can send it to a local server) carried
+# 250 kB of query: each such page was remembered with the query in its key and in every pager
+# link (~6 MB each, 256 of them: 1.5 GB), and a 100,000-word search was folded and matched again
+# for every card (0.8 s a request).
+MAX_QUERY_BYTES = 4096
+MAX_SEARCH_CHARS = 200
+MAX_SEARCH_WORDS = 20
 DEFAULT_PAGE_SIZE = 48
 _CACHE_LIMIT = 50_000
 # Keyed by card version (a hash of the file) and the definition object (a new one whenever
@@ -129,6 +137,19 @@ def _filter_options(definition: GameDefinition, cards: list[Stored], fields: lis
     return out
 
 
+def check_query(args: Mapping[str, str]) -> None:
+    """Abort 414/400 naming the limit when the query string, or its search, is longer than the
+    gallery reads (before any card is matched or any page remembered)."""
+    size = len(request.query_string)
+    if size > MAX_QUERY_BYTES:
+        abort(414, description=f"the query string is {size:,} bytes; the gallery and overview read "
+                               f"at most {MAX_QUERY_BYTES:,}")
+    query = args.get("q", "")
+    if len(query) > MAX_SEARCH_CHARS or len(query.split()) > MAX_SEARCH_WORDS:
+        abort(400, description=f"the search is too long: at most {MAX_SEARCH_CHARS} characters "
+                               f"and {MAX_SEARCH_WORDS} words")
+
+
 def query_cards(
     game: str, definition: GameDefinition, cards: list[Stored], args: Mapping[str, str]
 ) -> list[tuple[Stored, dict[str, Any]]]:
@@ -181,6 +202,7 @@ def query_cards(
 @bp.get("/games/<game>/cards")
 def gallery(game: str) -> Response:
     """The card gallery page of a game (``304 Not Modified`` when the browser's copy is current)."""
+    check_query(request.args)
     repo = get_repo()
     definition = repo.game(game)
     snap = repo.snapshot(game, "cards")

@@ -13,7 +13,7 @@ from workbench.domain.gamedef import GameDefinition
 from workbench.domain.setstats import FieldCounts, SetOverview, set_overview
 from workbench.web import get_repo
 from workbench.web.charts import bar_chart, budget_scatter
-from workbench.web.gallery_views import _filter_options, filter_fields, query_cards
+from workbench.web.gallery_views import _filter_options, check_query, filter_fields, query_cards
 from workbench.web.ui import all_fields, install_error_page, value_label
 
 bp = Blueprint("overview", __name__)
@@ -42,6 +42,7 @@ def _budget_chart(game: str, definition: GameDefinition, overview: SetOverview) 
 @bp.get("/games/<game>/overview")
 def overview(game: str) -> str:
     """The set overview page; the query string filters the cards as the gallery's does."""
+    check_query(request.args)
     repo = get_repo()
     definition = repo.game(game)
     cards = list(repo.snapshot(game, "cards").items)
