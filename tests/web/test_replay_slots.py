@@ -79,3 +79,15 @@ def test_opening_a_search_game_on_the_table_also_needs_a_free_slot(client, monke
         busy = client.post(url, data={"csrf_token": form_token})
     assert busy.status_code == 429 and "Retry-After" in busy.headers
     assert client.post(url, data={"csrf_token": form_token}).status_code == 303
+
+
+def test_a_get_replay_of_a_cheap_game_also_needs_a_free_slot(client, monkeypatch):
+    """A random player's game with decks at the caps re-plays in seconds: GETs are bounded too."""
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start(client, token, games="2")
+    wait_done(client, "seth", run_id)
+    monkeypatch.setattr(replay_slots, "_slots", threading.BoundedSemaphore(1))
+    with replay_slots.replay_slot():  # another client's replay holds the only slot
+        busy = client.get(f"/games/seth/playtests/{run_id}/games/0")
+    assert busy.status_code == 429 and busy.headers["Retry-After"] == str(replay_slots.RETRY_AFTER_SECONDS)
+    assert client.get(f"/games/seth/playtests/{run_id}/games/0").status_code == 200

@@ -488,7 +488,14 @@ def replay(game: str, run_id: str, index: int) -> Any:
     if not replay_is_cheap(run.get("agents") or ()):
         return render_template("playtest/replay.html", game=definition, game_id=game, run=run, index=index,
                                record=None, log=[], games=games)
-    return _render_replay(definition, game, run, index, games)
+    # Cheap players, but not always a cheap game: with decks at the size caps (10 x 999 copies) a
+    # random player's game re-plays in 2.5-4 s, and 16 such GETs kept /healthz waiting 30 s. So
+    # the GET takes a replay slot too (429 with Retry-After when none is free).
+    try:
+        with replay_slot():
+            return _render_replay(definition, game, run, index, games)
+    except ReplaysBusy as exc:
+        raise TooManyRequests(description=str(exc), retry_after=RETRY_AFTER_SECONDS) from None
 
 
 @bp.post("/games/<game>/playtests/<run_id>/games/<int:index>")
