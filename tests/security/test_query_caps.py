@@ -21,7 +21,7 @@ def test_a_huge_query_string_is_refused_naming_the_limit(anon, guard, path: str)
 def test_a_search_of_many_words_is_refused_naming_the_limit(anon, guard, path: str) -> None:
     answer = anon.get(f"{path}?q={'+'.join(['e'] * 1000)}")
     assert answer.status_code == 400
-    assert b"at most 200 characters" in answer.data
+    assert b"at most 500 characters" in answer.data
 
 
 def test_an_ordinary_search_still_works(anon, guard) -> None:

@@ -211,7 +211,7 @@ def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table
         "pending": {},
         "source": {"run": run.get("id"), "index": index},
     }
-    table["result"] = _result_data(table, replay(table).state)
+    _finish_replay_table(table)
     return table
 
 
@@ -254,8 +254,16 @@ def _pod_replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, 
         "deck_lists": lists, "card_data": card_data, "actions": actions, "pending": {},
         "source": {"run": run.get("id"), "index": index},
     }
-    table["result"] = _result_data(table, replay(table).state)
+    _finish_replay_table(table)
     return table
+
+
+def _finish_replay_table(table: dict[str, Any]) -> None:
+    """Keep a replay table's result and the turn of every step ("jump to turn"), found by one
+    replay now, so that opening the table replays only up to the step shown."""
+    whole = replay(table, track=True)
+    table["result"] = _result_data(table, whole.state)
+    table["turns"] = whole.turns
 
 
 def _playtest_options(options: Mapping[str, Any], seed: int, index: int) -> dict[str, Any]:

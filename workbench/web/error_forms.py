@@ -305,6 +305,8 @@ ERRORS: tuple[str, ...] = (
     N_("missing or wrong CSRF token; reload the page and try again"),
     N_("log in first (team mode)"),
     N_("this Host header is not one this workbench answers to"),
+    N_("the query string is %(size)s bytes; the gallery and overview read at most %(max)s"),
+    N_("the search is too long: at most %(chars)s characters and %(words)s words"),
     N_("this workbench runs in local mode and answers this computer only; start it with --team to share it"),
     N_("cross-site request refused (Sec-Fetch-Site: %(site)s)"),
     N_("cross-origin request refused (Origin does not match this server)"),

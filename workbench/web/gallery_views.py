@@ -51,8 +51,8 @@ PAGE_SIZES = (24, 48, 96, 192)
 # link (~6 MB each, 256 of them: 1.5 GB), and a 100,000-word search was folded and matched again
 # for every card (0.8 s a request).
 MAX_QUERY_BYTES = 4096
-MAX_SEARCH_CHARS = 200
-MAX_SEARCH_WORDS = 20
+MAX_SEARCH_CHARS = 500
+MAX_SEARCH_WORDS = 50
 DEFAULT_PAGE_SIZE = 48
 _CACHE_LIMIT = 50_000
 # Keyed by card version (a hash of the file) and the definition object (a new one whenever

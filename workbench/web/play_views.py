@@ -22,7 +22,7 @@ from workbench.storage.table_games import TableStore, check_table_id
 from workbench.web import get_repo
 from workbench.web.auth import current_user_name
 from workbench.web.game_text import engine_line, phase_text, stat_label, zone_label
-from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, slot_if_costly
+from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, replay_slot, table_slot
 from workbench.web.ui import face_url
 
 bp = Blueprint("play", __name__)
@@ -98,8 +98,10 @@ def _payload(definition: Any, table: dict[str, Any], position: tables.Position, 
     data["kind"] = table.get("kind", "game")
     data["id"] = table["id"]
     if table.get("kind") == "replay":  # the turn of every step, for "jump to turn"
-        whole = position if position.step == len(table["actions"]) else _tracked(table)
-        data["turns"] = whole.turns
+        turns = table.get("turns")  # kept since the table was made (older tables: found again)
+        if not isinstance(turns, list) or len(turns) != len(table["actions"]) + 1:
+            turns = (position if position.step == len(table["actions"]) else _tracked(table)).turns
+        data["turns"] = turns
     return data
 
 
@@ -202,9 +204,13 @@ def table(game: str, table_id: str) -> str:
     if data.get("kind") == "replay":  # a replay opens at the start, or at ?step=
         upto = request.args.get("step", 0, type=int)
         upto = upto if 0 <= upto <= len(data["actions"]) else 0
-    position = _tracked(data, upto)
-    seat, reveal = _viewer(data, position, request.args.get("seat"))
-    payload = _payload(definition, data, position, seat, reveal)
+    try:
+        with table_slot(data):
+            position = _tracked(data, upto)
+            seat, reveal = _viewer(data, position, request.args.get("seat"))
+            payload = _payload(definition, data, position, seat, reveal)
+    except ReplaysBusy as exc:
+        raise TooManyRequests(description=str(exc), retry_after=RETRY_AFTER_SECONDS) from None
     engine = _engine_or_404(definition)
     return render_template(
         "play/table.html", game=definition, game_id=game, nav_active="Play", t=data, v=payload,
@@ -221,9 +227,13 @@ def state(game: str, table_id: str) -> Response:
     upto = request.args.get("step", type=int) if data.get("kind") == "replay" else None
     if upto is not None and not 0 <= upto <= len(data["actions"]):
         abort(400, description=f"step must be between 0 and {len(data['actions'])}")
-    position = _tracked(data, upto)
-    seat, reveal = _viewer(data, position, request.args.get("seat"))
-    return jsonify(_payload(definition, data, position, seat, reveal))
+    try:
+        with table_slot(data):
+            position = _tracked(data, upto)
+            seat, reveal = _viewer(data, position, request.args.get("seat"))
+            return jsonify(_payload(definition, data, position, seat, reveal))
+    except ReplaysBusy as exc:
+        return _busy(exc)
 
 
 @bp.get("/games/<game>/play/<table_id>.json")
@@ -238,25 +248,35 @@ def download(game: str, table_id: str) -> Response:
 def _change(game: str, table_id: str, change: Any) -> Response:
     """Run ``change(table) -> seat or None`` under the table's lock, save, answer with the new view."""
     definition = _game_or_404(game)
-    _table_or_404(game, table_id)
+    kept = _table_or_404(game, table_id)
     store = _store()
     body = request.get_json(silent=True) or {}
-    with store.locked(game, table_id):
-        data = _table_or_404(game, table_id)
-        try:
-            seat = change(data, body)
-        except tables.StaleTable as exc:
+    try:
+        with table_slot(kept), store.locked(game, table_id):
+            data = _table_or_404(game, table_id)
+            try:
+                seat = change(data, body)
+            except tables.StaleTable as exc:
+                position = _tracked(data)
+                viewer, reveal = _viewer(data, position, body.get("seat"))
+                answer = _payload(definition, data, position, viewer, reveal)
+                answer["error"] = str(exc)
+                return _json(answer, 409)
+            except WorkbenchError as exc:
+                return _json({"error": str(exc)}, 400)
+            store.save(game, data)
             position = _tracked(data)
-            viewer, reveal = _viewer(data, position, body.get("seat"))
-            answer = _payload(definition, data, position, viewer, reveal)
-            answer["error"] = str(exc)
-            return _json(answer, 409)
-        except WorkbenchError as exc:
-            return _json({"error": str(exc)}, 400)
-        store.save(game, data)
-    position = _tracked(data)
-    viewer, reveal = _viewer(data, position, seat if seat is not None else body.get("seat"))
-    return jsonify(_payload(definition, data, position, viewer, reveal))
+            viewer, reveal = _viewer(data, position, seat if seat is not None else body.get("seat"))
+            return jsonify(_payload(definition, data, position, viewer, reveal))
+    except ReplaysBusy as exc:
+        return _busy(exc)
+
+
+def _busy(exc: ReplaysBusy) -> Response:
+    """429 with ``Retry-After`` and the limit named, as the table's script shows errors."""
+    response = _json({"error": str(exc)}, 429)
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def _json(data: dict[str, Any], status: int) -> Response:
@@ -367,7 +387,8 @@ def replay_create(game: str, run_id: str, index: int) -> Any:
         abort(404, description=f"no playtest run {run_id!r}")
     store = _store()
     try:
-        with slot_if_costly(run.get("agents") or ()):
+        # always a slot: even random players' games take seconds with decks at the size caps
+        with replay_slot():
             data = tables.replay_table(run, index, owner=current_user_name(), table_id=store.new_id())
         store.save(game, data)
     except ReplaysBusy as exc:

@@ -1,18 +1,20 @@
 """A small, server-wide limit on replays that re-play a whole game in the request.
 
 Replaying a playtest game re-plays it from its seed with the run's agents. With the random or
-heuristic players that is milliseconds; with the search or Monte Carlo players it can take
-seconds, so those replays run only on a POST (a page the designer merely visits cannot start
-them) and at most ``REPLAY_SLOTS`` at once: a client that sends many cannot take every server
-thread. A request past the limit is answered 429 with ``Retry-After`` at once, not queued
-(:mod:`workbench.web.slots`).
-"""
+heuristic players and the sample decks that is milliseconds; with the search or Monte Carlo
+players, or decks at the size caps, it can take seconds. So the search and Monte Carlo players'
+replays run only on a POST (a page the designer merely visits cannot start them), and every
+replay (a GET's included), every new replay table and every view or move of a table longer than
+``HEAVY_TABLE_DECISIONS`` holds one of ``REPLAY_SLOTS``: a client that sends many cannot take
+every server thread. A request past the limit is answered 429 with ``Retry-After`` at once, not
+queued (:mod:`workbench.web.slots`)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 from workbench.domain.engines.base import parse_agent
 from workbench.web.slots import SlotsBusy, hold
@@ -21,6 +23,11 @@ REPLAY_SLOTS = 2
 RETRY_AFTER_SECONDS = 5
 CHEAP_AGENTS = frozenset({"random", "heuristic"})
 """Agents whose whole game costs milliseconds: a GET may replay them."""
+
+HEAVY_TABLE_DECISIONS = 1_000
+"""A table keeps its decisions and every view of it re-plays them from the seed: up to this many
+cost a fraction of a second with the sample decks (a long random fusion game is ~300); a table
+past it (a random game of decks at the size caps: 20,000 decisions, 9 s a page) takes a replay slot."""
 
 _slots = threading.BoundedSemaphore(REPLAY_SLOTS)
 
@@ -53,9 +60,10 @@ def replay_slot() -> AbstractContextManager[None]:
                                     f"try again in {RETRY_AFTER_SECONDS} seconds", RETRY_AFTER_SECONDS))
 
 
-def slot_if_costly(agents: Iterable[object]) -> AbstractContextManager[None]:
-    """A replay slot for a run whose agents are not cheap (see ``replay_slot``), else nothing.
+def table_slot(table: Mapping[str, Any]) -> AbstractContextManager[None]:
+    """A replay slot for a table with more than ``HEAVY_TABLE_DECISIONS`` recorded decisions
+    (re-playing it to show or change it costs seconds), else nothing.
 
     Raises ReplaysBusy (on entering) when a slot is needed and none is free.
     """
-    return nullcontext() if replay_is_cheap(agents) else replay_slot()
+    return replay_slot() if len(table.get("actions") or ()) > HEAVY_TABLE_DECISIONS else nullcontext()
