@@ -265,6 +265,7 @@ ERRORS: tuple[str, ...] = (
     N_("say which seat moves"),
     N_("say which step to go back to"),
     N_("%(n)s replays are already being played on this server; try again in %(seconds)s seconds"),
+    N_("the server is already making %(n)s PDFs, exports or pictures at once (per server process); try again in %(seconds)s seconds"),
     N_("the server is playing as many goldfish runs as it plays at once (%(n)s per server process); try again in %(seconds)s seconds"),
     # ------------------------------------------------ draw odds (workbench.domain.deckstats, the deck statistics)
     N_("deck size, copies and cards drawn cannot be negative"),

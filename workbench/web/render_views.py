@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import TooManyRequests
 from flask_babel import gettext
 
 from workbench.domain.errors import Conflict, WorkbenchError
@@ -44,6 +45,7 @@ from workbench.storage.art import write_art
 from workbench.storage.atomic import atomic_write
 from workbench.web import get_repo
 from workbench.web.ui import ERROR_STATUS, error_page
+from workbench.web.work_slots import WorkBusy, work_slot
 
 bp = Blueprint("render", __name__)
 _previews = Memo(48)  # face key -> PNG bytes of recent live previews (~150 kB each)
@@ -148,7 +150,15 @@ def upload_art(game: str, card_id: str) -> Any:
         raise Conflict("the card changed since this page was loaded; reload it and upload again",
                        stored.version)
     data = upload.read()
-    png = clean_art(data)  # ArtRejected (a WorkbenchError) becomes an error page or JSON below
+    try:
+        with work_slot():  # decoding and resizing a large picture: a second of CPU, ~190 MB
+            png = clean_art(data)  # ArtRejected (a WorkbenchError) becomes an error page or JSON below
+    except WorkBusy as exc:
+        if wants_json:
+            answer = _json_error(str(exc), 429)
+            answer.headers["Retry-After"] = str(exc.retry_after)
+            return answer
+        raise TooManyRequests(description=str(exc), retry_after=exc.retry_after) from None
     name = f"{stored.id}.png"
     write_art(repo.game_dir(game), name, png)
     if stored.data.get("art") != name:
@@ -263,7 +273,11 @@ def print_pdf(game: str) -> Response:
     values = request.values
     job = parse_print_request(values, definition)
     cards = select_cards(repo, game, deck_id=job.deck, card_ids=job.cards, all_cards=job.all_cards)
-    pdf = render_pdf(definition, cards, job.options, cache=_cache(), art_loader=art_loader(repo, game))
+    try:
+        with work_slot():
+            pdf = render_pdf(definition, cards, job.options, cache=_cache(), art_loader=art_loader(repo, game))
+    except WorkBusy as exc:
+        raise TooManyRequests(description=str(exc), retry_after=exc.retry_after) from None
     return _pdf_response(pdf, job.filename(game))
 
 

@@ -22,6 +22,7 @@ from workbench.services.imports.tabular import MAX_FILE_BYTES
 from workbench.storage import export_files
 from workbench.web import get_repo
 from workbench.web.auth import can_edit, current_user
+from workbench.web.work_slots import WorkBusy, work_slot
 from workbench.web.ui import N_
 
 bp = Blueprint("transfer", __name__)
@@ -100,11 +101,16 @@ def export_run_view(game: str) -> Any:
         # (a plugin whose version.txt points Lackey's auto-updater somewhere else, say).
         out = (export_run.default_folder(_export_root(), game, fmt).parent / VIEWER_FOLDER / viewer.name / fmt
                if viewer is not None else None)
-        result = export_run.run(
-            get_repo(), game, fmt, export_root=_export_root(), out=out, deck_id=deck,
-            base_url=form.get("base_url", "").strip() or None,
-            server=form.get("server", "pennmush"), ascii_only=form.get("ascii") == "yes",
-        )
+        with work_slot():
+            result = export_run.run(
+                get_repo(), game, fmt, export_root=_export_root(), out=out, deck_id=deck,
+                base_url=form.get("base_url", "").strip() or None,
+                server=form.get("server", "pennmush"), ascii_only=form.get("ascii") == "yes",
+            )
+    except WorkBusy as exc:  # the form comes back as it was sent, with the limit named
+        return render_template("transfer/export.html", game=definition, game_id=game,
+                               formats=export_run.FORMATS, decks=_decks(game), error=str(exc), form=form,
+                               load_steps=LOAD_STEPS), 429, {"Retry-After": str(exc.retry_after)}
     except WorkbenchError as exc:
         return render_template("transfer/export.html", game=definition, game_id=game,
                                formats=export_run.FORMATS, decks=_decks(game), error=str(exc), form=form,
