@@ -420,3 +420,20 @@ def test_warzone_set_traps_show_to_their_owner_only(client):
     assert theirs["count"] == len(own) and all(c.get("hidden") for c in theirs["cards"])
     assert own[0]["inst"] not in client.get(f"/games/warzone/play/{table_id}/state?seat=1").get_data(as_text=True)
     assert any("sets a trap face down" in line for line in other["log"])
+
+
+def test_a_replay_step_past_the_game_is_a_json_error_the_table_can_show(client):
+    from tests.web.test_playtest_views import start as start_run, wait_done
+
+    token = page_token(client, "/games/seth/playtest")
+    run_id = start_run(client, token, games="2")
+    wait_done(client, "seth", run_id)
+    table_id = client.post(f"/games/seth/playtests/{run_id}/games/0/table",
+                           data={"csrf_token": token}).headers["Location"].rsplit("/", 1)[1]
+    from workbench.web.i18n import COOKIE
+
+    client.set_cookie(COOKIE, "zh")  # seth's game.yaml declares English: the reader's own choice
+    answer = client.get(f"/games/seth/play/{table_id}/state", query_string={"step": 5000})
+    assert answer.status_code == 400 and answer.is_json
+    assert answer.get_json()["error"].startswith("step must be between 0 and ")
+    assert answer.get_json()["error_text"] != answer.get_json()["error"]  # in the reader's language

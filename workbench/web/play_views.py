@@ -225,8 +225,8 @@ def state(game: str, table_id: str) -> Response:
     definition = _game_or_404(game)
     data = _table_or_404(game, table_id)
     upto = request.args.get("step", type=int) if data.get("kind") == "replay" else None
-    if upto is not None and not 0 <= upto <= len(data["actions"]):
-        abort(400, description=f"step must be between 0 and {len(data['actions'])}")
+    if upto is not None and not 0 <= upto <= len(data["actions"]):  # JSON, as the table's script reads it
+        return _json({"error": f"step must be between 0 and {len(data['actions'])}"}, 400)
     try:
         with table_slot(data):
             position = _tracked(data, upto)
