@@ -241,3 +241,23 @@ def test_a_filled_variant_is_never_silently_ignored(client) -> None:  # type: ig
                          headers={"X-CSRF-Token": token})
     body = answer.get_data(as_text=True)
     assert answer.status_code == 400 and "max_rounds is filled but" in body and "tick it to compare" in body
+
+
+def test_early_stop_margin_is_read_in_percentage_points_as_the_form_says(client):
+    """The field says "percentage points" (min 0.5, step 0.5): 0.5 is half a point, never 50 points,
+    and a margin outside (0, 50) points is refused naming the field and its unit."""
+    token = page_token(client, "/games/seth/playtest")
+    for typed, fraction in (("0.5", 0.005), ("3", 0.03), ("0.3", 0.003), ("25", 0.25)):
+        run_id = start(client, token, games="4", early_stop="sprt", margin=typed)
+        wait_done(client, "seth", run_id)
+        run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
+        assert abs(run["early_stop"]["margin"] - fraction) < 1e-12, (typed, run["early_stop"])
+    form = {"csrf_token": token, "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": "4",
+            "seed": "5", "workers": "1", "early_stop": "interval"}
+    for typed in ("50", "0", "-3"):
+        answer = client.post("/games/seth/playtest", data={**form, "margin": typed})
+        body = answer.get_data(as_text=True)
+        assert answer.status_code == 400
+        assert "percentage points" in body and "0 and 0.5" not in body, body[:300]
+    answer = client.post("/games/seth/playtest", data={**form, "margin": "50"}, headers={"Accept-Language": "zh-CN"})
+    assert "百分点" in answer.get_data(as_text=True) and "early-stop margin" not in answer.get_data(as_text=True)

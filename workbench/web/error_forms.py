@@ -223,6 +223,7 @@ ERRORS: tuple[str, ...] = (
        "clear those fields"),
     N_("give the variant at least one rule option to change"),
     N_("margin must be a number, not %(value)s"),
+    N_("the smallest difference that matters must be more than 0 and less than 50 percentage points, not %(value)s"),
     N_("a pod of three or four players runs without a variant, an early stop or a check with a second kind of "
        "player: clear those, or choose 2 players"),
     N_("%(what)s must be %(low)s–%(high)s, workers 1–64, seed 0 or more"),

@@ -9,6 +9,7 @@ data folder (:mod:`workbench.storage.playtest_runs`) and can be compared.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from filelock import Timeout
@@ -184,13 +185,19 @@ def _form_request(definition: Any) -> dict[str, Any]:
         for name, value in variant.items():
             definition.coerce_option(name, value)
     stop_rule = str(data.get("early_stop") or "none")
-    margin_raw = data.get("margin") or 0.03
+    margin_raw = data.get("margin")
+    if margin_raw in (None, ""):
+        margin_raw = 3
     try:
-        margin = float(margin_raw)
+        points = float(margin_raw)
     except (TypeError, ValueError):
         raise WorkbenchError(f"margin must be a number, not {margin_raw!r}") from None
-    if margin > 0.5:
-        margin /= 100  # "3" means 3 points
+    # The form's field is in percentage points ("3" is 3 points, "0.5" half a point): never read
+    # a small number as a fraction, or "0.5" (the field's own minimum) would mean 50 points.
+    if not (math.isfinite(points) and 0 < points < 50):
+        raise WorkbenchError(f"the smallest difference that matters must be more than 0 and less than 50 "
+                             f"percentage points, not {margin_raw}")
+    margin = points / 100
     stats.make_stop_rule(stop_rule, margin)
     players = number("players", 2, 2, _max_players(definition))
     opponents: list[Any] = []
