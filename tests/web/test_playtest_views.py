@@ -261,3 +261,25 @@ def test_early_stop_margin_is_read_in_percentage_points_as_the_form_says(client)
         assert "percentage points" in body and "0 and 0.5" not in body, body[:300]
     answer = client.post("/games/seth/playtest", data={**form, "margin": "50"}, headers={"Accept-Language": "zh-CN"})
     assert "百分点" in answer.get_data(as_text=True) and "early-stop margin" not in answer.get_data(as_text=True)
+
+
+def test_gauntlet_and_balance_forms_keep_what_was_typed_and_name_the_bad_field(client):
+    """A refused gauntlet or balance form comes back with the designer's deck, numbers and players,
+    and the message names the field (not Python's "invalid literal for int()")."""
+    for page, extra in (("gauntlet", {}), ("balance", {"vs": "rot-and-stone"})):
+        token = page_token(client, f"/games/seth/playtest/{page}")
+        form = {"csrf_token": token, "deck": "skyburn-blitz", "games": "12", "seed": "77", "workers": "1",
+                "agent_a": "random", "agent_b": "random", "budget_a": "", **extra}
+        answer = client.post(f"/games/seth/playtest/{page}", data={**form, "games": "lots"})
+        body = answer.get_data(as_text=True)
+        assert answer.status_code == 400
+        assert "invalid literal" not in body and "must be a whole number, not &#39;lots&#39;" in body, page
+        answer = client.post(f"/games/seth/playtest/{page}", data={**form, "seed": "-3"})
+        body = answer.get_data(as_text=True)
+        assert answer.status_code == 400 and "seed must be between 0 and" in body and "not -3" in body, page
+        assert 'value="skyburn-blitz" selected' in body, page
+        assert 'name="games" type="number" min="1" max="100000" value="12"' in body or 'value="12"' in body, page
+        assert re.search(r'name="seed"[^>]*value="-3"', body), page
+        assert re.search(r'id="\w-agent-a" name="agent_a">.*?<option value="random" selected', body, re.S), page
+        if page == "balance":
+            assert 'value="rot-and-stone" selected' in body

@@ -685,12 +685,24 @@ def gauntlet_form(game: str) -> str:
 def _background_form(default_games: int, min_games: int, max_games: int, what: str) -> tuple[int, int, int, tuple[str, str]]:
     """(games, seed, workers, agents) of a gauntlet or balance form; workers cut to the machine's cores.
 
-    Raises ValueError for text that is not a number, WorkbenchError for numbers out of range."""
-    games = int(request.form.get("games") or default_games)
-    seed = int(request.form.get("seed") or 0)
-    workers = int(request.form.get("workers") or jobs().max_workers)
-    if not (min_games <= games <= max_games and 1 <= workers <= 64 and seed >= 0):
-        raise WorkbenchError(f"{what} must be {min_games}–{max_games:,}, workers 1–64, seed 0 or more")
+    Raises WorkbenchError naming the field for text that is not a whole number or a number out of
+    range (never Python's own ``int()`` message)."""
+
+    def number(key: str, label: str, default: int, low: int, high: int) -> int:
+        raw = str(request.form.get(key) or "").strip()
+        if not raw:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise WorkbenchError(f"{label} must be a whole number, not {raw[:40]!r}") from None
+        if not low <= value <= high:
+            raise WorkbenchError(f"{label} must be between {low:,} and {high:,}, not {value:,}")
+        return value
+
+    games = number("games", what, default_games, min_games, max_games)
+    seed = number("seed", "seed", 0, 0, 2**62)
+    workers = number("workers", "workers", jobs().max_workers, 1, 64)
     agents = (_agent_spec(request.form, "a"), _agent_spec(request.form, "b"))
     return games, seed, jobs().workers(workers), agents
 
@@ -714,7 +726,7 @@ def gauntlet_start(game: str) -> Any:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
                                decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition), agent_labels=AGENT_LABELS,
-                               cpus=jobs().max_workers, error=str(exc)), 400
+                               cpus=jobs().max_workers, error=str(exc), form=request.form), 400
 
     def work(progress: Any, should_cancel: Any) -> dict[str, Any]:
         started = _time.perf_counter()
@@ -733,7 +745,8 @@ def gauntlet_start(game: str) -> Any:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
                                decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
-                               agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=str(exc)), status, headers
+                               agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=str(exc),
+                               form=request.form), status, headers
     return redirect(url_for("playtest.report", game=game, run_id=job.id), code=303)
 
 
@@ -748,7 +761,8 @@ def _balance_form(game: str, definition: Any, error: str | None = None, status: 
     decks, _ = get_repo().list_decks_tolerant(game)
     return render_template("playtest/balance_form.html", game=definition, game_id=game,
                            decks=[(d.id, str(d.data.get("name", d.id))) for d in decks], agents=_agents(definition),
-                           cpus=jobs().max_workers, error=error), status, headers or {}
+                           cpus=jobs().max_workers, error=error,
+                           form=request.form if request.method == "POST" else {}), status, headers or {}
 
 
 @bp.get("/games/<game>/playtest/balance")
