@@ -228,3 +228,21 @@ def test_print_preview_is_a_post_with_the_csrf_token(client) -> None:  # type: i
     empty = client.post("/games/seth/print/preview", data={"what": "cards", "cards": "no-such-card"},
                         headers={"X-CSRF-Token": token})
     assert empty.status_code in (400, 404) and "error" in empty.json
+
+
+def test_a_custom_card_size_with_a_missing_side_says_so(client) -> None:  # type: ignore[no-untyped-def]
+    """Choosing *Custom…* and filling only the width (or nothing) names what is missing, never a
+    size nobody typed such as '63xmm'; in Chinese too."""
+    token = page_token(client, "/games/seth/print")
+    for width, height in (("63", ""), ("", "88"), ("", "")):
+        answer = client.post("/games/seth/print/jobs", headers={"X-CSRF-Token": token},
+                             data={"what": "all", "card_size": "custom", "custom_w": width, "custom_h": height})
+        assert answer.status_code == 400
+        error = answer.json["error"]
+        assert "xmm" not in error and "width and a height" in error and "20-300 mm" in error, error
+    answer = client.post("/games/seth/print/jobs", headers={"X-CSRF-Token": token, "Accept-Language": "zh-CN"},
+                         data={"what": "all", "card_size": "custom", "custom_w": "63", "custom_h": ""})
+    assert "宽度和高度" in answer.json["error_text"]
+    answer = client.post("/games/seth/print/jobs", headers={"X-CSRF-Token": token},
+                         data={"what": "all", "card_size": "custom", "custom_w": "63.5", "custom_h": "88.9"})
+    assert answer.status_code == 202

@@ -173,6 +173,7 @@ ERRORS: tuple[str, ...] = (
     N_("back offset %(value)s mm is larger than 10 mm; check the calibration page"),
     N_("card size %(size)s is not known; use %(names)s or WxHmm such as 60x90mm"),
     N_("card size %(width)sx%(height)s mm is outside 20-300 mm"),
+    N_("a custom card size needs both a width and a height in mm, each 20-300 mm"),
     N_("paper %(paper)s is not known; use %(names)s"),
     N_("bleed %(bleed)s mm is outside 0-10 mm"),
     N_("laying out the card's text took too long"),

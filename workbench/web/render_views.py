@@ -231,7 +231,10 @@ def parse_print_request(values: Any, definition: Any) -> PrintRequest:
             raise WorkbenchError("choose at least one card to print")
     size_text = values.get("card_size") or ""
     if size_text == "custom":
-        size_text = f"{values.get('custom_w', '')}x{values.get('custom_h', '')}mm"
+        width, height = (str(values.get(name) or "").strip() for name in ("custom_w", "custom_h"))
+        if not width or not height:  # else the message would name a size nobody typed ('63xmm')
+            raise WorkbenchError("a custom card size needs both a width and a height in mm, each 20-300 mm")
+        size_text = f"{width}x{height}mm"
     size = parse_card_size(size_text) if size_text else default_size(definition)
     backs = values.get("backs") or "long"
     options = SheetOptions(
