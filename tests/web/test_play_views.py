@@ -437,3 +437,19 @@ def test_a_replay_step_past_the_game_is_a_json_error_the_table_can_show(client):
     assert answer.status_code == 400 and answer.is_json
     assert answer.get_json()["error"].startswith("step must be between 0 and ")
     assert answer.get_json()["error_text"] != answer.get_json()["error"]  # in the reader's language
+
+
+def test_play_with_this_deck_preselects_that_deck(client):
+    """The deck builder's *Play with this deck* (``/play?deck=ID``) opens the form with that deck as
+    yours and another deck as the opponent's."""
+    builder = client.get("/games/warzone/decks/vanguard-rush/edit").get_data(as_text=True)
+    link = re.search(r'href="([^"]*/play\?deck=vanguard-rush)"', builder)
+    assert link, "the deck builder links to the table with its deck"
+    body = client.get(link.group(1)).get_data(as_text=True)
+    you = re.search(r'<select id="deck_you".*?</select>', body, re.S).group(0)
+    opponent = re.search(r'<select id="deck_opponent".*?</select>', body, re.S).group(0)
+    assert re.findall(r'<option value="([^"]+)" selected', you) == ["vanguard-rush"]
+    assert re.findall(r'<option value="([^"]+)" selected', opponent) == ["iron-bastion"]
+    plain = client.get("/games/warzone/play").get_data(as_text=True)  # without ?deck= the defaults stay
+    you = re.search(r'<select id="deck_you".*?</select>', plain, re.S).group(0)
+    assert re.findall(r'<option value="([^"]+)" selected', you) == ["iron-bastion"]

@@ -131,6 +131,11 @@ def index(game: str) -> str:
     except WorkbenchError:
         engine = None
     decks, _ = get_repo().list_decks_tolerant(game)
+    ids = [d.id for d in decks]
+    form: dict[str, str] = {}
+    chosen = request.args.get("deck", "")
+    if chosen in ids:  # the deck builder's "Play with this deck": that deck is yours, another one the opponent's
+        form = {"deck_you": chosen, "deck_opponent": next((i for i in ids if i != chosen), chosen)}
     return render_template(
         "play/index.html", game=definition, game_id=game, nav_active="Play",
         decks=[(d.id, str(d.data.get("name", d.id))) for d in decks],
@@ -139,7 +144,7 @@ def index(game: str) -> str:
         options=list(definition.options.values()),
         saved=_store().list(game, current_user_name()),
         max_players=engine.max_players if engine else 2,
-        error=None, form={},
+        error=None, form=form,
     )
 
 
