@@ -775,7 +775,7 @@
       checked: function (body) {
         rulesText = body && body.rules_text ? body.rules_text[meta.name] || null : null;
         const differs = body && body.problems ? body.problems.find(function (p) { return p.code === "effect.text_differs"; }) : null;
-        disagree = differs ? differs.message : null;
+        disagree = differs ? differs.text || differs.message : null;  /* text: in the reader's language */
         showReads();
       },
       /* Where a problem of this field goes: next to the row of its entry, its control marked. Read from

@@ -331,6 +331,9 @@ def test_rules_text_live_in_chinese_used_as_the_card_text(live_server, live_serv
     row.get_by_label("数值", exact=True).fill("4")
     expect(page.locator("#field-effects-1-reads")).to_have_text("读作：给予对手4伤害。 / Deal 4 damage to the opponent.")
     expect(page.locator("#field-effects-disagree")).to_contain_text("卡牌文字与其效果不一致。")
+    # the reason in the reader's words too (the problem's text), not the domain's English message
+    expect(page.locator("#field-effects-disagree")).to_contain_text("卡牌文字没有提到效果用到的 4")
+    expect(page.locator("#field-effects-disagree")).not_to_contain_text("the text does not mention")
     page.get_by_role("button", name="用作卡牌文字（中文）").click()
     expect(page.locator("#field-text")).to_have_value("给予对手4伤害。")
     page.get_by_role("button", name="用作卡牌文字（English）").click()
