@@ -17,7 +17,8 @@ from workbench.web.transfer_text import reads, transfer_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ("workbench/storage", "workbench/services", "workbench/web", "workbench/domain/deckstats.py",
-           "workbench/domain/gamedef.py", "workbench/domain/symbols.py")
+           "workbench/domain/gamedef.py", "workbench/domain/symbols.py",
+           "workbench/domain/ids.py")  # the id rule: the editor's, the deck builder's and the rename page's refusal
 
 NOT_SHOWN_FILES = {  # modules whose refusals no page shows, and why
     "workbench/storage/backup.py": "workbench backup / restore (the command line only)",
@@ -38,6 +39,7 @@ EXPANSIONS = {  # values a message names in words (so each has its own form)
     "COLLECTIONS[collection]": ("card", "deck"), "LIMIT_TEXT": ("at most 1,000 copies of a card, 10,000 cards in a deck",),
     "HUMAN": ("human",), "yamlio.py:where": ("", " at line 3, column 4"), "values.py:extra": ("", " or X"),
     "api.py:what": ("card", "deck"), "symbols.py:sorted(unknown)": ("['glow']",),
+    "ids.py:what": ("card id", "new card id", "deck id", "game id"),  # the ids a page's form or address gives
 }
 SAMPLE = "q1"
 
@@ -155,3 +157,21 @@ def test_a_broken_game_yaml_reads_chinese_on_the_games_page(app, data_dir) -> No
     notice = re.search(r'<p class="notice notice-error" role="alert">(.*?)</p>', body, re.S)
     assert notice and re.search(r"[\u4e00-\u9fff]", notice.group(1)) and " at " not in notice.group(1), notice
 
+
+
+def test_an_id_that_breaks_the_id_rule_is_refused_in_chinese(client) -> None:  # type: ignore[no-untyped-def]
+    """A new card or deck id, or a rename, that breaks the id rule: the refusal in the reader's words."""
+    from tests.web.pages_helpers import page_token
+
+    zh = {"Accept-Language": "zh-CN"}
+    for collection, word in (("cards", "卡牌 id"), ("decks", "卡组 id")):
+        answer = client.post(f"/api/games/warzone/{collection}", json={"id": "Bad Id!", "name": "X", "zones": {}}, headers=zh)
+        assert answer.status_code == 400
+        assert answer.get_json()["error_text"].startswith(f"{word} 'Bad Id!' 不可用"), answer.get_json()
+    page = client.get("/games/warzone/cards/ember-adept/rename", headers=zh).get_data(as_text=True)
+    version = re.search(r'name="version" value="([^"]*)"', page).group(1)
+    answer = client.post("/games/warzone/cards/ember-adept/rename", headers=zh, data={
+        "csrf_token": page_token(client, "/games/warzone/cards/ember-adept/rename"), "version": version,
+        "new_id": "Ember Adept"})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "新的卡牌 id" in body and "is not allowed" not in body
