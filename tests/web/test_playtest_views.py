@@ -283,3 +283,20 @@ def test_gauntlet_and_balance_forms_keep_what_was_typed_and_name_the_bad_field(c
         assert re.search(r'id="\w-agent-a" name="agent_a">.*?<option value="random" selected', body, re.S), page
         if page == "balance":
             assert 'value="rot-and-stone" selected' in body
+
+
+def test_decks_the_engine_cannot_set_up_are_refused_before_a_run_starts(client, repo):
+    """A seth line-up of four monsters (§2.2.1): the playtest, gauntlet and balance forms refuse it
+    at once with the engine's reason, as the game table does, instead of starting a run that fails
+    with "IllegalLineup: …"."""
+    repo.create_deck("seth", {"name": "Four", "format": "standard", "zones": {"team": {
+        "glass-wasp": 1, "ashen-drake": 1, "cinder-imp": 1, "plague-moth": 1}}}, deck_id="four")
+    token = page_token(client, "/games/seth/playtest")
+    common = {"csrf_token": token, "games": "4", "seed": "1", "workers": "1", "agent_a": "heuristic", "agent_b": "heuristic"}
+    for url, fields in (("/games/seth/playtest", {"deck_a": "four", "deck_b": "rot-and-stone", "early_stop": "none"}),
+                        ("/games/seth/playtest/gauntlet", {"deck": "four"}),
+                        ("/games/seth/playtest/balance", {"deck": "four", "vs": "rot-and-stone"})):
+        answer = client.post(url, data={**common, **fields})
+        body = answer.get_data(as_text=True)
+        assert answer.status_code == 400, (url, answer.status_code, answer.headers.get("Location"))
+        assert "these decks cannot be played" in body and "4 monsters" in body and "IllegalLineup" not in body, url

@@ -177,6 +177,18 @@ def check_matchup(matchup: Matchup) -> None:
             raise PlaytestError(problem)
 
 
+def check_playable(matchup: Matchup) -> None:
+    """Build the first game's opening position once, so decks the engine refuses (a seth line-up
+    that is not five monsters, …) are refused before a run starts, as the game table refuses them,
+    rather than starting a run that fails with the engine's exception."""
+    try:
+        new_state(matchup, 0)
+    except PlaytestError:
+        raise
+    except (WorkbenchError, ValueError) as exc:
+        raise PlaytestError(f"these decks cannot be played: {exc}") from None
+
+
 def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None,
               seed: int | None = None) -> tuple[State, list[Any]]:
     """Build game ``index`` of the batch (state and one agent per seat), ready to play.
