@@ -10,7 +10,7 @@ def test_history_shows_what_changed_and_undo_goes_back_one_save(client, repo) ->
     original = repo.get_card("seth", "bog-lurker")
     saved = repo.update_card("seth", "bog-lurker", dict(original.data, text="Sharper text.", power=9), original.version)
     body = client.get("/games/seth/cards/bog-lurker/history").get_data(as_text=True)
-    assert "Sharper text." in body and "<th scope=\"row\">power</th>" in body and "Restore this version" in body
+    assert "Sharper text." in body and "<code class=\"muted\">power</code></th>" in body and "Restore this version" in body
     assert body.count('class="history-entry"') == 2
     edit = client.get("/games/seth/cards/bog-lurker/edit").get_data(as_text=True)
     assert "Undo last change" in edit and f'value="{saved.version}" id="undo-current"' in edit
@@ -36,3 +36,16 @@ def test_recently_deleted_cards_come_back(client, repo) -> None:  # type: ignore
     assert repo.get_card("seth", "bog-lurker").data == card.data
     assert card.data["name"] not in client.get("/games/seth/deleted").get_data(as_text=True)
     assert client.get("/games/seth/widgets/x/history").status_code == 404
+
+
+def test_history_names_fields_by_their_labels_and_shows_yes_or_no(client, repo) -> None:  # type: ignore[no-untyped-def]
+    """The changes read as the editor does: the game.yaml label with the key beside it, and a
+    check box's value as yes / no (是 / 否), never Python's True / False."""
+    original = repo.get_card("warzone", "ember-adept")
+    repo.update_card("warzone", "ember-adept", dict(original.data, class_master=True, strength=900), original.version)
+    body = client.get("/games/warzone/cards/ember-adept/history").get_data(as_text=True)
+    assert '<th scope="row">Class Master <code class="muted">class_master</code></th>' in body
+    assert '<td class="diff-old">no</td><td class="diff-new">yes</td>' in body
+    assert ">False<" not in body and ">True<" not in body
+    chinese = client.get("/games/warzone/cards/ember-adept/history", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    assert '<td class="diff-old">否</td><td class="diff-new">是</td>' in chinese

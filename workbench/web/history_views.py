@@ -66,8 +66,12 @@ def history(game: str, collection: str, item_id: str) -> str:
                          current=current is not None and entry["version"] == current.version))
     if not rows and current is None:
         raise NotFound(f"no {COLLECTIONS[collection]} {item_id!r} and no history of one")
+    labels: dict[str, str] = {}
+    if collection == "cards":  # the editor's words for the fields (game.yaml labels), not their keys
+        for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
+            labels.setdefault(fdef.name, fdef.label)
     return render_template("history.html", game=definition, game_id=game, collection=collection,
-                           what=COLLECTIONS[collection], item_id=item_id, rows=rows, current=current,
+                           what=COLLECTIONS[collection], item_id=item_id, rows=rows, current=current, labels=labels,
                            editor_url=_editor_url(game, collection, item_id) if current else None,
                            nav_active="Gallery" if collection == "cards" else "Decks")
 
