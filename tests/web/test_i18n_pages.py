@@ -206,3 +206,22 @@ def test_the_effect_rows_label_every_filter_key_and_stat(app, game) -> None:  # 
     bare = [f"{part}: {item['name']}" for part in ("filter_keys", "stats", "token_keys") for item in parts[part]
             if item["label"] == item["name"]]
     assert bare == []
+
+
+def test_remembered_engine_lines_read_as_the_forms_read_them_in_each_language(app) -> None:  # type: ignore[no-untyped-def]
+    """engine_line remembers each line's translation (a table view reads the whole log at every
+    move): asked again, and after other lines, it answers what the forms give, per language."""
+    from workbench.web import game_text
+
+    lines = ["Turn 3 — P1: attack 霜龙 (b4) with 焰龙 (a2)", "Turn 4 — P1 recruits Mudfoot Recruit (C1, Guarding)",
+             "Round 2, Fast — P2 assigns nothing", "an engine's own words"]
+    game_text._LINES.clear()
+    with app.test_request_context("/", headers=ZH):
+        first = [game_text.engine_line(line) for line in lines]
+        assert first == [game_text._translated_line(line) for line in lines]
+        assert [game_text.engine_line(line) for line in lines] == first
+        assert len(game_text._LINES) == len(lines)
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert [game_text.engine_line(line) for line in lines] == lines  # English: as the engine wrote it
+    with app.test_request_context("/", headers=ZH):
+        assert [game_text.engine_line(line) for line in lines] == first

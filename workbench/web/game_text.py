@@ -572,12 +572,29 @@ def _action_word(action: str) -> str:
     return str(LABELS.get("zh", {}).get("actions", {}).get(action, action)) if not _english() else action
 
 
+_LINES: dict[tuple[str, str], str] = {}
+"""(language, engine line) -> :func:`engine_line`'s answer: a table view shows the whole log at
+every move, and reading each line through the forms again was a quarter of a long game's request."""
+_LINES_LIMIT = 20_000  # lines of many games; emptied when full (a few MB at most)
+
+
 def engine_line(text: Any) -> str:
     """A line an engine wrote (log line, move, end reason) in the reader's language; a line this
     module does not know stays as the engine wrote it."""
     line = str(text or "")
     if _english():
         return line
+    key = (str(get_locale()), line)
+    found = _LINES.get(key)
+    if found is None:
+        if len(_LINES) >= _LINES_LIMIT:
+            _LINES.clear()
+        found = _LINES[key] = _translated_line(line)
+    return found
+
+
+def _translated_line(line: str) -> str:
+    """:func:`engine_line` of a line, read through the forms (not remembered)."""
     m = re.match(r"^Turn (?P<turn>\d+) — (?P<body>.*)$", line, re.S)
     if m:
         return gettext("Turn %(turn)s — %(text)s", turn=m.group("turn"), text=_body(m.group("body")))
