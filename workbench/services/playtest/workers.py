@@ -8,32 +8,25 @@ left alone when the server process dies would play on for nobody. :class:`Worker
   whenever the pool is left with chunks still running (cancel, early stop, an error), it kills
   the worker processes instead of waiting for them. Chunks that finished were handed out
   already; a chunk cut mid-way is lost, and a resumed run plays it again from its seeds.
-* starts every worker with :func:`die_with_parent`: on Linux the kernel kills the worker when the
+* starts every worker with :func:`die_with_parent` (:mod:`workbench.services.processes`): on Linux the kernel kills the worker when the
   process that started it ends, however it ends (``prctl(PR_SET_PDEATHSIG)``); elsewhere a thread
   of the worker notices within ``PARENT_POLL_S`` that its parent is gone and ends it.
 """
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import multiprocessing
 import os
-import signal
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
+from workbench.services.processes import die_with_parent
+
 STOP_POLL_S = 0.2
 """How often a waiting pool asks whether to stop: a cancel takes effect within about this long."""
-
-PARENT_POLL_S = 0.5
-"""How often a worker without ``prctl`` looks whether its parent is still there."""
-
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def start_method() -> str:
@@ -41,40 +34,6 @@ def start_method() -> str:
     milliseconds), else ``spawn`` (safe inside a threaded web server; workers import afresh)."""
     single = threading.active_count() == 1
     return "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def die_with_parent(parent: int | None = None, *, use_prctl: bool = True) -> None:
-    """Make this process end when its parent process ends (``parent``: its pid; default: the
-    parent it has now). Ends this process at once when that parent is already gone.
-
-    On Linux (``use_prctl``) the kernel sends SIGKILL; elsewhere a daemon thread polls the parent
-    pid every ``PARENT_POLL_S`` and calls ``os._exit``. Raises nothing.
-    """
-    parent = os.getppid() if parent is None else parent
-    if not (use_prctl and _kernel_kills_on_parent_death()):
-        threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
-    # The parent may have died before the signal was armed; the kernel would not notice then.
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def _kernel_kills_on_parent_death() -> bool:
-    # SIGKILL rather than SIGTERM: a forked worker inherits the server's SIGTERM handler, which
-    # would only ask waitress to stop. The worker holds nothing that needs cleaning up.
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _watch_parent(parent: int) -> None:
-    # Once the parent is gone the worker is re-parented (to init or a subreaper): its ppid changes.
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_S)
-    os._exit(1)
 
 
 def _start_worker(parent: int | None, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from PIL import Image
 
 from workbench.domain.gamedef import GameDefinition, parse_definition
+from workbench.services.processes import die_with_parent
 from workbench.services.render.art import open_art
 from workbench.services.render.faces import TEMPLATE_VERSION, render_back, render_face
 from workbench.services.render.sizes import DPI, CardSize
@@ -106,6 +107,13 @@ _worker: dict[str, Any] = {}
 
 def _init_worker(definition_raw: Mapping[str, Any], size: CardSize, bleed_mm: float, dpi: int) -> None:
     _worker.update(definition=parse_definition(definition_raw), size=size, bleed=bleed_mm, dpi=dpi)
+
+
+def _start_pool_worker(parent: int, *args: Any) -> None:
+    # A pool worker ends with the process that started it: killed mid-sheet, a CLI print would
+    # otherwise leave its workers waiting on the pool's queue for good.
+    die_with_parent(parent)
+    _init_worker(*args)
 
 
 def _render_job(job: tuple[dict[str, Any], bytes | None]) -> bytes:
@@ -202,7 +210,7 @@ class FaceRenderer:
         if len(missing) >= POOL_THRESHOLD and self.workers > 1 and _can_fork():
             with concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("fork"),
-                initializer=_init_worker, initargs=args
+                initializer=_start_pool_worker, initargs=(os.getpid(), *args)
             ) as pool:
                 results = pool.map(_render_job, jobs, chunksize=4)
                 for key, data in zip(missing, results):
