@@ -119,3 +119,27 @@ def test_export_pages_link_the_lackey_install_steps_rendered_in_the_app(client):
     text = done.get_data(as_text=True)
     assert re.search(r'id="guide-install" href="([^"]+)"', text).group(1) == link
     assert "个卡名被转为 ASCII" in text  # the ASCII option reached the Lackey export (its note in Chinese: fusion's pages are)
+
+
+def test_import_page_reads_back_a_cockatrice_deck_the_export_wrote(client, repo):
+    """The Export page writes decks as Cockatrice ``.cod``; the Import page takes them back (through
+    the deck builder's reader) into the same zones, with a dry run first."""
+    from workbench.services.exports.cockatrice import cod
+
+    deck = dict(repo.get_deck("warzone", "iron-bastion").data, id="iron-bastion")
+    names = {cid: str(data.get("name", cid)) for cid, data in repo.card_index("warzone").items()}
+    data = cod(repo.game("warzone"), deck, names)
+    token = _token(client, "/games/warzone/import")
+    assert ".cod" in client.get("/games/warzone/import").get_data(as_text=True)
+    response = client.post("/games/warzone/import", data={
+        "csrf_token": token, "deck_id": "iron-bastion-back", "file": (io.BytesIO(data), "iron-bastion.cod")},
+        content_type="multipart/form-data")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200, page
+    assert "cannot be imported" not in page and "1 to create" in page
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page.split('id="confirm-form"')[1]))
+    done = client.post("/games/warzone/import/confirm", data=fields)
+    assert done.status_code == 200
+    back = repo.get_deck("warzone", "iron-bastion-back").data
+    wanted = {z: {c: n for c, n in content.items() if n} for z, content in deck["zones"].items() if content}
+    assert {z: c for z, c in back["zones"].items() if c} == wanted

@@ -1,5 +1,5 @@
 """``workbench import GAME FILE``: import cards (CSV, XLSX, Lackey carddata, Dvorak dump) or a deck
-(.dek, text list). A dry run is always shown first; nothing is written until it is confirmed."""
+(Lackey .dek, Cockatrice .cod, text list). A dry run is always shown first; nothing is written until it is confirmed."""
 
 from __future__ import annotations
 

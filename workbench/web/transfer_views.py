@@ -29,10 +29,10 @@ bp = Blueprint("transfer", __name__)
 
 IMPORT_KIND_LABELS = {"csv": N_("CSV spreadsheet"), "xlsx": N_("XLSX workbook"),
                       "lackey": N_("Lackey card data (carddata.txt)"), "dek": N_("Lackey deck (.dek)"),
-                      "decklist": N_("Deck list (text)")}
+                      "cod": N_("Cockatrice deck (.cod)"), "decklist": N_("Deck list (text)")}
 """How the Import form names each file kind (the kind's id after it)."""
 
-UPLOAD_SUFFIXES = {".csv", ".txt", ".tsv", ".xlsx", ".xlsm", ".dek"}
+UPLOAD_SUFFIXES = {".csv", ".txt", ".tsv", ".xlsx", ".xlsm", ".dek", ".cod"}
 VIEWER_FOLDER = "viewers"  # exports/<game>/viewers/<name>/<format>/: what a viewer exports
 
 

@@ -20,12 +20,12 @@ from workbench.domain.gamedef import GameDefinition
 from workbench.domain.ids import is_valid_id, slugify
 from workbench.domain.validation import validate_card, validate_deck
 from workbench.storage.repository import Repository, Stored
-from workbench.services.imports import decklist, lackey, tabular
+from workbench.services.imports import cockatrice_deck, decklist, lackey, tabular
 from workbench.services.imports.lackey import DeckImport
 from workbench.services.imports.tabular import ImportFileError, ImportRow
 
 Action = Literal["create", "change", "unchanged", "skip"]
-FILE_KINDS = ("csv", "xlsx", "lackey", "dek", "decklist")
+FILE_KINDS = ("csv", "xlsx", "lackey", "dek", "cod", "decklist")
 
 
 @dataclass
@@ -104,10 +104,14 @@ class ApplyResult:
 
 
 def detect_kind(filename: str, data: bytes) -> str:
-    """csv, xlsx, lackey (carddata / Dvorak dump), dek or decklist, from name and content."""
+    """csv, xlsx, lackey (carddata / Dvorak dump), dek, cod (Cockatrice deck) or decklist, from
+    name and content."""
     low = filename.lower()
     if low.endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
         return "xlsx"
+    head = data[:400].lstrip().lower()
+    if low.endswith(".cod") or (head.startswith(b"<") and b"<cockatrice_deck" in head):  # as the deck builder
+        return "cod"
     if low.endswith(".dek") or data.lstrip()[:5] == b"<deck":
         return "dek"
     head = data[:4096].decode("utf-8", "replace").lstrip("\ufeff")
@@ -223,11 +227,13 @@ def dry_run(
         raise DataError(f"import kind {kind!r} is not known; kinds: {', '.join(FILE_KINDS)}")
     given = tabular.parse_mapping(mapping) if isinstance(mapping, str) else dict(mapping or {})
     plan = ImportPlan(game_id, PurePath(filename).name, kind)
-    if kind in ("dek", "decklist"):
+    if kind in ("dek", "cod", "decklist"):
         cards = {cid: s.data for cid, s in _existing(repo, game_id).items()}
         stem = PurePath(filename).stem
         if kind == "dek":
             deck = lackey.read_dek(data, definition, cards, fallback_name=stem or "Imported deck")
+        elif kind == "cod":  # the deck builder's reader (services/imports/builder.py)
+            deck = cockatrice_deck.read_cod(data, definition, cards, fallback_name=stem or "Imported deck")
         else:
             deck = decklist.read_decklist(data, definition, cards, name=stem or "Imported deck")
         target = deck_id or slugify(stem or deck.name, fallback="deck")
