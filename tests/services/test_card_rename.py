@@ -37,3 +37,11 @@ def test_rename_of_a_stale_version_is_a_conflict(repo):
     with pytest.raises(Conflict):
         rename_card(repo, "warzone", "mudfoot-recruit", "mudfoot-conscript", before.version)
     assert repo.get_card("warzone", "mudfoot-recruit").data["flavor"] == "Changed elsewhere."
+
+
+def test_rename_to_its_own_id_says_so_not_that_the_card_exists(repo):
+    before = repo.get_card("warzone", "mudfoot-recruit")
+    with pytest.raises(AlreadyExists, match="'mudfoot-recruit' is already this card's id") as caught:
+        rename_card(repo, "warzone", "mudfoot-recruit", "mudfoot-recruit", before.version)
+    assert "exists already" not in str(caught.value)
+    assert repo.get_card("warzone", "mudfoot-recruit").version == before.version

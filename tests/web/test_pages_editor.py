@@ -127,3 +127,17 @@ def test_rename_to_a_bad_or_taken_id_explains_why(client):
                                                                      "new_id": "glass-wasp"})
     assert taken.status_code == 400 and "exists already" in html.unescape(taken.get_data(as_text=True))
     assert client.get("/api/games/seth/cards/cinder-imp").status_code == 200
+
+
+def test_rename_to_the_cards_own_id_says_it_is_already_its_id(client):
+    token = page_token(client, "/games/seth/cards/cinder-imp/rename")
+    version = client.get("/api/games/seth/cards/cinder-imp").json["version"]
+    same = client.post("/games/seth/cards/cinder-imp/rename", data={"csrf_token": token, "version": version,
+                                                                    "new_id": "cinder-imp"})
+    page = html.unescape(same.get_data(as_text=True))
+    assert same.status_code == 400 and "'cinder-imp' is already this card's id" in page
+    assert "exists already" not in page
+    chinese = client.post("/games/seth/cards/cinder-imp/rename", data={"csrf_token": token, "version": version,
+                                                                       "new_id": "cinder-imp"},
+                          headers={"Accept-Language": "zh"})
+    assert "已经是这张卡牌的 id" in html.unescape(chinese.get_data(as_text=True))

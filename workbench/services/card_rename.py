@@ -6,7 +6,7 @@ the decks would silently break them.
 
 from __future__ import annotations
 
-from workbench.domain.errors import Conflict
+from workbench.domain.errors import AlreadyExists, Conflict
 from workbench.domain.ids import check_id
 from workbench.storage.repository import Repository, Stored
 
@@ -15,11 +15,14 @@ def rename_card(repo: Repository, game: str, old_id: str, new_id: str, expected_
     """Move card ``old_id`` to ``new_id`` and point every deck of the game at the new id.
 
     Returns the card as stored under its new id and the ids of the decks that were changed.
-    Raises InvalidId for a bad new id, AlreadyExists when it is taken, NotFound when the card is
-    gone, Conflict when the card changed since ``expected_version`` (nothing is changed then).
+    Raises InvalidId for a bad new id, AlreadyExists when it is taken (by another card, or the new
+    id is this card's own), NotFound when the card is gone, Conflict when the card changed since
+    ``expected_version`` (nothing is changed then).
     """
     check_id(new_id, "new card id")
     current = repo.get_card(game, old_id)
+    if new_id == old_id:  # not "exists already": the card it would clash with is this one
+        raise AlreadyExists(f"{new_id!r} is already this card's id; type a different id to rename it")
     if current.version != expected_version:
         raise Conflict(
             f"card {old_id!r} was changed since version {expected_version}; it is now at version "

@@ -60,6 +60,7 @@ ERRORS: tuple[str, ...] = (
     N_("game id %(id)s is not allowed: use 1-64 lower-case letters, digits, '-' or '_', starting with a letter or digit"),
     N_("card %(id)s exists already"),
     N_("deck %(id)s exists already"),
+    N_("%(id)s is already this card's id; type a different id to rename it"),
     N_("no free card id for %(name)s after %(n)s tries; give the card an id"),
     N_("no free deck id for %(name)s after %(n)s tries; give the deck an id"),
     # ------------------------------------------------ saving (storage)
