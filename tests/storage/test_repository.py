@@ -163,6 +163,15 @@ def test_resolve_deck_gives_one_card_per_copy(repo):
     assert len(zones["team"]) == 5 and all("id" in c and "power" in c for c in zones["team"])
 
 
+def test_a_deck_naming_a_missing_card_is_refused_naming_the_deck(repo):
+    """A form that plays several decks (gauntlet, play) shows which deck is broken; a deck with no
+    name keeps the shorter sentence."""
+    with pytest.raises(NotFound, match=r"^deck 'Iron Bastion' names card 'no-such-card', which does not exist$"):
+        repo.resolve_deck("warzone", {"name": "Iron Bastion", "zones": {"main": {"no-such-card": 1}}})
+    with pytest.raises(NotFound, match=r"^deck names card 'no-such-card', which does not exist$"):
+        repo.resolve_deck("warzone", {"zones": {"main": {"no-such-card": 1}}})
+
+
 def test_missing_data_folder_is_a_clear_error(tmp_path):
     with pytest.raises(NotFound, match="does not exist"):
         Repository(tmp_path / "nowhere").list_games()

@@ -300,3 +300,16 @@ def test_decks_the_engine_cannot_set_up_are_refused_before_a_run_starts(client, 
         body = answer.get_data(as_text=True)
         assert answer.status_code == 400, (url, answer.status_code, answer.headers.get("Location"))
         assert "these decks cannot be played" in body and "4 monsters" in body and "IllegalLineup" not in body, url
+
+
+def test_a_gauntlet_deck_naming_a_missing_card_is_refused_naming_the_deck(client, repo):
+    repo.create_deck("seth", {"name": "Ghost Crew", "format": "standard", "zones": {"team": {
+        "glass-wasp": 1, "no-such-card": 1}}}, deck_id="ghost-crew")
+    token = page_token(client, "/games/seth/playtest/gauntlet")
+    answer = client.post("/games/seth/playtest/gauntlet", data={"csrf_token": token, "deck": "ghost-crew",
+                                                                "games": "4", "seed": "1", "workers": "1"})
+    body = answer.get_data(as_text=True).replace("&#39;", "'")
+    assert answer.status_code == 400 and "deck 'Ghost Crew' names card 'no-such-card', which does not exist" in body
+    chinese = client.post("/games/seth/playtest/gauntlet", headers={"Accept-Language": "zh"},
+                          data={"csrf_token": token, "deck": "ghost-crew", "games": "4", "seed": "1", "workers": "1"})
+    assert "卡组 'Ghost Crew' 列出了卡牌 'no-such-card'" in chinese.get_data(as_text=True).replace("&#39;", "'")

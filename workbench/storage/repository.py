@@ -615,7 +615,8 @@ class Repository:
     def deck_cards(self, game_id: str, deck_id: str) -> dict[str, list[dict[str, Any]]]:
         """A deck resolved for play: zone -> card data (with ``id``), one entry per copy.
 
-        Raises NotFound when the deck names a card that does not exist.
+        Raises NotFound when the deck names a card that does not exist (naming the deck by its
+        name when it has one).
         """
         return self.resolve_deck(game_id, self.get_deck(game_id, deck_id).data)
 
@@ -628,8 +629,10 @@ class Repository:
         for zone, content in (deck.get("zones") or {}).items():
             copies: list[dict[str, Any]] = []
             for card_id, count in (content or {}).items():
-                if str(card_id) not in index:
-                    raise NotFound(f"deck names card {str(card_id)[:80]!r}, which does not exist")
+                if str(card_id) not in index:  # the deck named when it has a name (a form may list several)
+                    raise NotFound(f"deck {str(deck['name'])[:80]!r} names card {str(card_id)[:80]!r}, which does "
+                                   "not exist" if deck.get("name") else
+                                   f"deck names card {str(card_id)[:80]!r}, which does not exist")
                 number = count_value(count)
                 if number is None:
                     raise DataError(f"the count of {str(card_id)[:80]} in zone {str(zone)[:80]} of {what} "

@@ -38,6 +38,7 @@ ERRORS: tuple[str, ...] = (
     N_("the documentation is not installed beside the app"),
     N_("%(game)s has no card kind %(kind)s; kinds: %(kinds)s"),
     N_("deck names card %(card)s, which does not exist"),
+    N_("deck %(deck)s names card %(card)s, which does not exist"),
     N_("no such print job (jobs are kept until the server restarts)"),
     # ------------------------------------------------ ids, names and paths (storage)
     N_("%(id)s is not a playtest run id"),
