@@ -70,3 +70,15 @@ def test_serve_refuses_a_taken_port_with_a_clear_message(capsys, data_dir):
 def test_serve_refuses_a_missing_data_folder(capsys, tmp_path):
     code, _, err = run(capsys, "serve", "--data", str(tmp_path / "missing"))
     assert code == 1 and "does not exist" in err
+
+
+def test_goldfish_report_of_a_game_without_mulligans_says_so(capsys) -> None:  # type: ignore[no-untyped-def]
+    from workbench.cli.cmd_playtest import _print_goldfish
+
+    hands = {"hand_size": 7, "deck_size": 50, "mulligans_allowed": 0, "keep_rule": "keep with at least 1 creature card(s)",
+             "p_keep_first_hand": 0.9, "mulligans_taken": {"0": 1.0}, "cards": []}
+    _print_goldfish({"deck": {"name": "Iron Bastion"}, "game": "warzone", "opening_hands": hands})
+    out = capsys.readouterr().out
+    assert "no mulligans" in out and "up to 0" not in out and "mulligans taken" not in out
+    _print_goldfish({"deck": {"name": "x"}, "game": "fusion", "opening_hands": {**hands, "mulligans_allowed": 1}})
+    assert "up to 1 mulligan;" in capsys.readouterr().out

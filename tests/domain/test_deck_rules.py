@@ -127,7 +127,7 @@ def test_warzone_areas_not_in_main_and_creatures_not_in_area_slots_1_2_6(definit
     problems = [p for p in validate_deck(definitions["warzone"], deck, pool) if p.is_error]
     assert sorted(codes(problems)) == ["deck.zone_kind", "deck.zone_kind"]
     by_zone = {p.zone: p.message for p in problems}
-    assert "Area 5 is a Area/Location card; Main deck takes only Creature, Spell, Trap" in by_zone["main"]
+    assert "Area 5 is an Area/Location card; Main deck takes only Creature, Spell, Trap" in by_zone["main"]
     assert "Areas takes only Area/Location" in by_zone["area"]
 
 

@@ -140,6 +140,16 @@ def test_goldfish_page_shows_opening_hand_odds_and_speed(client):
     assert 'id="goldfish-form"' in form and 'id="goldfish-hands"' not in form
 
 
+def test_goldfish_of_a_game_without_mulligans_says_so_instead_of_up_to_0(client):
+    token = page_token(client, "/games/warzone/playtest/goldfish")
+    body = client.post("/games/warzone/playtest/goldfish", data={"csrf_token": token, "deck": "iron-bastion",
+                                                                 "games": "2", "seed": "2"},
+                       headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="goldfish-hands"' in body
+    assert "up to 0 mulligan" not in body and "Mulligans taken" not in body
+    assert "has no mulligans, so the first hand is always kept" in body
+
+
 def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):
     token = page_token(client, "/games/seth/playtest/gauntlet")
     answer = client.post("/games/seth/playtest/gauntlet", data={"csrf_token": token, "deck": "rot-and-stone",

@@ -184,6 +184,7 @@ DECKS = [  # (game, deck, deck rules instead of the game's, or game.yaml keys to
     ("warzone", _deck({"moon": {}}, format="nope"), None),
     ("warzone", _deck({"main": {"archmage-torvin": 0, "banishment": 10**6, "nope": 1, "banner-hall": 1}}), None),
     ("warzone", _deck({"main": {"archmage-torvin": 5, "captain-odalys": 4, "high-archer-sefa": 4}}), None),
+    ("warzone", _deck({"area": {"mudfoot-recruit": 1}}), None),  # "is a Creature card" (banner-hall: "is an Area")
     ("fusion", _deck({"main": {"broken": 1}, "extra": {"ex-bare": 1, "ex-many": 1}}), None),
     ("fusion", _deck({"main": {"rong-he": 1}, "extra": {"ex-many": 1}}), None),
     ("fusion", _deck({"main": {"chao-yan-ju-shen": 1}, "extra": {"an-ye-mo-jun": 1}}), None),  # each in the other's zone

@@ -347,9 +347,13 @@ def _print_goldfish(result: dict[str, Any]) -> None:
     if "error" in hands:
         print(f"  opening hands: {hands['error']}")
     else:
-        print(f"  opening hand {hands['hand_size']} of {hands['deck_size']}, up to {hands['mulligans_allowed']} mulligans; {hands['keep_rule']}")
-        print(f"  first hand kept {_pct(hands['p_keep_first_hand'])} (exact); mulligans taken: "
-              + ", ".join(f"{k}: {_pct(v)}" for k, v in hands["mulligans_taken"].items()))
+        if hands["mulligans_allowed"]:
+            print(f"  opening hand {hands['hand_size']} of {hands['deck_size']}, up to {hands['mulligans_allowed']} "
+                  f"mulligan{'s' if hands['mulligans_allowed'] != 1 else ''}; {hands['keep_rule']}")
+            print(f"  first hand kept {_pct(hands['p_keep_first_hand'])} (exact); mulligans taken: "
+                  + ", ".join(f"{k}: {_pct(v)}" for k, v in hands["mulligans_taken"].items()))
+        else:  # the game has no mulligans: every first hand is kept
+            print(f"  opening hand {hands['hand_size']} of {hands['deck_size']}, no mulligans (the first hand is kept)")
         for card in hands["cards"][:10]:
             print(f"    {card['copies']}× {card['name']:<28} in opening hand {_pct(card['p_in_opening_hand'])} (sampled {_pct(card['sampled'])})")
     dev = result.get("development")

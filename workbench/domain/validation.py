@@ -159,6 +159,11 @@ def _describe_limit(error: jsonschema.ValidationError, fdef: FieldDef) -> tuple[
     return error.message, value
 
 
+def _article(word: str) -> str:
+    """``an`` before a word that starts with a vowel letter (``an Area/Location card``), else ``a``."""
+    return "an" if word[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+
+
 def _shown(value: Any) -> str:
     text = repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -426,9 +431,10 @@ def validate_deck(
             misplaced = card.get("kind") not in zone.kinds
             if misplaced:
                 kind = definition.kinds.get(str(card.get("kind")))
+                kind_text = str(kind.label if kind else card.get("kind"))
                 allowed = ", ".join(definition.kinds[k].label for k in zone.kinds)
                 add("error", "deck.zone_kind",
-                    f"{card.get('name', card_id)} is a {kind.label if kind else card.get('kind')} card; "
+                    f"{card.get('name', card_id)} is {_article(kind_text)} {kind_text} card; "
                     f"{zone.label} takes only {allowed}",
                     str(zone.spec.get("kind_rule", zone.spec.get("rule", ""))), zone=zone_id,
                     card=str(card_id), actual=card.get("kind"), limit=list(zone.kinds))

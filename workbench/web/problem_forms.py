@@ -55,7 +55,8 @@ FORMS: dict[str, tuple[str, ...]] = {
     "deck.count": (N_("%(card)s in %(zone)s has count %(value)s; a count is a whole number of at least 1"),
                    N_("%(card)s in %(zone)s has %(count)s copies; at most %(copies)s copies of a card, "
                       "%(cards)s cards in a deck")),
-    "deck.zone_kind": (N_("%(card)s is a %(kind)s card; %(zone)s takes only %(allowed)s"),),
+    "deck.zone_kind": (N_("%(card)s is a %(kind)s card; %(zone)s takes only %(allowed)s"),
+                       N_("%(card)s is an %(kind)s card; %(zone)s takes only %(allowed)s")),  # before a vowel
     "deck.card_invalid": (N_("%(card)s breaks a card rule; fix the card first"),),
     "deck.max_copies": (N_("%(card)s has %(count)s copies across %(zones)s; the maximum is %(limit)s"),),
     "deck.max_matching": (N_("%(total)s %(label)s cards across %(zones)s; the maximum is %(limit)s"),),
