@@ -89,6 +89,39 @@ def test_pdf_of_a_selection_and_errors(client) -> None:  # type: ignore[no-untyp
     assert post("what=cards&card=bog-lurker&card_size=20x20mm").status_code == 200
 
 
+def test_a_refused_pdf_shows_the_print_form_again_with_every_value_kept(client) -> None:  # type: ignore[no-untyped-def]
+    """Without JavaScript the form posts to print.pdf: a refusal is the form again, not an error
+    page whose only link leads away from the options the designer chose."""
+    token = page_token(client, "/games/warzone/print")
+    options = {"paper": "letter", "card_size": "custom", "custom_w": "61", "custom_h": "89", "bleed": "3",
+               "backs": "short", "back_offset_x": "1.5", "back_offset_y": "-2", "crop_marks": ["0"],
+               "calibration": "1", "csrf_token": token}
+    no_card = client.post("/games/warzone/print.pdf", data=dict(options, what="cards"))
+    body = no_card.get_data(as_text=True)
+    assert no_card.status_code == 400 and 'id="print-form"' in body
+    assert "choose at least one card to print" in body and "Back to the games" not in body
+    assert 'id="what-cards" name="what" value="cards" checked' in body
+    assert '<option value="letter" selected>' in body and '<option value="custom" selected>' in body
+    assert 'name="custom_w" type="number" min="20" max="300" step="0.1" size="5" value="61"' in body
+    assert 'value="89"' in body and 'name="bleed" type="number" min="0" max="10" step="0.025" value="3"' in body
+    assert '<option value="short" selected>' in body
+    assert 'value="1.5"' in body and 'value="-2"' in body
+    assert 'name="crop_marks" value="1" >' in body  # cleared stays cleared
+    assert 'name="calibration" value="1" checked' in body
+
+    chosen = dict(options, what="cards", card=["ashcloud-catapult"], bleed="20")
+    too_much_bleed = client.post("/games/warzone/print.pdf", data=chosen).get_data(as_text=True)
+    assert "bleed 20 mm is outside 0-10 mm" in too_much_bleed
+    assert 'id="card-ashcloud-catapult" name="card" value="ashcloud-catapult" checked' in too_much_bleed
+    assert 'step="0.025" value="20"' in too_much_bleed
+
+    a3 = client.post("/games/warzone/print.pdf", data=dict(options, what="all", paper="a3"))
+    assert a3.status_code == 400 and '<option value="a3" selected>a3</option>' in a3.get_data(as_text=True)
+    chinese = client.post("/games/warzone/print.pdf", data=dict(options, what="cards"),
+                          headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    assert 'id="print-form"' in chinese and "choose at least one card" not in chinese
+
+
 def test_background_job_reports_progress_then_serves_the_pdf(client) -> None:  # type: ignore[no-untyped-def]
     token = page_token(client, "/games/seth/print")
     started = client.post("/games/seth/print/jobs", data={"what": "all", "paper": "a4", "backs": "short"},

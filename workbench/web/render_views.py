@@ -248,34 +248,58 @@ def parse_print_request(values: Any, definition: Any) -> PrintRequest:
     return PrintRequest(deck, cards, what == "all", options)
 
 
-@bp.get("/games/<game>/print")
-def print_page(game: str) -> str:
-    """The print form, prefilled from ``?deck=`` or ``?cards=a,b`` (links from card and deck pages)."""
+def _print_form(game: str, definition: Any, values: Mapping[str, Any] | None = None,
+                error: str | None = None) -> str:
+    """The print form. ``values`` (a posted form) refills every field as it was sent, so a refused
+    PDF shows the form again with the problem above it and nothing the designer chose lost."""
     repo = get_repo()
-    definition = repo.game(game)
     cards = sorted(((c.id, str(c.data.get("name", c.id)), str(c.data.get("number") or ""))
                     for c in repo.list_cards_tolerant(game)[0]), key=lambda c: (c[2] or "~", c[0]))
     decks = [(d.id, str(d.data.get("name", d.id))) for d in repo.list_decks_tolerant(game)[0]]
-    chosen = [c for c in (request.args.get("cards") or "").split(",") if c]
-    what = "deck" if request.args.get("deck") else "cards" if chosen else "all"
+    if values is None:  # the GET: prefilled from the links of card and deck pages
+        chosen = [c for c in (request.args.get("cards") or "").split(",") if c]
+        deck = request.args.get("deck", "")
+        what = "deck" if deck else "cards" if chosen else "all"
+        sent: dict[str, Any] = {}
+    else:
+        listed = values.getlist("card") if hasattr(values, "getlist") else []
+        chosen = [c.strip() for c in listed + str(values.get("cards") or "").split(",") if c.strip()]
+        deck = str(values.get("deck") or "")
+        what = str(values.get("what") or ("deck" if deck else "cards" if chosen else "all"))
+        sent = {name: str(values.get(name) or "") for name in
+                ("paper", "card_size", "custom_w", "custom_h", "bleed", "backs", "back_offset_x", "back_offset_y")}
+        sent["crop_marks"] = _flag(values, "crop_marks", True)
+        sent["calibration"] = _flag(values, "calibration", False)
     return render_template(
         "render/print.html", game_id=game, game=definition, nav_active="Print", cards=cards, decks=decks,
-        chosen=set(chosen), deck=request.args.get("deck", ""), what=what, sizes=CARD_SIZES, papers=PAPER_SIZES,
-        backs=BACKS, default_size=default_size(definition).name,
+        chosen=set(chosen), deck=deck, what=what, sizes=CARD_SIZES, papers=PAPER_SIZES,
+        backs=BACKS, default_size=default_size(definition).name, sent=sent, error=error,
     )
 
 
+@bp.get("/games/<game>/print")
+def print_page(game: str) -> str:
+    """The print form, prefilled from ``?deck=`` or ``?cards=a,b`` (links from card and deck pages)."""
+    return _print_form(game, get_repo().game(game))
+
+
 @bp.post("/games/<game>/print.pdf")
-def print_pdf(game: str) -> Response:
+def print_pdf(game: str) -> Any:
     """Render and send the PDF in this request (the form's fallback without JavaScript).
 
     POST only, so the CSRF check applies: a whole PDF costs seconds of CPU, and a GET would let
-    any web page the designer visits start one (``<img src="…/print.pdf?…">``)."""
+    any web page the designer visits start one (``<img src="…/print.pdf?…">``). A refused job
+    (no card chosen, a bleed or paper that cannot be) shows the form again, every value kept,
+    with the reason above it (400)."""
     repo = get_repo()
     definition = repo.game(game)
     values = request.values
-    job = parse_print_request(values, definition)
-    cards = select_cards(repo, game, deck_id=job.deck, card_ids=job.cards, all_cards=job.all_cards)
+    try:
+        job = parse_print_request(values, definition)
+        cards = select_cards(repo, game, deck_id=job.deck, card_ids=job.cards, all_cards=job.all_cards)
+    except WorkbenchError as exc:
+        status = next((code for cls, code, _ in ERROR_STATUS if isinstance(exc, cls)), 400)
+        return _print_form(game, definition, values, error=str(exc)), status
     try:
         with work_slot():
             pdf = render_pdf(definition, cards, job.options, cache=_cache(), art_loader=art_loader(repo, game))
