@@ -150,6 +150,30 @@ def test_goldfish_of_a_game_without_mulligans_says_so_instead_of_up_to_0(client)
     assert "has no mulligans, so the first hand is always kept" in body
 
 
+def test_goldfish_refuses_numbers_out_of_range_or_not_whole_keeping_what_was_typed(client):
+    """0 or 500 games were cut to 1 or 300 in silence, and text reset both fields to 100 and 0."""
+    client.set_cookie("workbench_lang", "en")
+    url = "/games/fusion/playtest/goldfish"
+    token = page_token(client, url)
+    sent = {"csrf_token": token, "deck": "lie-yan-ji-feng", "text": "", "seed": "7"}
+    for games, message in (("0", "games must be between 1 and 300, not 0"),
+                           ("500", "games must be between 1 and 300, not 500"),
+                           ("abc", "games must be a whole number, not &#39;abc&#39;")):
+        answer = client.post(url, data=dict(sent, games=games))
+        body = answer.get_data(as_text=True)
+        assert answer.status_code == 400 and message in body, games
+        assert f'name="games" type="number" min="1" max="300" value="{games}"' in body
+        assert 'name="seed" type="number" min="0" value="7"' in body and 'id="goldfish-speed"' not in body
+    seed = client.post(url, data=dict(sent, games="5", seed="-1")).get_data(as_text=True)
+    assert "seed must be between 0 and" in seed and 'value="-1"' in seed and 'value="5"' in seed
+    client.set_cookie("workbench_lang", "zh")
+    chinese = client.post(url, data=dict(sent, games="0")).get_data(as_text=True)
+    assert "必须在 1 到 300 之间" in chinese
+    client.set_cookie("workbench_lang", "en")
+    one = client.post(url, data=dict(sent, games="1")).get_data(as_text=True)
+    assert re.search(r"\b1 game: the deck wins", one) and "1 games" not in one
+
+
 def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):
     token = page_token(client, "/games/seth/playtest/gauntlet")
     answer = client.post("/games/seth/playtest/gauntlet", data={"csrf_token": token, "deck": "rot-and-stone",

@@ -36,7 +36,8 @@ bp = Blueprint("playtest", __name__)
 
 MAX_GAMES = 100_000
 MAX_PASTE = 20_000
-MAX_GOLDFISH_GAMES = 300  # a goldfish run plays in the request: more is cut to this
+MAX_GOLDFISH_GAMES = 300  # a goldfish run plays in the request: more is refused (400)
+MAX_SEED = 2**63
 
 
 def jobs() -> JobRegistry:
@@ -629,7 +630,7 @@ def goldfish_page(game: str) -> Any:
 
     GET shows the form (``?deck=`` preselects a deck); POST (with the CSRF token) runs it.
     Fields: ``deck`` (id) or ``text`` (a pasted list), ``games`` (development games, ≤ 300),
-    ``seed``. Running games is POST only, so no other web page can start it with a link. The
+    ``seed`` (0 or more). Running games is POST only, so no other web page can start it with a link. The
     form answers 400 with the problem for a bad deck or number, and 429 with Retry-After when
     the server's goldfish slots are all taken (:mod:`workbench.web.goldfish_slots`).
     """
@@ -644,11 +645,15 @@ def goldfish_page(game: str) -> Any:
     text = (values.get("text") or "").strip()[:MAX_PASTE]
     result: dict[str, Any] | None = None
     error = None
+    # Kept as typed, so a refused number comes back in its field beside the reason.
+    games_text = str(values.get("games") or "").strip()[:40]
+    seed_text = str(values.get("seed") or "").strip()[:40]
+    games, seed = 100, 0
     try:
-        games = max(1, min(MAX_GOLDFISH_GAMES, int(values.get("games") or 100)))
-        seed = max(0, min(2**63, int(values.get("seed") or 0)))
-    except ValueError:
-        games, seed, error = 100, 0, "games and seed must be whole numbers"
+        games = _whole_number("games", games_text, 100, 1, MAX_GOLDFISH_GAMES)
+        seed = _whole_number("seed", seed_text, 0, 0, MAX_SEED)
+    except WorkbenchError as exc:
+        error = str(exc)
     asked = request.method == "POST"
     status, headers = (400 if error else 200), {}
     if asked and error is None:
@@ -669,7 +674,22 @@ def goldfish_page(game: str) -> Any:
         except WorkbenchError as exc:
             error, result, status = str(exc), None, 400
     return render_template("playtest/goldfish.html", game=definition, game_id=game, decks=deck_choices,
-                           chosen=chosen, text=text, games=games, seed=seed, result=result, error=error), status, headers
+                           chosen=chosen, text=text, games=games_text or games, seed=seed_text or seed,
+                           max_games=MAX_GOLDFISH_GAMES, result=result, error=error), status, headers
+
+
+def _whole_number(field: str, raw: str, default: int, low: int, high: int) -> int:
+    """A form's whole number in ``low``–``high`` (``default`` when empty). Refuses, naming the field
+    and its limits, text that is no whole number and a number out of range (never cuts it)."""
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise WorkbenchError(f"{field} must be a whole number, not {raw!r}") from None
+    if not low <= value <= high:
+        raise WorkbenchError(f"{field} must be between {low:,} and {high:,}, not {value:,}")
+    return value
 
 
 @bp.get("/games/<game>/playtest/gauntlet")
