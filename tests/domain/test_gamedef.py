@@ -43,7 +43,7 @@ def test_option_overrides_are_type_checked_with_clear_errors(definitions):
     assert wz.resolve_options(overrides={"guarding_can_attack": "true"})["guarding_can_attack"] is True
     with pytest.raises(DefinitionError, match="no rule option 'start_lif'"):
         wz.resolve_options(overrides={"start_lif": 1})
-    with pytest.raises(DefinitionError, match="start_life must be a integer"):
+    with pytest.raises(DefinitionError, match=r"Starting Life Points \(start_life\) must be an integer"):
         wz.resolve_options(overrides={"start_life": "lots"})
     with pytest.raises(DefinitionError, match="minimum is 1"):
         wz.resolve_options(overrides={"start_life": 0})

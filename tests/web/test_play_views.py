@@ -290,6 +290,20 @@ def test_unknown_tables_and_bad_input(client):
     post(client, "warzone", table_id, "move", {"seat": 1, "index": 0, "expect": 0}, status=400)
 
 
+def test_a_rule_option_typed_wrong_is_named_by_its_label_in_english_and_chinese(client):
+    """It read 'rule option start_life must be a integer': the key, and 'a integer'."""
+    token = page_token(client, "/games/warzone/play")
+    sent = {"csrf_token": token, "deck_you": "iron-bastion", "deck_opponent": "vanguard-rush", "opt_start_life": "abc"}
+    english = client.post("/games/warzone/play", data=sent)
+    error = re.search(r'id="play-error">(.*?)</p>', english.get_data(as_text=True)).group(1)
+    assert english.status_code == 400
+    assert error == "rule option Starting Life Points (start_life) must be an integer, not &#39;abc&#39;", error
+    client.set_cookie("workbench_lang", "zh")  # this module's pages are English (the fixture above)
+    chinese = client.post("/games/warzone/play", data=sent)
+    error = re.search(r'id="play-error">(.*?)</p>', chinese.get_data(as_text=True)).group(1)
+    assert error == "规则选项 Starting Life Points（start_life）必须是整数，而不是 &#39;abc&#39;", error
+
+
 def test_team_mode_viewers_play_and_a_game_belongs_to_its_user(data_dir, tmp_path):
     from tests.security.helpers import login, team_app
 

@@ -269,6 +269,12 @@ class GameDefinition:
             options[name] = self.coerce_option(name, value)
         return options
 
+    def option_name(self, name: str) -> str:
+        """A rule option as its refusals name it: its game.yaml label with the key beside it
+        (``Starting Life Points (start_life)``), or the key alone when it has no label."""
+        label = self.options[name].spec.get("label") if name in self.options else None
+        return f"{label} ({name})" if label and str(label) != name else name
+
     def coerce_option(self, name: str, value: Any) -> Any:
         """Convert a text or JSON value to the option's type; raise DefinitionError if it cannot."""
         if name not in self.options:
@@ -281,7 +287,7 @@ class GameDefinition:
         if value is None or (isinstance(value, str) and value.lower() in {"none", "null"}):
             if spec.get("nullable") or self.options[name].default is None:
                 return None
-            raise DefinitionError(f"rule option {name} cannot be empty")
+            raise DefinitionError(f"rule option {self.option_name(name)} cannot be empty")
         try:
             if kind == "boolean":
                 if isinstance(value, str):
@@ -297,16 +303,17 @@ class GameDefinition:
                 text = str(value)
                 allowed = spec.get("enum")
                 if allowed and text not in [str(v) for v in allowed]:
-                    raise DefinitionError(f"rule option {name} is {text!r}; allowed: "
+                    raise DefinitionError(f"rule option {self.option_name(name)} is {text!r}; allowed: "
                                           f"{', '.join(map(str, allowed))}")
                 return text
         except (TypeError, ValueError):
-            raise DefinitionError(f"rule option {name} must be a {kind}, not {value!r}") from None
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise DefinitionError(f"rule option {self.option_name(name)} must be {article} {kind}, not {value!r}") from None
         low, high = spec.get("minimum"), spec.get("maximum")
         if low is not None and result < low:
-            raise DefinitionError(f"rule option {name} is {result}; the minimum is {low}")
+            raise DefinitionError(f"rule option {self.option_name(name)} is {result}; the minimum is {low}")
         if high is not None and result > high:
-            raise DefinitionError(f"rule option {name} is {result}; the maximum is {high}")
+            raise DefinitionError(f"rule option {self.option_name(name)} is {result}; the maximum is {high}")
         return result
 
 

@@ -296,7 +296,7 @@ ERRORS: tuple[str, ...] = (
     N_("rule option %(option)s is %(value)s; the minimum is %(low)s"),
     N_("rule option %(option)s is %(value)s; the maximum is %(high)s"),
     N_("rule option %(option)s is %(value)s; allowed: %(names)s"),
-    N_("rule option %(option)s must be a %(type)s, not %(value)s"),
+    N_("rule option %(option)s must be %(type)s, not %(value)s"),
     N_("game.yaml refers to rule option %(option)s, which is not defined"),
     N_("zone %(zone)s names unknown kind %(kind)s"),
     N_("zone %(zone)s: cards_with names unknown field %(field)s"),

@@ -97,7 +97,7 @@ NESTED: dict[str, tuple[str, ...]] = {
     "field": (N_("games"), N_("seed"), N_("workers"), N_("players"), N_("seat"), N_("index"), N_("expect"),
               N_("step"), N_("bleed mm"), N_("offset x mm"), N_("offset y mm"), N_("games per card")),
     "what": (N_("games"), N_("games per card")),
-    "type": (N_("boolean"), N_("integer"), N_("number")),
+    "type": (N_("a boolean"), N_("an integer"), N_("a number")),
 }
 """Values that are sentences of their own (a MUSH server's folding, which cards it touched); a
 value whose forms it does not match stays as written (``names``: a plain list; the values in
@@ -164,13 +164,18 @@ def _fill(form: str, values: dict[str, str]) -> str | None:
 
 
 def _option_label(name: str) -> str:
-    """A rule option of the page's game as ``Label（name）`` (its ``game.yaml`` label), or as written."""
+    """A rule option of the page's game as ``Label（name）`` (its ``game.yaml`` label), or as written.
+
+    The refusals of :meth:`GameDefinition.coerce_option` name it ``Label (name)`` already; the key
+    in the brackets is the one looked up."""
     from workbench.web.problem_forms import _page_game
 
+    labelled = re.fullmatch(r"(?s).+ \(([^()]+)\)", name)
+    key = labelled.group(1) if labelled else name.strip("'\"")
     definition = _page_game()
-    option = getattr(definition, "options", {}).get(name.strip("'\"")) if definition is not None else None
+    option = getattr(definition, "options", {}).get(key) if definition is not None else None
     label = option.spec.get("label") if option is not None else None
-    return f"{label}（{name.strip(chr(39))}）" if label else name
+    return f"{label}（{key}）" if label else name
 
 
 def _read(text: str, depth: int = 0) -> str | None:
