@@ -304,6 +304,24 @@ def test_a_rule_option_typed_wrong_is_named_by_its_label_in_english_and_chinese(
     assert error == "规则选项 Starting Life Points（start_life）必须是整数，而不是 &#39;abc&#39;", error
 
 
+def test_a_seth_line_up_the_table_refuses_names_the_deck_and_reads_chinese(client, repo):
+    """It read 'P1 brings 0 monsters; a line-up has exactly 5 (§2.2.1)', in Chinese too but for
+    the prefix: the seat instead of the deck, and the engine's reason in English."""
+    repo.create_deck("seth", {"name": "Four Wings", "format": "standard", "zones": {"team": {
+        "glass-wasp": 1, "ashen-drake": 1, "cinder-imp": 1, "plague-moth": 1}}}, deck_id="four")
+    token = page_token(client, "/games/seth/play")
+    sent = {"csrf_token": token, "deck_you": "rot-and-stone", "deck_opponent": "four", "seat": "second"}
+    english = client.post("/games/seth/play", data=sent)
+    error = re.search(r'id="play-error">(.*?)</p>', english.get_data(as_text=True)).group(1)
+    assert english.status_code == 400
+    assert error == ("these decks cannot be played: deck &#39;Four Wings&#39; brings 4 monsters; a line-up has "
+                     "exactly 5 (§2.2.1)"), error
+    client.set_cookie("workbench_lang", "zh")
+    chinese = client.post("/games/seth/play", data=dict(sent, seat="first"))
+    error = re.search(r'id="play-error">(.*?)</p>', chinese.get_data(as_text=True)).group(1)
+    assert error == "这些卡组无法对战：卡组 &#39;Four Wings&#39; 带了 4 只怪兽；阵容必须正好 5 只（§2.2.1）", error
+
+
 def test_team_mode_viewers_play_and_a_game_belongs_to_its_user(data_dir, tmp_path):
     from tests.security.helpers import login, team_app
 

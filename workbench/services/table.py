@@ -29,7 +29,9 @@ from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
 from workbench.domain.limits import check_deck_counts
 from workbench.services.playtest import service as playtest_service
-from workbench.services.playtest.runner import a_seat, deck_seed, derive_seed, game_seed, new_state, resolve_engine
+from workbench.services.playtest.runner import (
+    a_seat, deck_seed, derive_seed, game_seed, new_state, resolve_engine, seats_as_decks,
+)
 from workbench.storage.repository import Repository
 
 HUMAN = "human"
@@ -158,7 +160,13 @@ def check_decks(table: Mapping[str, Any]) -> None:
     except TableError:
         raise
     except (WorkbenchError, ValueError) as exc:
-        raise TableError(f"these decks cannot be played: {exc}") from None
+        raise TableError(f"these decks cannot be played: {_seats_as_decks(str(exc), table)}") from None
+
+
+def _seats_as_decks(message: str, table: Mapping[str, Any]) -> str:
+    """The engine's refusal with its seats named by the decks in them (see :func:`seats_as_decks`)."""
+    names = [(seat.get("deck") or {}).get("name") or (seat.get("deck") or {}).get("id") for seat in table.get("seats") or []]
+    return seats_as_decks(message, names)
 
 
 def replay_table(run: Mapping[str, Any], index: int, *, owner: str | None, table_id: str) -> dict[str, Any]:

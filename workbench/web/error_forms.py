@@ -261,6 +261,11 @@ ERRORS: tuple[str, ...] = (
     N_("you have already chosen; waiting for the other player"),
     N_("a person is to move"),
     N_("these decks cannot be played: %(error)s"),
+    # seth's line-up rule (workbench/domain/engines/seth/cards.py), the reason the decks cannot be played
+    N_("deck %(deck)s brings %(n)s monsters; a line-up has exactly %(size)s (§2.2.1)"),
+    N_("deck %(deck)s's total Power is %(total)s; it must be less than %(limit)s (§2.2.2)"),
+    N_("deck %(deck)s's total Power is %(total)s; it must be at most %(limit)s (§2.2.2)"),
+    N_("deck %(deck)s brings %(n)s copies of %(card)s; the limit is %(max)s (§2.2.3)"),
     N_("the game did not end within %(n)s decisions"),
     N_("a free-form move needs its kind"),
     N_("there is no move %(index)s (there are %(n)s)"),

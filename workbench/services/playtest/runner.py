@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -177,16 +178,32 @@ def check_matchup(matchup: Matchup) -> None:
             raise PlaytestError(problem)
 
 
-def check_playable(matchup: Matchup) -> None:
+def check_playable(matchup: Matchup, deck_names: tuple[str, str] | None = None) -> None:
     """Build the first game's opening position once, so decks the engine refuses (a seth line-up
     that is not five monsters, …) are refused before a run starts, as the game table refuses them,
-    rather than starting a run that fails with the engine's exception."""
+    rather than starting a run that fails with the engine's exception. The engine's seats (``P1``)
+    are named by their decks: ``deck_names`` (deck A's, deck B's), else the matchup's labels."""
     try:
         new_state(matchup, 0)
     except PlaytestError:
         raise
     except (WorkbenchError, ValueError) as exc:
-        raise PlaytestError(f"these decks cannot be played: {exc}") from None
+        a, b = deck_names or (matchup.label_a, matchup.label_b)
+        seats = [a, b] if a_seat(0) == 0 else [b, a]
+        raise PlaytestError(f"these decks cannot be played: {seats_as_decks(str(exc), seats)}") from None
+
+
+def seats_as_decks(message: str, decks: Sequence[str | None]) -> str:
+    """An engine's refusal with its seats (``P1 brings 0 monsters``, ``P2's total Power``) named by
+    the deck in that seat (``deck 'Rot and Stone' brings …``, ``decks[0]`` in P1): the designer
+    chose decks, not seats. A seat without a deck stays as the engine wrote it."""
+
+    def deck(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        name = decks[seat] if 0 <= seat < len(decks) else None
+        return f"deck {str(name)!r}" if name else match.group(0)
+
+    return re.sub(r"\bP(\d+)(?=(?:'s)? )", deck, message)
 
 
 def new_state(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None,

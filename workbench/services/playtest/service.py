@@ -175,7 +175,7 @@ def prepare(
         names=names,
     )
     check_matchup(matchup)  # an unknown agent or a budget over the cap is refused before any work
-    check_playable(matchup)  # so are decks the engine cannot set up (the table's check)
+    check_playable(matchup, (a.name, b.name))  # so are decks the engine cannot set up (the table's check)
     facts = {
         "decks": {"a": a.describe(), "b": b.describe()},
         "unplayed_zones": unplayed_zones(zones, {"a": a.cards, "b": b.cards}),
