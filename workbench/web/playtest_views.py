@@ -686,7 +686,7 @@ def _whole_number(field: str, raw: str, default: int, low: int, high: int) -> in
     try:
         value = int(raw)
     except ValueError:
-        raise WorkbenchError(f"{field} must be a whole number, not {raw!r}") from None
+        raise WorkbenchError(f"{field} must be a whole number, not {raw[:40]!r}") from None
     if not low <= value <= high:
         raise WorkbenchError(f"{field} must be between {low:,} and {high:,}, not {value:,}")
     return value
@@ -709,16 +709,7 @@ def _background_form(default_games: int, min_games: int, max_games: int, what: s
     range (never Python's own ``int()`` message)."""
 
     def number(key: str, label: str, default: int, low: int, high: int) -> int:
-        raw = str(request.form.get(key) or "").strip()
-        if not raw:
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            raise WorkbenchError(f"{label} must be a whole number, not {raw[:40]!r}") from None
-        if not low <= value <= high:
-            raise WorkbenchError(f"{label} must be between {low:,} and {high:,}, not {value:,}")
-        return value
+        return _whole_number(label, str(request.form.get(key) or "").strip(), default, low, high)
 
     games = number("games", what, default_games, min_games, max_games)
     seed = number("seed", "seed", 0, 0, 2**62)
