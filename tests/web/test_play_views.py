@@ -485,3 +485,27 @@ def test_play_with_this_deck_preselects_that_deck(client):
     plain = client.get("/games/warzone/play").get_data(as_text=True)  # without ?deck= the defaults stay
     you = re.search(r'<select id="deck_you".*?</select>', plain, re.S).group(0)
     assert re.findall(r'<option value="([^"]+)" selected', you) == ["iron-bastion"]
+
+
+@pytest.mark.parametrize("game", ["warzone", "fusion", "seth"])
+def test_each_move_answers_the_view_a_fresh_replay_draws(client, game, monkeypatch):
+    """A move or an AI step replays the table once and answers with the view of the position it
+    played on: the same view, board, moves, log and undo list as the table replayed afresh."""
+    table_id = start(client, game)
+    rng = random.Random(5)
+    view = state(client, game, table_id)
+    replays: list[int] = []
+    real_replay = tables.replay
+    monkeypatch.setattr(tables, "replay", lambda *a, **k: replays.append(1) or real_replay(*a, **k))
+    for _ in range(80):
+        if view["over"]:
+            break
+        replays.clear()
+        if view["moves"]:
+            move = rng.choice(view["moves"])
+            view = post(client, game, table_id, "move", {"seat": view["seat"], "index": move["index"],
+                                                         "kind": move["kind"], "expect": view["decisions"]})
+        else:
+            view = post(client, game, table_id, "advance", {"expect": view["decisions"]})
+        assert len(replays) == 1, "a move replays the table once"
+        assert view == state(client, game, table_id, seat=view["seat"])

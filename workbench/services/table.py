@@ -441,6 +441,9 @@ def _record(table: dict[str, Any], position: Position, chosen: Mapping[int, Acti
     else:
         state.apply_joint(chosen)
     position.step += 1
+    if position.log_marks:  # a tracked position stays one: the log and turn after this decision
+        position.log_marks.append(len(state.log))
+        position.turns.append(turn_of(position.engine, state))
     table["actions"].append(_decision(chosen))
     table["pending"] = {}
     table["updated"] = _now()
@@ -453,14 +456,15 @@ def human_move(table: dict[str, Any], seat: int, index: int, kind: str | None = 
     ``kind`` with ``args`` (a free-form move the engine checks, e.g. a damage split).
 
     In a simultaneous step the AI seats choose now, without knowing this choice; a second person's
-    choice waits in ``pending`` (hidden from the first) until both have chosen. Raises TableError.
+    choice waits in ``pending`` (hidden from the first) until both have chosen. Returns the table's
+    position after the move (tracked, as ``replay(table, track=True)`` gives it). Raises TableError.
     """
     if table.get("kind") == "replay":
         raise TableError("a replay cannot be played; take it over first")
     _check_step(table, expect)
     if seat not in _humans(table):
         raise TableError(f"seat {seat + 1} is not played by a person at this table")
-    position = replay(table)
+    position = replay(table, track=True)  # tracked: the page's view is drawn from it afterwards
     state = position.state
     acting = state.to_act()
     if seat not in acting:
@@ -512,11 +516,12 @@ def human_move(table: dict[str, Any], seat: int, index: int, kind: str | None = 
 
 
 def ai_move(table: dict[str, Any], expect: int | None = None) -> Position:
-    """Let the AI seats take the next decision when it is theirs alone. Raises TableError."""
+    """Let the AI seats take the next decision when it is theirs alone; returns the table's position
+    after it (tracked, as ``replay(table, track=True)`` gives it). Raises TableError."""
     if table.get("kind") == "replay":
         raise TableError("a replay cannot be played; take it over first")
     _check_step(table, expect)
-    position = replay(table)
+    position = replay(table, track=True)  # tracked: the page's view is drawn from it afterwards
     acting = position.state.to_act()
     if not acting:
         raise TableError("the game is over")

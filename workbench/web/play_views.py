@@ -251,7 +251,9 @@ def download(game: str, table_id: str) -> Response:
 
 
 def _change(game: str, table_id: str, change: Any) -> Response:
-    """Run ``change(table) -> seat or None`` under the table's lock, save, answer with the new view."""
+    """Run ``change(table)`` under the table's lock, save, answer with the new view. ``change``
+    returns the seat to show (or None), or ``(seat, position)`` with the table's position after
+    it (tracked), which the view is drawn from instead of replaying the table once more."""
     definition = _game_or_404(game)
     kept = _table_or_404(game, table_id)
     store = _store()
@@ -260,7 +262,7 @@ def _change(game: str, table_id: str, change: Any) -> Response:
         with table_slot(kept), store.locked(game, table_id):
             data = _table_or_404(game, table_id)
             try:
-                seat = change(data, body)
+                outcome = change(data, body)
             except tables.StaleTable as exc:
                 position = _tracked(data)
                 viewer, reveal = _viewer(data, position, body.get("seat"))
@@ -270,7 +272,8 @@ def _change(game: str, table_id: str, change: Any) -> Response:
             except WorkbenchError as exc:
                 return _json({"error": str(exc)}, 400)
             store.save(game, data)
-            position = _tracked(data)
+            seat, moved = outcome if isinstance(outcome, tuple) else (outcome, None)
+            position = moved if moved is not None else _tracked(data)
             viewer, reveal = _viewer(data, position, seat if seat is not None else body.get("seat"))
             return jsonify(_payload(definition, data, position, viewer, reveal))
     except ReplaysBusy as exc:
@@ -305,14 +308,13 @@ def move(game: str, table_id: str) -> Response:
     """A person's move: JSON ``{seat, index, kind, expect}`` (``expect``: the decisions the page saw),
     or ``{seat, kind, args, expect}`` for a move the engine checks itself (seth's damage split)."""
 
-    def change(data: dict[str, Any], body: dict[str, Any]) -> int:
+    def change(data: dict[str, Any], body: dict[str, Any]) -> tuple[int, tables.Position]:
         seat = _int(body, "seat")
         if seat is None:
             raise WorkbenchError("say which seat moves")
         kind = body.get("kind")
-        tables.human_move(data, seat, _int(body, "index", -1) or 0 if body.get("args") is None else -1, str(kind) if kind else None,
-                          _int(body, "expect"), body.get("args"))
-        return seat
+        return seat, tables.human_move(data, seat, _int(body, "index", -1) or 0 if body.get("args") is None else -1,
+                                       str(kind) if kind else None, _int(body, "expect"), body.get("args"))
 
     return _change(game, table_id, change)
 
@@ -321,8 +323,8 @@ def move(game: str, table_id: str) -> Response:
 def advance(game: str, table_id: str) -> Response:
     """Let the AI take its next decision (the page calls this after a short delay, so it shows)."""
 
-    def change(data: dict[str, Any], body: dict[str, Any]) -> None:
-        tables.ai_move(data, _int(body, "expect"))
+    def change(data: dict[str, Any], body: dict[str, Any]) -> tuple[None, tables.Position]:
+        return None, tables.ai_move(data, _int(body, "expect"))
 
     return _change(game, table_id, change)
 
