@@ -195,6 +195,12 @@ class OptionDef:
     spec: Mapping[str, Any]
 
 
+def indefinite_article(word: str) -> str:
+    """``an`` before a word that starts with a vowel letter (``an integer``, ``an Area/Location
+    card``), else ``a``."""
+    return "an" if word[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+
+
 @dataclass(frozen=True)
 class GameDefinition:
     """A parsed, checked game.yaml. Build it with :func:`parse_definition`."""
@@ -307,8 +313,8 @@ class GameDefinition:
                                           f"{', '.join(map(str, allowed))}")
                 return text
         except (TypeError, ValueError):
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise DefinitionError(f"rule option {self.option_name(name)} must be {article} {kind}, not {value!r}") from None
+            raise DefinitionError(f"rule option {self.option_name(name)} must be {indefinite_article(kind)} {kind}, "
+                                  f"not {value!r}") from None
         low, high = spec.get("minimum"), spec.get("maximum")
         if low is not None and result < low:
             raise DefinitionError(f"rule option {self.option_name(name)} is {result}; the minimum is {low}")

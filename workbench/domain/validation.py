@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 
 from workbench.domain.effects import check_effects
-from workbench.domain.gamedef import FieldDef, GameDefinition
+from workbench.domain.gamedef import FieldDef, GameDefinition, indefinite_article
 from workbench.domain.limits import (
     CARD_SIZE_TEXT,
     LIMIT_TEXT,
@@ -157,11 +157,6 @@ def _describe_limit(error: jsonschema.ValidationError, fdef: FieldDef) -> tuple[
         extra = "".join(f" or {a}" for a in also)
         return f"it must be {_TYPE_WORDS.get(fdef.type, fdef.type)}{extra}", None
     return error.message, value
-
-
-def _article(word: str) -> str:
-    """``an`` before a word that starts with a vowel letter (``an Area/Location card``), else ``a``."""
-    return "an" if word[:1].lower() in ("a", "e", "i", "o", "u") else "a"
 
 
 def _shown(value: Any) -> str:
@@ -434,7 +429,7 @@ def validate_deck(
                 kind_text = str(kind.label if kind else card.get("kind"))
                 allowed = ", ".join(definition.kinds[k].label for k in zone.kinds)
                 add("error", "deck.zone_kind",
-                    f"{card.get('name', card_id)} is {_article(kind_text)} {kind_text} card; "
+                    f"{card.get('name', card_id)} is {indefinite_article(kind_text)} {kind_text} card; "
                     f"{zone.label} takes only {allowed}",
                     str(zone.spec.get("kind_rule", zone.spec.get("rule", ""))), zone=zone_id,
                     card=str(card_id), actual=card.get("kind"), limit=list(zone.kinds))

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from workbench.domain.errors import Conflict, NotFound
 from workbench.web import get_repo
-from workbench.web.ui import install_error_page
+from workbench.web.ui import all_fields, install_error_page
 
 bp = Blueprint("history", __name__)
 install_error_page(bp)
@@ -66,10 +66,8 @@ def history(game: str, collection: str, item_id: str) -> str:
                          current=current is not None and entry["version"] == current.version))
     if not rows and current is None:
         raise NotFound(f"no {COLLECTIONS[collection]} {item_id!r} and no history of one")
-    labels: dict[str, str] = {}
-    if collection == "cards":  # the editor's words for the fields (game.yaml labels), not their keys
-        for fdef in list(definition.common_fields) + [f for k in definition.kinds.values() for f in k.fields]:
-            labels.setdefault(fdef.name, fdef.label)
+    # the editor's words for the fields (game.yaml labels), not their keys
+    labels = {fdef.name: fdef.label for fdef in all_fields(definition)} if collection == "cards" else {}
     return render_template("history.html", game=definition, game_id=game, collection=collection,
                            what=COLLECTIONS[collection], item_id=item_id, rows=rows, current=current, labels=labels,
                            editor_url=_editor_url(game, collection, item_id) if current else None,

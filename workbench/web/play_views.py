@@ -251,9 +251,9 @@ def download(game: str, table_id: str) -> Response:
 
 
 def _change(game: str, table_id: str, change: Any) -> Response:
-    """Run ``change(table)`` under the table's lock, save, answer with the new view. ``change``
-    returns the seat to show (or None), or ``(seat, position)`` with the table's position after
-    it (tracked), which the view is drawn from instead of replaying the table once more."""
+    """Run ``change(table) -> (seat or None, position or None)`` under the table's lock, save, and
+    answer with the new view: the view of that seat, drawn from the position the change played on
+    (tracked), or from the table replayed when the change gives none (an undo)."""
     definition = _game_or_404(game)
     kept = _table_or_404(game, table_id)
     store = _store()
@@ -272,7 +272,7 @@ def _change(game: str, table_id: str, change: Any) -> Response:
             except WorkbenchError as exc:
                 return _json({"error": str(exc)}, 400)
             store.save(game, data)
-            seat, moved = outcome if isinstance(outcome, tuple) else (outcome, None)
+            seat, moved = outcome
             position = moved if moved is not None else _tracked(data)
             viewer, reveal = _viewer(data, position, seat if seat is not None else body.get("seat"))
             return jsonify(_payload(definition, data, position, viewer, reveal))
@@ -333,11 +333,12 @@ def advance(game: str, table_id: str) -> Response:
 def undo(game: str, table_id: str) -> Response:
     """Go back to just before decision ``{step}`` (the game replays from its seed); 0 restarts."""
 
-    def change(data: dict[str, Any], body: dict[str, Any]) -> None:
+    def change(data: dict[str, Any], body: dict[str, Any]) -> tuple[None, None]:
         step = _int(body, "step")
         if step is None:
             raise WorkbenchError("say which step to go back to")
         tables.undo_to(data, step)
+        return None, None
 
     return _change(game, table_id, change)
 
@@ -346,8 +347,9 @@ def undo(game: str, table_id: str) -> Response:
 def restart(game: str, table_id: str) -> Response:
     """Start the same game again: same decks, options and seed, no decisions."""
 
-    def change(data: dict[str, Any], body: dict[str, Any]) -> None:
+    def change(data: dict[str, Any], body: dict[str, Any]) -> tuple[None, None]:
         tables.undo_to(data, 0)
+        return None, None
 
     return _change(game, table_id, change)
 

@@ -44,7 +44,7 @@ from workbench.services.render.sizes import CARD_SIZES, PAPER_SIZES, check_bleed
 from workbench.storage.art import write_art
 from workbench.storage.atomic import atomic_write
 from workbench.web import get_repo
-from workbench.web.ui import ERROR_STATUS, error_page
+from workbench.web.ui import error_page, error_status
 from workbench.web.work_slots import WorkBusy, work_slot
 
 bp = Blueprint("render", __name__)
@@ -298,7 +298,7 @@ def print_pdf(game: str) -> Any:
         job = parse_print_request(values, definition)
         cards = select_cards(repo, game, deck_id=job.deck, card_ids=job.cards, all_cards=job.all_cards)
     except WorkbenchError as exc:
-        status = next((code for cls, code, _ in ERROR_STATUS if isinstance(exc, cls)), 400)
+        status = error_status(exc)
         return _print_form(game, definition, values, error=str(exc)), status
     try:
         with work_slot():
@@ -514,6 +514,6 @@ def _error(exc: WorkbenchError) -> Any:
     """JSON for the script-driven routes (preview, jobs, uploads asking for JSON), a page otherwise."""
     scripted = request.path.endswith(("/jobs", "/preview.png", "/print/preview")) or request.accept_mimetypes.best == "application/json"
     if scripted:
-        status = next((code for cls, code, _ in ERROR_STATUS if isinstance(exc, cls)), 400)
+        status = error_status(exc)
         return _json_error(str(exc), status)
     return error_page(exc)

@@ -181,6 +181,11 @@ ERROR_STATUS: list[tuple[type[WorkbenchError], int, str]] = [
 ]
 
 
+def error_status(exc: WorkbenchError) -> int:
+    """The HTTP status of a refusal (``ERROR_STATUS``; 400 for any other)."""
+    return next((code for cls, code, _ in ERROR_STATUS if isinstance(exc, cls)), 400)
+
+
 def error_page(exc: WorkbenchError) -> tuple[str, int]:
     """An HTML page naming what went wrong (the error's own message), with its HTTP status."""
     status, title = next(((code, t) for cls, code, t in ERROR_STATUS if isinstance(exc, cls)), (400, N_("Error")))

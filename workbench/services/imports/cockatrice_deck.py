@@ -24,6 +24,11 @@ from workbench.services.imports.lackey import CardFinder, DeckImport, xml_deck_r
 from workbench.services.imports.tabular import ImportFileError
 
 
+def looks_like_cod(filename: str, data: bytes) -> bool:
+    """Whether a file is a Cockatrice deck: named ``.cod``, or its start names ``<cockatrice_deck``."""
+    return filename.lower().endswith(".cod") or b"<cockatrice_deck" in data[:400].lstrip().lower()
+
+
 def _zone_for(definition: GameDefinition, kind: str, side: bool) -> str | None:
     """The game zone a Cockatrice ``main``/``side`` card goes to, as the export maps them back:
     ``main`` = the play zones (and the first zone), ``side`` = the others; the first that takes

@@ -109,8 +109,7 @@ def detect_kind(filename: str, data: bytes) -> str:
     low = filename.lower()
     if low.endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
         return "xlsx"
-    head = data[:400].lstrip().lower()
-    if low.endswith(".cod") or (head.startswith(b"<") and b"<cockatrice_deck" in head):  # as the deck builder
+    if cockatrice_deck.looks_like_cod(filename, data):  # as the deck builder tells it
         return "cod"
     if low.endswith(".dek") or data.lstrip()[:5] == b"<deck":
         return "dek"
