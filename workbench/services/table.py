@@ -5,9 +5,10 @@ A table is plain data (:mod:`workbench.storage.table_games` keeps it as a file):
 deck (two; fusion seats up to four, RULES.md §3.9) as they were when it started, the rule options, the seed, who sits in each seat (``human``
 or an agent name of the engine) and the list of decisions taken. A decision is one entry per
 player who chose, ``{"by": {"0": [kind, args]}, "text": {...}}``; simultaneous choices (seth) are
-one decision with two entries. The position is never stored: :func:`replay` rebuilds it from the
+one decision with two entries. The position is never stored in the file: :func:`replay` rebuilds it from the
 seed and the decisions, which is what makes undo, restart, resume after a restart and replays the
-same operation. The AI's choice at decision ``n`` comes from an agent seeded with
+same operation (a server process keeps the last position of recently used tables,
+:mod:`~workbench.services.table_positions`, so a request replays only the decisions since it). The AI's choice at decision ``n`` comes from an agent seeded with
 ``(seed, "agent", seat, n)``, so it does not depend on what the server did before.
 
 :func:`view` turns a position into what one seat may see: its own hand face up, the opponent's
@@ -28,6 +29,7 @@ from typing import Any
 from workbench.domain.engines.base import Action, Engine, State
 from workbench.domain.errors import IllegalAction, WorkbenchError
 from workbench.domain.limits import check_deck_counts
+from workbench.services import table_positions
 from workbench.services.playtest import service as playtest_service
 from workbench.services.playtest.runner import (
     a_seat, deck_seed, derive_seed, game_seed, new_state, resolve_engine, seats_as_decks,
@@ -376,17 +378,28 @@ def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = F
     """The position after the first ``upto`` decisions (all when None), rebuilt from the seed.
 
     ``track`` also records the log length and turn before every decision (for replays and the undo
-    list). Raises TableError when a kept decision no longer applies (an engine changed its rules).
+    list). A tracked replay starts from this process's kept position of the table when that is a
+    beginning of the same game (:mod:`~workbench.services.table_positions`), and keeps the one it
+    reaches. Raises TableError when a kept decision no longer applies (an engine changed its rules).
     """
-    engine = resolve_engine(str(table["engine"]))
-    options = dict(table["options"])
-    options["_log"] = True
-    if isinstance(options.get("_deck_seeds"), list):
-        options["_deck_seeds"] = tuple(options["_deck_seeds"])
-    state = engine.new_seated(decks_of(table), options, int(table["seed"]))
     actions = table["actions"] if upto is None else table["actions"][:upto]
-    position = Position(engine, state, 0)
-    for i, decision in enumerate(actions):
+    key = table_positions.fingerprint(table)
+    kept = table_positions.POSITIONS.usable(table, key, len(actions))
+    if kept is not None:
+        position = Position(kept.engine, kept.state.clone(), len(kept.decisions))
+        if track:
+            position.log_marks = list(kept.log_marks[:-1])  # the last mark is written again below
+            position.turns = list(kept.turns[:-1])
+    else:
+        engine = resolve_engine(str(table["engine"]))
+        options = dict(table["options"])
+        options["_log"] = True
+        if isinstance(options.get("_deck_seeds"), list):
+            options["_deck_seeds"] = tuple(options["_deck_seeds"])
+        position = Position(engine, engine.new_seated(decks_of(table), options, int(table["seed"])), 0)
+    engine, state = position.engine, position.state
+    for i in range(position.step, len(actions)):
+        decision = actions[i]
         if track:
             position.log_marks.append(len(state.log))
             position.turns.append(turn_of(engine, state))
@@ -403,7 +416,21 @@ def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = F
     if track:
         position.log_marks.append(len(state.log))
         position.turns.append(turn_of(engine, state))
+        _keep(table, position, key)
     return position
+
+
+def _keep(table: Mapping[str, Any], position: Position, key: str | None = None) -> None:
+    """Keep a copy of the tracked ``position`` of ``table`` (after its first ``position.step``
+    decisions) for the next request: the caller may play on the position it has."""
+    table_positions.POSITIONS.keep(table, table_positions.KeptPosition(
+        key or table_positions.fingerprint(table), tuple(table["actions"][:position.step]), position.engine,
+        position.state.clone(), tuple(position.log_marks), tuple(position.turns)))
+
+
+def forget_position(table_id: str) -> None:
+    """Drop this process's kept position of a table (it was deleted)."""
+    table_positions.POSITIONS.forget(table_id)
 
 
 def turn_of(engine: Engine, state: State) -> Any:
@@ -441,13 +468,14 @@ def _record(table: dict[str, Any], position: Position, chosen: Mapping[int, Acti
     else:
         state.apply_joint(chosen)
     position.step += 1
-    if position.log_marks:  # a tracked position stays one: the log and turn after this decision
-        position.log_marks.append(len(state.log))
-        position.turns.append(turn_of(position.engine, state))
     table["actions"].append(_decision(chosen))
     table["pending"] = {}
     table["updated"] = _now()
     table["result"] = _result_data(table, state) if state.is_terminal() else None
+    if position.log_marks:  # a tracked position stays one: the log and turn after this decision
+        position.log_marks.append(len(state.log))
+        position.turns.append(turn_of(position.engine, state))
+        _keep(table, position)  # the next request starts here
 
 
 def human_move(table: dict[str, Any], seat: int, index: int, kind: str | None = None,

@@ -581,16 +581,31 @@ _LINES_LIMIT = 20_000  # lines of many games; emptied when full (a few MB at mos
 def engine_line(text: Any) -> str:
     """A line an engine wrote (log line, move, end reason) in the reader's language; a line this
     module does not know stays as the engine wrote it."""
-    line = str(text or "")
+    return engine_line_reader()(text)
+
+
+def engine_line_reader() -> Callable[[Any], str]:
+    """:func:`engine_line` for this request's language, looked up once: a table view reads its whole
+    log through it, and finding the request's language again for each line was half of that."""
     if _english():
-        return line
-    key = (str(get_locale()), line)
-    found = _LINES.get(key)
-    if found is None:
-        if len(_LINES) >= _LINES_LIMIT:
-            _LINES.clear()
-        found = _LINES[key] = _translated_line(line)
-    return found
+        return _as_written
+    language = str(get_locale())
+
+    def read(text: Any) -> str:
+        line = str(text or "")
+        key = (language, line)
+        found = _LINES.get(key)
+        if found is None:
+            if len(_LINES) >= _LINES_LIMIT:
+                _LINES.clear()
+            found = _LINES[key] = _translated_line(line)
+        return found
+
+    return read
+
+
+def _as_written(text: Any) -> str:
+    return str(text or "")
 
 
 def _translated_line(line: str) -> str:

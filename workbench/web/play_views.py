@@ -21,7 +21,7 @@ from workbench.storage.playtest_runs import RunStore, check_run_id
 from workbench.storage.table_games import TableStore, check_table_id
 from workbench.web import get_repo
 from workbench.web.auth import current_user_name
-from workbench.web.game_text import engine_line, phase_text, stat_label, zone_label
+from workbench.web.game_text import engine_line_reader, phase_text, stat_label, zone_label
 from workbench.web.replay_slots import RETRY_AFTER_SECONDS, ReplaysBusy, replay_slot, table_slot
 from workbench.web.ui import face_url
 
@@ -90,7 +90,7 @@ def _payload(definition: Any, table: dict[str, Any], position: tables.Position, 
              reveal: bool) -> dict[str, Any]:
     game = definition.id
     data = tables.view(table, position, seat, reveal=reveal, face_url=lambda cid: face_url(game, cid),
-                       say=gettext, engine_text=engine_line)
+                       say=gettext, engine_text=engine_line_reader())
     _in_words(data)
     data["board_html"] = render_template("play/_board.html", v=data, board_templates=_board_templates(definition),
                                          game=definition, card_data=table["card_data"])
@@ -381,6 +381,7 @@ def delete(game: str, table_id: str) -> Any:
         _store().delete(game, table_id)
     except NotFound:
         pass
+    tables.forget_position(table_id)
     return redirect(url_for("play.index", game=game), code=303)
 
 
