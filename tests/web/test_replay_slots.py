@@ -162,33 +162,3 @@ def test_a_long_table_shown_from_its_kept_position_needs_no_slot(client, monkeyp
         assert client.get(f"/games/seth/play/{long}/state", query_string={"step": 0}).status_code == 200
         table_positions.POSITIONS.clear()
         assert client.get(f"/games/seth/play/{long}/state", query_string={"step": 6}).status_code == 429
-
-
-
-def _next_decision(client, table_id: str, view: dict):
-    """The table's next decision: the person's first move when it is theirs, else the AI's."""
-    from tests.web.test_play_views import token_of
-
-    if view["moves"]:
-        body = {"seat": view["seat"], "index": 0, "kind": view["moves"][0]["kind"], "expect": view["decisions"]}
-        return client.post(f"/games/seth/play/{table_id}/move", json=body, headers={"X-CSRF-Token": token_of(client)})
-    return client.post(f"/games/seth/play/{table_id}/advance", json={"expect": view["decisions"]},
-                       headers={"X-CSRF-Token": token_of(client)})
-
-
-def test_moves_of_a_long_game_from_its_kept_position_need_no_slot_but_an_undo_does(client, monkeypatch):
-    """A move re-plays nothing from the kept position: a long game goes on while other clients
-    hold every replay slot; an undo re-plays the game from its seed and needs one."""
-    from tests.web.test_play_views import start as start_table, state, token_of
-
-    table_id = start_table(client, "seth")
-    view = state(client, "seth", table_id)
-    for _ in range(6):
-        view = _next_decision(client, table_id, view).get_json()
-    monkeypatch.setattr(replay_slots, "_slots", threading.BoundedSemaphore(1))
-    monkeypatch.setattr(replay_slots, "HEAVY_TABLE_DECISIONS", 3)
-    with replay_slots.replay_slot():
-        move = _next_decision(client, table_id, view)
-        undo = client.post(f"/games/seth/play/{table_id}/undo", json={"step": 1}, headers={"X-CSRF-Token": token_of(client)})
-    assert move.status_code == 200, move.get_data(as_text=True)[:300]
-    assert undo.status_code == 429 and "replays are already being played" in undo.get_json()["error"]

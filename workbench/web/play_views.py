@@ -250,17 +250,16 @@ def download(game: str, table_id: str) -> Response:
     return response
 
 
-def _change(game: str, table_id: str, change: Any, *, from_the_seed: bool = False) -> Response:
+def _change(game: str, table_id: str, change: Any) -> Response:
     """Run ``change(table) -> (seat or None, position or None)`` under the table's lock, save, and
     answer with the new view: the view of that seat, drawn from the position the change played on
-    (tracked), or from the table replayed when the change gives none (an undo). ``from_the_seed``:
-    the change re-plays the game from its seed (an undo), so a long table's change needs a slot."""
+    (tracked), or from the table replayed when the change gives none (an undo)."""
     definition = _game_or_404(game)
     kept = _table_or_404(game, table_id)
     store = _store()
     body = request.get_json(silent=True) or {}
     try:
-        with table_slot(kept, from_the_seed=from_the_seed), store.locked(game, table_id):
+        with table_slot(kept, from_the_seed=True), store.locked(game, table_id):
             data = _table_or_404(game, table_id)
             try:
                 outcome = change(data, body)
@@ -341,7 +340,7 @@ def undo(game: str, table_id: str) -> Response:
         tables.undo_to(data, step)
         return None, None
 
-    return _change(game, table_id, change, from_the_seed=True)
+    return _change(game, table_id, change)
 
 
 @bp.post("/games/<game>/play/<table_id>/restart")
