@@ -8,7 +8,6 @@ import pytest
 
 from tests.web.pages_helpers import page_token
 from tests.web.test_playtest_views import start, wait_done
-from workbench.services import table_positions
 from workbench.web import playtest_views, replay_slots
 
 
@@ -133,10 +132,9 @@ def test_the_views_and_moves_of_a_long_table_need_a_free_slot(client, monkeypatc
     long = _replay_table(client)
     monkeypatch.setattr(replay_slots, "_slots", threading.BoundedSemaphore(1))
     monkeypatch.setattr(replay_slots, "HEAVY_TABLE_DECISIONS", 3)  # the replay's game is longer
-    table_positions.POSITIONS.clear()  # e.g. after a server restart: the views replay from the seed
     with replay_slots.replay_slot():  # another client's replay holds the only slot
-        page = client.get(f"/games/seth/play/{long}", query_string={"step": 5})
-        view = client.get(f"/games/seth/play/{long}/state", query_string={"step": 4})
+        page = client.get(f"/games/seth/play/{long}")
+        view = client.get(f"/games/seth/play/{long}/state", query_string={"step": 2})
         move = client.post(f"/games/seth/play/{long}/undo", json={"step": 1}, headers={"X-CSRF-Token": token_of(client)})
         assert client.get(f"/games/seth/play/{short}").status_code == 200
         assert post(client, "seth", short, "advance", {"expect": 0})["decisions"] >= 0
@@ -147,18 +145,3 @@ def test_the_views_and_moves_of_a_long_table_need_a_free_slot(client, monkeypatc
         assert "replays are already being played" in answer.get_json()["error"]
     assert client.get(f"/games/seth/play/{long}").status_code == 200
     assert client.get(f"/games/seth/play/{long}/state", query_string={"step": 2}).status_code == 200
-
-
-def test_a_long_table_shown_from_its_kept_position_needs_no_slot(client, monkeypatch):
-    """A view that starts from the server's kept position of the table re-plays a few decisions,
-    not the game: it is answered while another client holds every replay slot, and so is a step
-    that re-plays few (step 0 of a replay)."""
-    long = _replay_table(client)
-    monkeypatch.setattr(replay_slots, "_slots", threading.BoundedSemaphore(1))
-    monkeypatch.setattr(replay_slots, "HEAVY_TABLE_DECISIONS", 3)
-    client.get(f"/games/seth/play/{long}/state", query_string={"step": 5})  # kept: the position at step 5
-    with replay_slots.replay_slot():
-        assert client.get(f"/games/seth/play/{long}/state", query_string={"step": 6}).status_code == 200
-        assert client.get(f"/games/seth/play/{long}/state", query_string={"step": 0}).status_code == 200
-        table_positions.POSITIONS.clear()
-        assert client.get(f"/games/seth/play/{long}/state", query_string={"step": 6}).status_code == 429

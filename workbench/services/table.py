@@ -428,14 +428,6 @@ def _keep(table: Mapping[str, Any], position: Position, key: str | None = None) 
         position.state.clone(), tuple(position.log_marks), tuple(position.turns)))
 
 
-def decisions_to_replay(table: Mapping[str, Any], upto: int | None = None) -> int:
-    """How many decisions ``replay(table, upto, track=True)`` would play now: the first ``upto``
-    (all when None), less those of this process's kept position when it can start from it."""
-    wanted = len(table["actions"]) if upto is None else max(0, min(int(upto), len(table["actions"])))
-    kept = table_positions.POSITIONS.usable(table, table_positions.fingerprint(table), wanted)
-    return wanted - (len(kept.decisions) if kept is not None else 0)
-
-
 def forget_position(table_id: str) -> None:
     """Drop this process's kept position of a table (it was deleted)."""
     table_positions.POSITIONS.forget(table_id)

@@ -210,7 +210,7 @@ def table(game: str, table_id: str) -> str:
         upto = request.args.get("step", 0, type=int)
         upto = upto if 0 <= upto <= len(data["actions"]) else 0
     try:
-        with table_slot(data, upto):
+        with table_slot(data):
             position = _tracked(data, upto)
             seat, reveal = _viewer(data, position, request.args.get("seat"))
             payload = _payload(definition, data, position, seat, reveal)
@@ -233,7 +233,7 @@ def state(game: str, table_id: str) -> Response:
     if upto is not None and not 0 <= upto <= len(data["actions"]):  # JSON, as the table's script reads it
         return _json({"error": f"step must be between 0 and {len(data['actions'])}"}, 400)
     try:
-        with table_slot(data, upto):
+        with table_slot(data):
             position = _tracked(data, upto)
             seat, reveal = _viewer(data, position, request.args.get("seat"))
             return jsonify(_payload(definition, data, position, seat, reveal))
@@ -259,7 +259,7 @@ def _change(game: str, table_id: str, change: Any) -> Response:
     store = _store()
     body = request.get_json(silent=True) or {}
     try:
-        with table_slot(kept, from_the_seed=True), store.locked(game, table_id):
+        with table_slot(kept), store.locked(game, table_id):
             data = _table_or_404(game, table_id)
             try:
                 outcome = change(data, body)

@@ -4,8 +4,8 @@ Replaying a playtest game re-plays it from its seed with the run's agents. With 
 heuristic players and the sample decks that is milliseconds; with the search or Monte Carlo
 players, or decks at the size caps, it can take seconds. So the search and Monte Carlo players'
 replays run only on a POST (a page the designer merely visits cannot start them), and every
-replay (a GET's included), every new replay table, every change of a table longer than
-``HEAVY_TABLE_DECISIONS`` and every view that must re-play more than that holds one of ``REPLAY_SLOTS``: a client that sends many cannot take
+replay (a GET's included), every new replay table and every view or move of a table longer than
+``HEAVY_TABLE_DECISIONS`` holds one of ``REPLAY_SLOTS``: a client that sends many cannot take
 every server thread. A request past the limit is answered 429 with ``Retry-After`` at once, not
 queued (:mod:`workbench.web.slots`)."""
 
@@ -17,7 +17,6 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from workbench.domain.engines.base import parse_agent
-from workbench.services import table as tables
 from workbench.web.slots import SlotsBusy, hold
 
 REPLAY_SLOTS = 2
@@ -26,10 +25,9 @@ CHEAP_AGENTS = frozenset({"random", "heuristic"})
 """Agents whose whole game costs milliseconds: a GET may replay them."""
 
 HEAVY_TABLE_DECISIONS = 1_000
-"""A table keeps its decisions, and a view re-plays them from the seed unless the server kept its
-last position (services/table_positions.py): up to this many cost a fraction of a second with the
-sample decks (a long random fusion game is ~300); re-playing more (a random game of decks at the
-size caps: 20,000 decisions, 9 s a page) takes a replay slot."""
+"""A table keeps its decisions and every view of it re-plays them from the seed: up to this many
+cost a fraction of a second with the sample decks (a long random fusion game is ~300); a table
+past it (a random game of decks at the size caps: 20,000 decisions, 9 s a page) takes a replay slot."""
 
 _slots = threading.BoundedSemaphore(REPLAY_SLOTS)
 
@@ -62,17 +60,10 @@ def replay_slot() -> AbstractContextManager[None]:
                                     f"try again in {RETRY_AFTER_SECONDS} seconds", RETRY_AFTER_SECONDS))
 
 
-def table_slot(table: Mapping[str, Any], upto: int | None = None, *,
-               from_the_seed: bool = False) -> AbstractContextManager[None]:
-    """A replay slot when showing ``table`` at step ``upto`` (the end when None) means re-playing
-    more than ``HEAVY_TABLE_DECISIONS`` decisions (seconds of work), else nothing. The decisions
-    since this process's kept position of the table are what counts, or all of them with
-    ``from_the_seed`` (a change: an undo re-plays the game from its seed).
+def table_slot(table: Mapping[str, Any]) -> AbstractContextManager[None]:
+    """A replay slot for a table with more than ``HEAVY_TABLE_DECISIONS`` recorded decisions
+    (re-playing it to show or change it costs seconds), else nothing.
 
     Raises ReplaysBusy (on entering) when a slot is needed and none is free.
     """
-    if from_the_seed:
-        cost = len(table.get("actions") or ()) if upto is None else int(upto)
-    else:
-        cost = tables.decisions_to_replay(table, upto)
-    return replay_slot() if cost > HEAVY_TABLE_DECISIONS else nullcontext()
+    return replay_slot() if len(table.get("actions") or ()) > HEAVY_TABLE_DECISIONS else nullcontext()
