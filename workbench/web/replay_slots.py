@@ -25,9 +25,11 @@ CHEAP_AGENTS = frozenset({"random", "heuristic"})
 """Agents whose whole game costs milliseconds: a GET may replay them."""
 
 HEAVY_TABLE_DECISIONS = 1_000
-"""A table keeps its decisions and every view of it re-plays them from the seed: up to this many
-cost a fraction of a second with the sample decks (a long random fusion game is ~300); a table
-past it (a random game of decks at the size caps: 20,000 decisions, 9 s a page) takes a replay slot."""
+"""A table keeps its decisions, and a view re-plays them from the seed (unless the server kept its
+position, services/table_positions.py) and writes out the log of every one (~45 us a decision): up
+to this many cost a fraction of a second with the sample decks (a long random fusion game is ~300);
+a table past it (a random game of decks at the size caps: 20,000 decisions, 9 s a page from the
+seed, ~1 s from a kept position) takes a replay slot for each view and change."""
 
 _slots = threading.BoundedSemaphore(REPLAY_SLOTS)
 
