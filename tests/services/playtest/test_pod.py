@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from workbench.services.playtest import service
 from workbench.services.playtest.pod import Pod, pod_from_data, pod_to_data, run_pod, seating
-from workbench.services.playtest.runner import PlaytestError
+from workbench.services.playtest.runner import CancelledRun, PlaytestError
 from workbench.storage.repository import Repository
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -92,3 +93,28 @@ def test_deck_a_losing_every_rotation_of_a_short_run_is_not_certainly_zero() -> 
     assert score["value"] == 0 and score["ci95"] == list(wilson_interval(0, 4)) and score["ci95"][1] > 0.48
     mixed = mean_interval([1.0, 0.0, 1 / 3, 2 / 3])
     assert mixed["ci95"][0] < 0.5 < mixed["ci95"][1]
+
+
+class _Ponderer:
+    """A random fusion player that thinks a tenth of a second a decision (as a search player
+    thinks for seconds): a chunk of games takes minutes."""
+
+    def __init__(self, seed: int) -> None:
+        from workbench.domain.engines.base import RandomAgent
+
+        self.agent = RandomAgent(seed)
+
+    def choose(self, state, player):
+        time.sleep(0.1)
+        return self.agent.choose(state, player)
+
+
+def test_a_cancel_stops_a_one_worker_pod_run_between_two_decisions(monkeypatch) -> None:
+    from workbench.domain.engines.fusion import ENGINE
+
+    monkeypatch.setitem(ENGINE.agents, "ponderer", _Ponderer)
+    pod = pod_of([A, B, A], seed=3, agents=("ponderer", "ponderer"))
+    started = time.monotonic()
+    with pytest.raises(CancelledRun):
+        run_pod(pod, 30, workers=1, should_cancel=lambda: time.monotonic() - started > 1.0)
+    assert time.monotonic() - started < 2.5, "stopped within a few decisions, not after the chunk"

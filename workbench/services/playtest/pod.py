@@ -30,6 +30,7 @@ from workbench.domain.errors import WorkbenchError
 from workbench.services.playtest.runner import (
     CancelledRun,
     PlaytestError,
+    cancellable,
     derive_seed,
     resolve_engine,
 )
@@ -111,14 +112,18 @@ def new_pod_state(pod: Pod, index: int, log: bool = False, engine: Engine | None
     return state, agents, seats
 
 
-def play_pod_game(pod: Pod, index: int, log: bool = False, engine: Engine | None = None) -> tuple[dict[str, Any], State]:
-    """Play game ``index`` to the end; return its record and final state.
+def play_pod_game(pod: Pod, index: int, log: bool = False, engine: Engine | None = None,
+                  should_cancel: Callable[[], bool] | None = None) -> tuple[dict[str, Any], State]:
+    """Play game ``index`` to the end; return its record and final state. Raises CancelledRun
+    between two decisions once ``should_cancel()`` says so.
 
     The record: ``index``, ``seed``, ``a_seat``, ``seats`` (deck letter per seat), ``winner``
     (the winning deck's letter, None for a draw), ``places`` (per deck letter), ``a_score``,
     ``turns``, ``reason``.
     """
     state, agents, seats = new_pod_state(pod, index, log, engine)
+    if should_cancel is not None:
+        agents = cancellable(agents, should_cancel)
     result = play_game(state, agents, pod.max_steps)
     a_seat = seats.index(0)
     places = result.places or tuple(1 if result.winner in (None, s) else 2 for s in range(pod.players))
@@ -136,10 +141,13 @@ def play_pod_game(pod: Pod, index: int, log: bool = False, engine: Engine | None
     return record, state
 
 
-def play_pod_chunk(pod: Pod, start: int, stop: int) -> list[dict[str, Any]]:
-    """Records of games ``start`` … ``stop - 1`` (the worker function, spawn-safe)."""
+def play_pod_chunk(pod: Pod, start: int, stop: int,
+                   should_cancel: Callable[[], bool] | None = None) -> list[dict[str, Any]]:
+    """Records of games ``start`` … ``stop - 1`` (the worker function, spawn-safe). Raises
+    CancelledRun between two decisions once ``should_cancel()`` says so (in-process runs: a
+    worker is killed instead)."""
     engine = resolve_engine(pod.engine)
-    return [play_pod_game(pod, index, engine=engine)[0] for index in range(start, stop)]
+    return [play_pod_game(pod, index, engine=engine, should_cancel=should_cancel)[0] for index in range(start, stop)]
 
 
 _WORKER_POD: Pod | None = None
@@ -182,7 +190,8 @@ def run_pod(pod: Pod, games: int, workers: int | None = None, *,
         progress(0, games)
     if count == 1 or len(chunks) == 1:
         for start, stop in chunks:
-            done[start] = play_pod_chunk(pod, start, stop)
+            # A search player's chunk takes minutes: its players ask for a cancel between decisions.
+            done[start] = play_pod_chunk(pod, start, stop, should_cancel)
             played += stop - start
             if progress:
                 progress(played, games)

@@ -255,6 +255,12 @@ class _Cancellable:
         return self.agent.choose(state, player)
 
 
+def cancellable(agents: Sequence[Any], should_cancel: Callable[[], bool]) -> list[Any]:
+    """``agents`` each asking ``should_cancel`` before deciding (at most every ``STOP_POLL_S``);
+    a player raises CancelledRun once it says so."""
+    return [_Cancellable(agent, should_cancel) for agent in agents]
+
+
 def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | None = None,
              should_cancel: Callable[[], bool] | None = None) -> tuple[dict[str, Any], State]:
     """Play game ``index`` to the end; return its record (see stats.game_record_keys) and state.
@@ -264,7 +270,7 @@ def play_one(matchup: Matchup, index: int, log: bool = False, engine: Engine | N
     seed = game_seed(matchup.seed, index)
     state, agents = new_state(matchup, index, log, engine, seed)
     if should_cancel is not None:
-        agents = [_Cancellable(agent, should_cancel) for agent in agents]
+        agents = cancellable(agents, should_cancel)
     result = play_game(state, agents, matchup.max_steps)
     seat = a_seat(index)
     first = first_seat(state)
