@@ -69,3 +69,17 @@ def test_malformed_definitions_are_refused_with_the_place_named(definitions, mut
 def test_definition_id_must_match_its_folder(definitions):
     with pytest.raises(DefinitionError, match="folder is 'other'"):
         parse_definition(dict(definitions["seth"].raw), expected_id="other")
+
+
+@pytest.mark.parametrize("word, article", [
+    ("integer", "an"), ("Area/Location", "an"), ("Item", "an"), ("Ogre", "an"), ("Beast", "a"),
+    ("Unit", "a"), ("unique relic", "a"), ("Usurper", "a"), ("Eulogy", "a"), ("one-shot", "a"),
+    ("unidentified relic", "an"), ("hour", "an"), ("Honour guard", "an"), ("Hero", "a"), ("HERO", "a"),
+    ("NPC", "an"), ("HQ", "an"), ("GM", "a"), ("X", "an"), ("B", "a"),
+])
+def test_the_article_before_a_designers_word_goes_by_its_sound(word, article):
+    """Refusals name the designer's card kinds ("… is a Unit card"): the article follows how the
+    word is said, for the common exceptions to its first letter too."""
+    from workbench.domain.gamedef import indefinite_article
+
+    assert indefinite_article(word) == article

@@ -195,10 +195,31 @@ class OptionDef:
     spec: Mapping[str, Any]
 
 
+_VOWEL_LETTERS = frozenset("aeiou")
+_LETTERS_SAID_WITH_A_VOWEL = frozenset("aefhilmnorsx")  # "an F", "an NPC": eff, en-pee-see
+_CONSONANT_SOUND_STARTS = ("uni", "use", "usu", "ura", "ure", "uri", "uro", "eu", "ewe", "one", "once", "ubiq")
+_UN_PREFIXED = ("unin", "unim", "unid")  # un-informed, un-important, un-identified: "an"
+_SILENT_H_STARTS = ("hour", "honest", "honor", "honour", "heir")
+
+
 def indefinite_article(word: str) -> str:
-    """``an`` before a word that starts with a vowel letter (``an integer``, ``an Area/Location
-    card``), else ``a``."""
-    return "an" if word[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+    """``an`` before a word said with a vowel sound first (``an integer``, ``an Area/Location
+    card``, ``an hour``, ``an NPC``), else ``a`` (``a Unit``, ``a one-shot``, ``a HERO``). Card
+    kinds are the designer's words, so the common English exceptions are known; an unusual word
+    goes by its first letter."""
+    head = word.strip().split("/")[0].split(" ")[0].strip("\"'()[]")
+    if not head:
+        return "a"
+    lower = head.lower()
+    if len(head) > 1 and head.isupper() and head.isalpha() and not set(lower) & _VOWEL_LETTERS:
+        return "an" if lower[0] in _LETTERS_SAID_WITH_A_VOWEL else "a"  # NPC, HQ: said letter by letter
+    if len(head) == 1 and head.isalpha():
+        return "an" if lower in _LETTERS_SAID_WITH_A_VOWEL else "a"
+    if lower.startswith(_SILENT_H_STARTS):
+        return "an"
+    if lower.startswith(_CONSONANT_SOUND_STARTS) and not lower.startswith(_UN_PREFIXED):
+        return "a"
+    return "an" if lower[0] in _VOWEL_LETTERS else "a"
 
 
 @dataclass(frozen=True)
