@@ -146,3 +146,12 @@ def test_a_deleted_table_forgets_its_kept_position(repo):
     assert POSITIONS.usable(table, fingerprint(table), 0) is not None
     tables.forget_position(table["id"])
     assert POSITIONS.usable(table, fingerprint(table), 0) is None
+
+
+def test_a_table_whose_card_data_holds_a_date_is_kept_too():
+    """A YAML card file may give a date (``printed: 2026-01-01``) before the table is saved as JSON."""
+    import datetime
+
+    table = {"id": "d", "engine": "warzone", "seed": 1, "options": {}, "deck_lists": [],
+             "card_data": {"c": {"printed": datetime.date(2026, 1, 1)}}, "actions": []}
+    assert fingerprint(table) == fingerprint(dict(table)) != fingerprint(dict(table, seed=2))

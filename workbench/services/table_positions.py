@@ -44,11 +44,11 @@ class KeptPosition:
 
 def fingerprint(table: Mapping[str, Any]) -> str:
     """A digest of everything a table's opening position is built from (not its decisions).
-
-    Raises TypeError when the table holds values JSON cannot write (a table file never does).
-    """
+    Values JSON cannot write (a date a YAML card file gave, before the table is saved) count by
+    their text."""
     fixed = [table.get(key) for key in ("id", "engine", "seed", "options", "deck_lists", "card_data")]
-    return hashlib.blake2b(json.dumps(fixed, sort_keys=True, ensure_ascii=False).encode(), digest_size=16).hexdigest()
+    text = json.dumps(fixed, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 class PositionCache:
