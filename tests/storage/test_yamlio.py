@@ -31,3 +31,10 @@ def test_ordinary_and_cjk_text_stays_plain():
                        min_size=1))
 def test_any_string_values_read_back_unchanged(data):
     assert parse_yaml(dump_yaml(data).encode()) == data
+
+
+def test_dates_and_times_are_read_as_the_text_written():
+    """Card data goes on into JSON (tables, playtest runs, the API), which has no dates."""
+    data = parse_yaml(b"printed: 2026-01-01\nat: 2026-01-01 10:30:00\ntagged: !!timestamp 2001-12-14\nyear: 2026\n")
+    assert data == {"printed": "2026-01-01", "at": "2026-01-01 10:30:00", "tagged": "2001-12-14", "year": 2026}
+    assert parse_yaml(dump_yaml(data).encode()) == data

@@ -509,3 +509,18 @@ def test_each_move_answers_the_view_a_fresh_replay_draws(client, game, monkeypat
             view = post(client, game, table_id, "advance", {"expect": view["decisions"]})
         assert len(replays) == 1, "a move replays the table once"
         assert view == state(client, game, table_id, seat=view["seat"])
+
+
+def test_a_card_file_holding_a_date_plays_on_the_table(client, data_dir):
+    """YAML reads ``printed: 2026-01-01`` as a date, which the table's JSON file cannot hold:
+    starting a game was a 500. The card keeps the date as the text written."""
+    import yaml
+
+    deck = yaml.safe_load((data_dir / "warzone" / "decks" / "iron-bastion.yaml").read_text(encoding="utf-8"))
+    card_id = next(iter(next(iter(deck["zones"].values()))))
+    card_file = data_dir / "warzone" / "cards" / f"{card_id}.yaml"
+    card_file.write_text(card_file.read_text(encoding="utf-8") + "\nprinted: 2026-01-01\n", encoding="utf-8")
+    table_id = start(client, "warzone")
+    assert state(client, "warzone", table_id)["decisions"] == 0
+    saved = client.get(f"/games/warzone/play/{table_id}.json").get_json()
+    assert saved["card_data"][card_id]["printed"] == "2026-01-01"

@@ -2,7 +2,8 @@
 
 Reading: a size cap before parsing, a pass over the parser's events that refuses anchors and
 aliases (alias bombs) and deep nesting, then the safe loader (``yaml.safe_load``'s loader, in
-its C build when available), which refuses python tags. Writing: ruamel.yaml's round-trip
+its C build when available), which refuses python tags; dates and times are read as the text
+written (the data goes on into JSON). Writing: ruamel.yaml's round-trip
 mode, merged into the file's existing document, so comments, key order and fields the workbench
 does not know survive a save; CJK is written as-is, not escaped.
 """
@@ -26,6 +27,22 @@ MAX_DEPTH = 32
 
 # libyaml's C parser when present: about seven times faster, which a 1,000-card gallery needs.
 _FastSafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+class _TextDatesLoader(_FastSafeLoader):  # type: ignore[misc,valid-type]
+    """The safe loader, reading a date or time (``printed: 2026-01-01``) as the text written.
+
+    Card data goes on into JSON (table and playtest files, the API), which has no dates: a
+    ``datetime.date`` there stopped the table with a 500 when a card file held one.
+    """
+
+
+_TextDatesLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP_TAG]
+    for first, resolvers in _FastSafeLoader.yaml_implicit_resolvers.items()
+}
+_TextDatesLoader.add_constructor(_TIMESTAMP_TAG, lambda loader, node: loader.construct_scalar(node))
 _OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -59,7 +76,7 @@ def parse_yaml(data: bytes | str, max_bytes: int = MAX_YAML_BYTES, source: str =
         raise DataError(f"{source} is not UTF-8 text (byte {exc.start})") from None
     try:
         _check_events(text)
-        return yaml.load(text, Loader=_FastSafeLoader)  # noqa: S506 - the safe loader (C or Python)
+        return yaml.load(text, Loader=_TextDatesLoader)  # noqa: S506 - the safe loader (C or Python)
     except DataError:
         raise
     except yaml.YAMLError as exc:
