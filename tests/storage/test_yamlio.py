@@ -38,3 +38,13 @@ def test_dates_and_times_are_read_as_the_text_written():
     data = parse_yaml(b"printed: 2026-01-01\nat: 2026-01-01 10:30:00\ntagged: !!timestamp 2001-12-14\nyear: 2026\n")
     assert data == {"printed": "2026-01-01", "at": "2026-01-01 10:30:00", "tagged": "2001-12-14", "year": 2026}
     assert parse_yaml(dump_yaml(data).encode()) == data
+
+
+@pytest.mark.parametrize("text, tag", [("art: !!binary aGVsbG8=", "!!binary"), ("keywords: !!set {a, b}", "!!set"),
+                                       ("x: !!omap [a: 1]", "!!omap"), ("x: !mine 3", "!mine")])
+def test_tags_building_what_json_cannot_hold_are_refused_naming_the_tag_and_line(text, tag):
+    from workbench.domain.errors import DataError
+
+    with pytest.raises(DataError, match=f"the YAML tag {tag} is not allowed \\(line 2\\)"):
+        parse_yaml(("name: Wasp\n" + text).encode())
+    assert parse_yaml(b"name: !!str 12\nn: !!int '3'") == {"name": "12", "n": 3}

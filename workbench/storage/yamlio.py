@@ -47,12 +47,24 @@ _OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in
+                        ("str", "int", "float", "bool", "null", "seq", "map", "timestamp"))
+"""Explicit tags that build what JSON holds too (a timestamp is read as its text): ``!!binary``
+(bytes), ``!!set``, ``!!omap`` and ``!!pairs`` are refused, as the data goes on into JSON files."""
+
+
 def _check_events(text: str) -> None:
-    """Refuse anchors and aliases (alias bombs) and deep nesting before anything is built."""
+    """Refuse anchors and aliases (alias bombs), tags building what JSON cannot hold, and deep
+    nesting before anything is built."""
     depth = 0
     for event in yaml.parse(text, Loader=_FastSafeLoader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise DataError(f"YAML anchors and aliases are not allowed (line {event.start_mark.line + 1})")
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!" and tag not in _PLAIN_TAGS:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise DataError(f"the YAML tag {shown} is not allowed (line {event.start_mark.line + 1}): the workbench's "
+                            "files hold text, numbers, yes/no, lists and mappings")
         if isinstance(event, _OPEN):
             depth += 1
             if depth > MAX_DEPTH:

@@ -89,6 +89,7 @@ ERRORS: tuple[str, ...] = (
     N_("%(file)s is not valid YAML: %(problem)s"),
     N_("%(file)s nests too deeply"),
     N_("YAML anchors and aliases are not allowed (line %(line)s)"),
+    N_("the YAML tag %(tag)s is not allowed (line %(line)s): the workbench's files hold text, numbers, yes/no, lists and mappings"),
     N_("YAML nesting is deeper than %(n)s levels"),
     N_("playtest run %(run)s is %(n)s bytes; the limit is %(max)s"),
     N_("playtest run %(run)s is not a JSON object"),
