@@ -52,3 +52,17 @@ def test_option_defaults_come_from_game_yaml(tmp_path: Path) -> None:
     )
     assert game_option_defaults(tmp_path, "g") == ("other", {"max_rounds": 50})
     assert game_option_defaults(tmp_path, "missing") == ("missing", {})
+
+
+def test_a_scenario_file_is_read_as_every_workbench_file_is(tmp_path):
+    """No alias bombs, dates as the text written (the run's results are JSON)."""
+    from workbench.domain.errors import DataError
+    from workbench.storage.scenario_files import read_scenarios
+
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b]\n")
+    with pytest.raises(DataError, match="anchors and aliases"):
+        read_scenarios(bomb)
+    two = tmp_path / "two.yaml"
+    two.write_text("name: first\nwritten: 2026-01-01\n---\nname: second\n")
+    assert [s.data for s in read_scenarios(two)] == [{"name": "first", "written": "2026-01-01"}, {"name": "second"}]

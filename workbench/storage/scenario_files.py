@@ -1,7 +1,8 @@
 """Read rule scenario files (docs/scenarios.md) and the option defaults they run with.
 
-Scenario files are YAML, read with ``yaml.safe_load_all`` (one scenario per YAML document) and a
-size cap, so a stray large file cannot exhaust memory.
+Scenario files are YAML (one scenario per YAML document), read as every workbench file is
+(:mod:`workbench.storage.yamlio`: a size cap, no anchors or aliases, no deep nesting), so a stray
+large file or an alias bomb cannot exhaust memory.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from workbench.domain.errors import DataError, NotFound
+from workbench.storage.yamlio import parse_yaml, parse_yaml_documents
 
 MAX_SCENARIO_BYTES = 256 * 1024
 SCENARIO_SUFFIXES = (".yaml", ".yml")
@@ -60,11 +60,7 @@ def read_scenarios(path: Path) -> list[ScenarioFile]:
     size = path.stat().st_size
     if size > MAX_SCENARIO_BYTES:
         raise DataError(f"{path}: {size} bytes; scenario files are limited to {MAX_SCENARIO_BYTES}")
-    text = path.read_text(encoding="utf-8")
-    try:
-        documents = [d for d in yaml.safe_load_all(text) if d is not None]
-    except yaml.YAMLError as exc:
-        raise DataError(f"{path}: not valid YAML: {exc}") from exc
+    documents = [d for d in parse_yaml_documents(path.read_bytes(), MAX_SCENARIO_BYTES, str(path)) if d is not None]
     return [ScenarioFile(path, i, d) for i, d in enumerate(documents)]
 
 
@@ -88,10 +84,7 @@ def game_option_defaults(data_dir: str | Path, game: str) -> tuple[str, dict[str
         return game, {}
     if path.stat().st_size > 4 * MAX_SCENARIO_BYTES:
         raise DataError(f"{path}: too large")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise DataError(f"{path}: not valid YAML: {exc}") from exc
+    data = parse_yaml(path.read_bytes(), 4 * MAX_SCENARIO_BYTES, str(path)) or {}
     options = data.get("options") or {}
     defaults = {
         name: spec.get("default") for name, spec in options.items() if isinstance(spec, dict)

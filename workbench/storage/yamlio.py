@@ -79,6 +79,18 @@ def parse_yaml(data: bytes | str, max_bytes: int = MAX_YAML_BYTES, source: str =
     Raises DataError when the text is larger than ``max_bytes``, is not valid UTF-8 or YAML,
     uses anchors/aliases or tags that construct objects, or nests too deeply.
     """
+    return _parse(data, max_bytes, source, yaml.load)
+
+
+def parse_yaml_documents(data: bytes | str, max_bytes: int = MAX_YAML_BYTES, source: str = "YAML") -> list[Any]:
+    """Every document of a YAML stream (``---`` between them), parsed as :func:`parse_yaml` does.
+
+    Raises DataError as :func:`parse_yaml` does.
+    """
+    return list(_parse(data, max_bytes, source, yaml.load_all))
+
+
+def _parse(data: bytes | str, max_bytes: int, source: str, load: Any) -> Any:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > max_bytes:
         raise DataError(f"{source} is {len(raw):,} bytes; the limit is {max_bytes:,} bytes")
@@ -88,7 +100,8 @@ def parse_yaml(data: bytes | str, max_bytes: int = MAX_YAML_BYTES, source: str =
         raise DataError(f"{source} is not UTF-8 text (byte {exc.start})") from None
     try:
         _check_events(text)
-        return yaml.load(text, Loader=_TextDatesLoader)  # noqa: S506 - the safe loader (C or Python)
+        parsed = load(text, Loader=_TextDatesLoader)  # noqa: S506 - the safe loader (C or Python)
+        return parsed if load is yaml.load else list(parsed)
     except DataError:
         raise
     except yaml.YAMLError as exc:
