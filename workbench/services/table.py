@@ -5,11 +5,12 @@ A table is plain data (:mod:`workbench.storage.table_games` keeps it as a file):
 deck (two; fusion seats up to four, RULES.md §3.9) as they were when it started, the rule options, the seed, who sits in each seat (``human``
 or an agent name of the engine) and the list of decisions taken. A decision is one entry per
 player who chose, ``{"by": {"0": [kind, args]}, "text": {...}}``; simultaneous choices (seth) are
-one decision with two entries. The position is never stored in the file: :func:`replay` rebuilds it from the
-seed and the decisions, which is what makes undo, restart, resume after a restart and replays the
-same operation (a server process keeps the last position of recently used tables,
-:mod:`~workbench.services.table_positions`, so a request replays only the decisions since it). The AI's choice at decision ``n`` comes from an agent seeded with
-``(seed, "agent", seat, n)``, so it does not depend on what the server did before.
+one decision with two entries. The position is never stored in the file: :func:`replay` rebuilds
+it from the seed and the decisions, which is what makes undo, restart, resume after a restart and
+replays the same operation (a server process keeps the last position of recently used tables,
+:mod:`~workbench.services.table_positions`, so a request replays only the decisions since it).
+The AI's choice at decision ``n`` comes from an agent seeded with ``(seed, "agent", seat, n)``,
+so it does not depend on what the server did before.
 
 :func:`view` turns a position into what one seat may see: its own hand face up, the opponent's
 hand as a count, no deck order, face-down cards hidden, and log lines and move texts in plain
