@@ -423,10 +423,16 @@ def replay(table: Mapping[str, Any], upto: int | None = None, *, track: bool = F
 
 def _keep(table: Mapping[str, Any], position: Position, key: str | None = None) -> None:
     """Keep a copy of the tracked ``position`` of ``table`` (after its first ``position.step``
-    decisions) for the next request: the caller may play on the position it has."""
+    decisions) for the next request: the caller may play on the position it has. An engine whose
+    states cannot be copied (``clone`` not implemented: a new game's first engine may have no
+    look-ahead) keeps nothing, and its tables replay from the seed."""
+    try:
+        copy = position.state.clone()
+    except NotImplementedError:
+        return
     table_positions.POSITIONS.keep(table, table_positions.KeptPosition(
         key or table_positions.fingerprint(table), tuple(table["actions"][:position.step]), position.engine,
-        position.state.clone(), tuple(position.log_marks), tuple(position.turns)))
+        copy, tuple(position.log_marks), tuple(position.turns)))
 
 
 def forget_position(table_id: str) -> None:
