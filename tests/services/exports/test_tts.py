@@ -9,6 +9,7 @@ from PIL import Image
 
 from tests.services.exports import checkers
 from workbench.services.exports import tts
+from workbench.services.exports.common import one_line
 from workbench.services.exports.faces import Faces
 
 BASE = "https://cdn.example.org/tts/"
@@ -55,3 +56,29 @@ def test_checker_catches_a_bad_card_id(hostile_definition, hostile_cards):
     broken = dict(bundle.files, **{bundle.main: json.dumps(state).encode()})
     errors = checkers.check_tts(broken, bundle.main, BASE)
     assert any("DeckIDs" in e for e in errors) and any("deck key 1" in e or "outside" in e for e in errors)
+
+
+def test_one_card_is_saved_as_a_card_not_a_deck_of_one(hostile_definition, hostile_cards):
+    """TTS shows no DeckCustom of one card (a one-card export did not show up:
+    JonathanGuberman/unmatched_maker#55), so one card alone is the Card object itself, with its
+    own CustomDeck; two cards stay a deck."""
+    one = {"id": "solo", "name": "Solo", "zones": {"main": {"card-01": 1}}}
+    bundle = tts.export_tts(hostile_definition, hostile_cards, one, base_url=BASE)
+    assert checkers.check_tts(bundle.files, bundle.main, BASE) == []
+    objects = json.loads(bundle.files[bundle.main])["ObjectStates"]
+    assert len(objects) == 1 and objects[0]["Name"] == "Card"
+    assert objects[0]["CardID"] == 100 and objects[0]["Nickname"] == one_line(hostile_cards[1]["name"])
+    sheet = objects[0]["CustomDeck"]["1"]
+    assert sheet["FaceURL"] == BASE + "solo-sheet-1.jpg" and (sheet["NumWidth"], sheet["NumHeight"]) == (2, 1)
+    two = {"id": "pair", "name": "Pair", "zones": {"main": {"card-01": 2}}}
+    bundle = tts.export_tts(hostile_definition, hostile_cards, two, base_url=BASE)
+    assert json.loads(bundle.files[bundle.main])["ObjectStates"][0]["Name"] == "DeckCustom"
+
+
+def test_checker_refuses_a_deck_of_one_card(hostile_definition, hostile_cards):
+    bundle = tts.export_tts(hostile_definition, hostile_cards[:2], base_url=BASE)
+    state = json.loads(bundle.files[bundle.main])
+    deck = state["ObjectStates"][0]
+    deck["ContainedObjects"], deck["DeckIDs"] = deck["ContainedObjects"][:1], deck["DeckIDs"][:1]
+    broken = dict(bundle.files, **{bundle.main: json.dumps(state).encode()})
+    assert any("one card" in e for e in checkers.check_tts(broken, bundle.main, BASE))

@@ -2,7 +2,11 @@
 
 A sheet is a grid of at most 10 x 7 cells (TTS's limit) of 400 x 560 px, so it stays under
 4096 px a side; the last cell holds the card back, which TTS shows for cards in a hand. Card ids
-are ``deck key * 100 + index`` (index row-major from 0), as TTS requires.
+are ``deck key * 100 + index`` (index row-major from 0), as TTS requires. One card alone is saved
+as a ``Card`` object, not a ``DeckCustom``: TTS shows no deck of one card (a deck shrinks to a
+card when its second-last card leaves; JonathanGuberman/unmatched_maker#55, a one-card TTS
+export that did not show up; jeandeaual/tts-deckconverter ``tts/builder.go`` writes one card
+as a ``Card`` for the same reason).
 """
 
 from __future__ import annotations
@@ -103,17 +107,20 @@ def export_tts(
             "Description": str(card.get("text") or ""), "CardID": cid, "Transform": _transform(),
             "CustomDeck": {str(cid // 100): custom[str(cid // 100)]}, "GUID": guid(name, n, cid),
         })
+    objects: list[dict[str, Any]] = [{
+        "Name": "DeckCustom", "Nickname": title, "Description": definition.name,
+        "Transform": _transform(),
+        "DeckIDs": [o["CardID"] for o in contained],
+        "CustomDeck": custom,
+        "ContainedObjects": contained,
+        "GUID": guid(name, "deck"),
+    }]
+    if len(contained) == 1:  # a deck of one card does not show in TTS: the card itself
+        objects = [contained[0]]
     state = {
         "SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
         "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-        "ObjectStates": [{
-            "Name": "DeckCustom", "Nickname": title, "Description": definition.name,
-            "Transform": _transform(),
-            "DeckIDs": [o["CardID"] for o in contained],
-            "CustomDeck": custom,
-            "ContainedObjects": contained,
-            "GUID": guid(name, "deck"),
-        }],
+        "ObjectStates": objects,
         "TabStates": {}, "VersionNumber": "",
     }
     bundle.add(bundle.main, json.dumps(state, ensure_ascii=False, indent=2) + "\n")
