@@ -323,3 +323,14 @@ def test_token_cards_validate_against_cockatrices_schema(bundled, cockatrice_sch
     definition, cards = _token_makers(bundled)
     cockatrice_schemas[0].validate(io.BytesIO(cockatrice.export_cockatrice(definition, cards, today=TODAY)
                                               .files["fusion.xml"]))
+
+
+def test_every_set_states_its_priority(bundled):
+    """Cockatrice's CockatriceXml4Parser::loadSetsFromXml declares `short priority;` and reads it
+    only from a <priority> element, then uses it for the set anyway: a set without one gets
+    whatever was in memory. Every set says 40, CardSet::PriorityOther, which Cockatrice's Oracle
+    gives a set type it does not know (oracleimporter.cpp getSetPriority)."""
+    definition, cards, _ = bundled["fusion"]
+    root = ET.fromstring(cockatrice.export_cockatrice(definition, cards, today=TODAY).files["fusion.xml"])
+    sets = root.findall("sets/set")
+    assert len(sets) == 3 and [s.findtext("priority") for s in sets] == ["40"] * 3

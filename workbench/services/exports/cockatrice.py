@@ -64,6 +64,10 @@ _PIC_MAX_BYTES = 200
 TABLE_ROWS = {0: "land row", 1: "other lasting cards", 2: "creatures", 3: "the stack"}
 ROW_LASTING = 1
 ROW_CREATURE = 2
+# A set's <priority>: what Cockatrice's Oracle gives a set type it does not know
+# (CardSet::PriorityOther, oracle/src/oracleimporter.cpp getSetPriority). Written always: Cockatrice's
+# loadSetsFromXml reads it into an uninitialised `short` that it uses when the element is missing.
+SET_PRIORITY = 40
 # Characters XML 1.0 cannot carry at all, even escaped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -255,6 +259,7 @@ def cards_xml(
         _sub(one, "longname", f"{definition.name} ({code})")
         _sub(one, "settype", "Custom")
         _sub(one, "releasedate", today.isoformat())
+        _sub(one, "priority", str(SET_PRIORITY))
     cards_el = _sub(root, "cards")
     fields = card_fields(definition)
     token_cards, related = tokens(definition, cards, names)
