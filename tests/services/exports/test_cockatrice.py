@@ -334,3 +334,15 @@ def test_every_set_states_its_priority(bundled):
     root = ET.fromstring(cockatrice.export_cockatrice(definition, cards, today=TODAY).files["fusion.xml"])
     sets = root.findall("sets/set")
     assert len(sets) == 3 and [s.findtext("priority") for s in sets] == ["40"] * 3
+
+
+def test_a_token_field_never_overrides_cockatrices_own_props(bundled):
+    """Cockatrice keeps the last <prop> child of a name, so a token key named type or pt (not a
+    token field the validator allows, but possible in a hand-edited file) is left out."""
+    definition, cards, _ = bundled["fusion"]
+    odd = {"id": "zz-odd", "name": "怪", "kind": "magic", "subtype": "normal", "cost": 1, "number": "FD09-003",
+           "effects": [{"action": "create_token", "token": {"name": "怪物", "atk": 2, "def": 0, "type": "x", "pt": "9/9"}}]}
+    root = ET.fromstring(cockatrice.export_cockatrice(definition, cards + [odd], today=TODAY).files["fusion.xml"])
+    token = next(c for c in root.iter("card") if c.findtext("name") == "怪物")
+    assert [(p.tag, p.text) for p in token.find("prop")] == [("type", "Token"), ("maintype", "token"), ("pt", "2/0"),
+                                                             ("atk", "2"), ("def", "0")]

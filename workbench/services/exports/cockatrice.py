@@ -167,6 +167,8 @@ def table_row(rules: Mapping[str, Any], card: Card) -> int:
 
 
 TOKEN_KIND = "token"
+_OWN_PROPS = frozenset({"type", "maintype", "manacost", "cmc", "pt"})
+"""Cockatrice's own property keys: a game field of the same name is left out (its value is in them)."""
 
 
 def _token_specs(value: Any) -> list[tuple[Mapping[str, Any], int]]:
@@ -282,7 +284,7 @@ def cards_xml(
             value = card.get(fdef.name)
             if fdef.name in {"text", "kind"} or value in (None, "", []) or not _XML_NAME.match(fdef.name):
                 continue
-            if fdef.name in {"type", "maintype", "manacost", "cmc", "pt"}:
+            if fdef.name in _OWN_PROPS:
                 continue  # Cockatrice's own keys win; the value is in them already
             _sub(prop, fdef.name, cell_text(value))
         attrs = {"picurl": picurls[card_id]} if picurls and card_id in picurls else {}
@@ -304,7 +306,8 @@ def cards_xml(
         if len(token_stats) == 2:
             _sub(prop, "pt", "/".join(cell_text(token[name]) for name in token_stats))
         for key, value in token.items():
-            if key not in {"id", "name", "kind", "maker"} and _XML_NAME.match(key) and value not in (None, "", []):
+            if (key not in {"id", "name", "kind", "maker", *_OWN_PROPS} and _XML_NAME.match(key)
+                    and value not in (None, "", [])):
                 _sub(prop, key, cell_text(value))
         _sub(element, "set", sets[str(token["maker"])])
         _sub(element, "token", "1")
