@@ -52,6 +52,7 @@ EXPORT_NOTES = [  # as the export services write them (workbench/services/export
     "again with a base URL to share it",
     "2 cards share a name (or a picture file name) with another card and are exported as 'Name (card-id)': a1, a2",
     "1 card names start with a double quote; Lackey gets ' instead: q1",
+    "2 token cards for the cards' create_token effects (Cockatrice offers them in the maker's menu): 衍生物, 融合 (token)",
     "deck d1 names cards that do not exist, left out: x9",
 ]
 

@@ -42,6 +42,8 @@ SENTENCES: tuple[str, ...] = (
        "long), so they have no local picture; export with a base URL to give them one: %(names)s"),
     N_("%(n)s cards share a name (or a picture file name) with another card and are exported as 'Name (card-id)': "
        "%(names)s"),
+    N_("%(n)s token cards for the cards' create_token effects (Cockatrice offers them in the maker's menu): "
+       "%(names)s"),
     N_("%(n)s cells hold characters an XLSX file cannot carry (control characters, U+FFFE, U+FFFF); they are written "
        "as U+FFFD: %(cells)s"),
     N_("%(n)s card names are folded to ASCII (the names as written are in the OriginalName column): %(names)s"),

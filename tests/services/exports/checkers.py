@@ -488,8 +488,13 @@ def check_tts(files: Files, json_path: str, base_url: str) -> list[str]:
     errors: list[str] = []
     state = json.loads(files[json_path].decode("utf-8"))
     deck = state["ObjectStates"][0]
-    if deck.get("Name") != "DeckCustom":
-        errors.append("the object is not a DeckCustom")
+    if deck.get("Name") == "Card":  # one card alone: TTS shows no deck of one card
+        deck = {"DeckIDs": [deck.get("CardID")], "ContainedObjects": [deck],
+                "CustomDeck": deck.get("CustomDeck", {}), "GUID": deck.get("GUID")}
+    elif deck.get("Name") != "DeckCustom":
+        errors.append("the object is not a DeckCustom (or a single Card)")
+    elif len(deck.get("ContainedObjects", [])) == 1:
+        errors.append("a DeckCustom of one card: TTS does not show it; save the Card itself")
     ids = deck.get("DeckIDs", [])
     contained = deck.get("ContainedObjects", [])
     if len(ids) != len(contained) or any(i != o.get("CardID") for i, o in zip(ids, contained)):

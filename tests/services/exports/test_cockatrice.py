@@ -273,3 +273,76 @@ def test_every_local_picture_path_is_one_the_export_can_write(name):
         assert paths["c1"].endswith("_HX.jpg")
     else:
         assert notes and "c1" in notes[0]
+
+
+def _token_makers(bundled):
+    """fusion's cards plus two that create tokens: one directly (two at a time), one inside a
+    choose option; and a token named like an existing card."""
+    definition, cards, _ = bundled["fusion"]
+    maker = {"id": "zz-maker", "name": "衍生召唤", "kind": "magic", "subtype": "normal", "cost": 2,
+             "number": "FD09-001", "text": "创造2只1/1的衍生物。",
+             "effects": [{"trigger": "on_play", "action": "create_token", "target": "self", "count": 2,
+                          "token": {"name": "衍生物", "atk": 1, "def": 1}}]}
+    chooser = {"id": "zz-chooser", "name": "二择", "kind": "magic", "subtype": "quick", "cost": 3,
+               "number": "FD09-002", "text": "选择一项。",
+               "effects": [{"trigger": "on_play", "action": "choose", "options": [
+                   {"action": "create_token", "target": "self", "token": {"name": "衍生物", "atk": 1, "def": 1}},
+                   {"action": "create_token", "target": "self",
+                    "token": {"name": "融合", "atk": 3, "def": 3, "attribute": "fire"}}]}]}
+    return definition, cards + [maker, chooser]
+
+
+def test_create_token_effects_give_token_cards_that_cockatrice_reads_as_tokens(bundled):
+    """A card that makes tokens names them in <related> (so Cockatrice offers them in the card's
+    menu), and each token is a card whose <token> is 1: Cockatrice reads the flag with toInt(), so
+    'true' would be read as 0 (cockatrice_xml_4.cpp). Before, tokens were left out altogether."""
+    definition, cards = _token_makers(bundled)
+    bundle = cockatrice.export_cockatrice(definition, cards, today=TODAY)
+    errors, names = checkers.check_cockatrice(bundle.files["fusion.xml"])
+    assert errors == []
+    root = ET.fromstring(bundle.files["fusion.xml"])
+    by_name = {c.findtext("name"): c for c in root.iter("card")}
+    assert len(by_name) == len(cards) + 2
+    plain = by_name["衍生物"]
+    assert plain.findtext("token") == "1"
+    assert plain.findtext("prop/pt") == "1/1" and plain.findtext("prop/maintype") == "token"
+    assert plain.findtext("set") == "FD09" and plain.findtext("tablerow") == "2"
+    # a token named like a card (融合 is a magic card) gets a name of its own
+    renamed = by_name["融合 (token)"]
+    assert renamed.findtext("token") == "1" and renamed.findtext("prop/attribute") == "fire"
+    assert by_name["融合"].find("token") is None
+    maker = by_name["衍生召唤"].findall("related")
+    assert [(r.text, r.get("count")) for r in maker] == [("衍生物", "2")]
+    assert [r.text for r in by_name["二择"].findall("related")] == ["衍生物", "融合 (token)"]
+    assert all(c.find("related") is None for c in root.iter("card")
+               if c.findtext("name") not in {"衍生召唤", "二择"})
+    assert any("2 token cards" in note for note in bundle.notes)
+
+
+def test_token_cards_validate_against_cockatrices_schema(bundled, cockatrice_schemas):
+    definition, cards = _token_makers(bundled)
+    cockatrice_schemas[0].validate(io.BytesIO(cockatrice.export_cockatrice(definition, cards, today=TODAY)
+                                              .files["fusion.xml"]))
+
+
+def test_every_set_states_its_priority(bundled):
+    """Cockatrice's CockatriceXml4Parser::loadSetsFromXml declares `short priority;` and reads it
+    only from a <priority> element, then uses it for the set anyway: a set without one gets
+    whatever was in memory. Every set says 40, CardSet::PriorityOther, which Cockatrice's Oracle
+    gives a set type it does not know (oracleimporter.cpp getSetPriority)."""
+    definition, cards, _ = bundled["fusion"]
+    root = ET.fromstring(cockatrice.export_cockatrice(definition, cards, today=TODAY).files["fusion.xml"])
+    sets = root.findall("sets/set")
+    assert len(sets) == 3 and [s.findtext("priority") for s in sets] == ["40"] * 3
+
+
+def test_a_token_field_never_overrides_cockatrices_own_props(bundled):
+    """Cockatrice keeps the last <prop> child of a name, so a token key named type or pt (not a
+    token field the validator allows, but possible in a hand-edited file) is left out."""
+    definition, cards, _ = bundled["fusion"]
+    odd = {"id": "zz-odd", "name": "怪", "kind": "magic", "subtype": "normal", "cost": 1, "number": "FD09-003",
+           "effects": [{"action": "create_token", "token": {"name": "怪物", "atk": 2, "def": 0, "type": "x", "pt": "9/9"}}]}
+    root = ET.fromstring(cockatrice.export_cockatrice(definition, cards + [odd], today=TODAY).files["fusion.xml"])
+    token = next(c for c in root.iter("card") if c.findtext("name") == "怪物")
+    assert [(p.tag, p.text) for p in token.find("prop")] == [("type", "Token"), ("maintype", "token"), ("pt", "2/0"),
+                                                             ("atk", "2"), ("def", "0")]

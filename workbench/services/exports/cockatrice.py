@@ -12,6 +12,12 @@ Two things follow Cockatrice's own source (github.com/Cockatrice/Cockatrice, rea
   row, 1 other lasting cards, 2 creatures, 3 the stack (a one-shot card, moved to the graveyard
   when played again from the stack). A card without one sits on row 0. Each game declares its rows
   per kind under ``play: {cockatrice: {tablerow: …}}`` in game.yaml (:func:`table_rows`).
+* Tokens (``<token>``, ``<related>``): a card whose effects create a token (``create_token``)
+  gets ``<related>`` naming a token card, which carries ``<token>1</token>``; Cockatrice offers
+  the related tokens in the card's menu (*Create token*) and reads the flag with ``toInt()``
+  (``CockatriceXml4Parser::loadCardsFromXml`` in
+  ``libcockatrice_card/libcockatrice/card/database/parser/cockatrice_xml_4.cpp``), so ``true``,
+  which the schema's ``xs:boolean`` allows, would read as 0: not a token.
 * Picture files: Cockatrice looks for ``<corrected name>_<set>.*`` (then ``<corrected name>.*``)
   among the files under ``pics/CUSTOM/`` (``CardPictureLoaderLocal`` and
   ``card_picture_loader_local_schemes.h``); the corrected name is the card name with
@@ -58,6 +64,10 @@ _PIC_MAX_BYTES = 200
 TABLE_ROWS = {0: "land row", 1: "other lasting cards", 2: "creatures", 3: "the stack"}
 ROW_LASTING = 1
 ROW_CREATURE = 2
+# A set's <priority>: what Cockatrice's Oracle gives a set type it does not know
+# (CardSet::PriorityOther, oracle/src/oracleimporter.cpp getSetPriority). Written always: Cockatrice's
+# loadSetsFromXml reads it into an uninitialised `short` that it uses when the element is missing.
+SET_PRIORITY = 40
 # Characters XML 1.0 cannot carry at all, even escaped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -156,6 +166,70 @@ def table_row(rules: Mapping[str, Any], card: Card) -> int:
     return row
 
 
+TOKEN_KIND = "token"
+_OWN_PROPS = frozenset({"type", "maintype", "manacost", "cmc", "pt"})
+"""Cockatrice's own property keys: a game field of the same name is left out (its value is in them)."""
+
+
+def _token_specs(value: Any) -> list[tuple[Mapping[str, Any], int]]:
+    """Every ``create_token`` step in an effects value (options of ``choose`` included): its
+    ``token`` mapping and how many it makes (``count``, default 1)."""
+    found: list[tuple[Mapping[str, Any], int]] = []
+    if isinstance(value, Mapping):
+        token = value.get("token")
+        if (value.get("action") == "create_token" and isinstance(token, Mapping)
+                and isinstance(token.get("name"), str) and token["name"].strip()):
+            count = value.get("count")
+            found.append((token, count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1))
+        for inner in value.values():
+            if isinstance(inner, (Mapping, list)):
+                found += _token_specs(inner)
+    elif isinstance(value, list):
+        for item in value:
+            found += _token_specs(item)
+    return found
+
+
+def tokens(definition: GameDefinition, cards: Sequence[Card], names: Mapping[str, str]
+           ) -> tuple[list[Card], dict[str, list[tuple[str, int]]]]:
+    """The token cards the cards' effects create, and card id -> [(token name, count)].
+
+    A token is one card per distinct ``token`` mapping; its name is the token's name, or
+    ``Name (token)`` (then ``Name (token 2)`` …) when a card or another token already has it, since
+    Cockatrice keys cards by name. Its ``kind`` is ``token``, its set the first maker's set.
+    """
+    taken = {name.casefold() for name in names.values()}
+    made: dict[str, Card] = {}
+    related: dict[str, list[tuple[str, int]]] = {}
+    for card in sort_cards(cards):
+        for token, count in _token_specs(card.get("effects")):
+            key = repr(sorted((str(k), repr(v)) for k, v in token.items()))
+            if key not in made:
+                base = xml_safe(str(token["name"])).strip()
+                name, n = base, 1
+                while name.casefold() in taken:
+                    name = f"{base} (token{'' if n == 1 else f' {n}'})"
+                    n += 1
+                taken.add(name.casefold())
+                made[key] = {**{str(k): v for k, v in token.items()}, "id": f"token:{name}", "name": name,
+                             "kind": TOKEN_KIND, "maker": str(card["id"])}
+            pairs = related.setdefault(str(card["id"]), [])
+            name = str(made[key]["name"])
+            if not any(existing == name for existing, _ in pairs):
+                pairs.append((name, count))
+    return list(made.values()), related
+
+
+def _stat_names(definition: GameDefinition) -> list[str]:
+    """The game's stat fields (ATK, DEF …) in the order its kinds declare them."""
+    stats: list[str] = []
+    for kind_id in definition.kinds:
+        for fdef in definition.fields_for(kind_id):
+            if fdef.spec.get("stat") and fdef.name not in stats:
+                stats.append(fdef.name)
+    return stats
+
+
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
     element = ET.SubElement(parent, tag, attrs)
     if text is not None:
@@ -187,8 +261,10 @@ def cards_xml(
         _sub(one, "longname", f"{definition.name} ({code})")
         _sub(one, "settype", "Custom")
         _sub(one, "releasedate", today.isoformat())
+        _sub(one, "priority", str(SET_PRIORITY))
     cards_el = _sub(root, "cards")
     fields = card_fields(definition)
+    token_cards, related = tokens(definition, cards, names)
     for card in sort_cards(cards):
         card_id = str(card["id"])
         element = _sub(cards_el, "card")
@@ -208,14 +284,34 @@ def cards_xml(
             value = card.get(fdef.name)
             if fdef.name in {"text", "kind"} or value in (None, "", []) or not _XML_NAME.match(fdef.name):
                 continue
-            if fdef.name in {"type", "maintype", "manacost", "cmc", "pt"}:
+            if fdef.name in _OWN_PROPS:
                 continue  # Cockatrice's own keys win; the value is in them already
             _sub(prop, fdef.name, cell_text(value))
         attrs = {"picurl": picurls[card_id]} if picurls and card_id in picurls else {}
         if card.get("number"):
             attrs["num"] = xml_safe(str(card["number"]))
         _sub(element, "set", sets[card_id], **attrs)
+        for token_name, count in related.get(card_id, []):
+            _sub(element, "related", token_name, **({"count": str(count)} if count > 1 else {}))
         _sub(element, "tablerow", str(table_row(rows, card)))
+    stat_names = _stat_names(definition)
+    for token in token_cards:
+        element = _sub(cards_el, "card")
+        _sub(element, "name", str(token["name"]))
+        _sub(element, "text", "")
+        prop = _sub(element, "prop")
+        _sub(prop, "type", "Token")
+        _sub(prop, "maintype", TOKEN_KIND)
+        token_stats = [name for name in stat_names if token.get(name) is not None]
+        if len(token_stats) == 2:
+            _sub(prop, "pt", "/".join(cell_text(token[name]) for name in token_stats))
+        for key, value in token.items():
+            if (key not in {"id", "name", "kind", "maker", *_OWN_PROPS} and _XML_NAME.match(key)
+                    and value not in (None, "", [])):
+                _sub(prop, key, cell_text(value))
+        _sub(element, "set", sets[str(token["maker"])])
+        _sub(element, "token", "1")
+        _sub(element, "tablerow", str(ROW_CREATURE if token_stats else ROW_LASTING))
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
@@ -304,6 +400,10 @@ def export_cockatrice(
                 bundle.add(f"pics/{card_id}.jpg", picture)
                 picurls[card_id] = f"{base}pics/{card_id}.jpg"
         bundle.notes += faces.notes()
+    token_cards, _ = tokens(definition, cards, names)
+    if token_cards:
+        bundle.notes.append(f"{len(token_cards)} token cards for the cards' create_token effects (Cockatrice offers "
+                            f"them in the maker's menu): {', '.join(str(t['name']) for t in token_cards[:10])}")
     bundle.add(bundle.main, cards_xml(definition, cards, names, sets, picurls, today, rows))
     for deck in decks:
         bundle.add(f"decks/{deck['id']}.cod", cod(definition, deck, names))

@@ -2,7 +2,16 @@
 
 A sheet is a grid of at most 10 x 7 cells (TTS's limit) of 400 x 560 px, so it stays under
 4096 px a side; the last cell holds the card back, which TTS shows for cards in a hand. Card ids
-are ``deck key * 100 + index`` (index row-major from 0), as TTS requires.
+are ``deck key * 100 + index`` (index row-major from 0), as TTS requires. One card alone is saved
+as a ``Card`` object, not a ``DeckCustom``: TTS shows no deck of one card (a deck shrinks to a
+card when its second-last card leaves; JonathanGuberman/unmatched_maker#55, a one-card TTS
+export that did not show up; jeandeaual/tts-deckconverter ``tts/builder.go`` writes one card
+as a ``Card`` for the same reason).
+
+Deck keys differ between exports (:func:`first_deck_key`): TTS remembers a custom deck's images by
+its key, so two saved objects that both used key 1 showed the first one's faces for the second
+(JonathanGuberman/unmatched_maker#56, explained in #55; typed-tabletop-simulator's
+``setCurrentDeckId`` exists "since otherwise their deck ids would clash").
 """
 
 from __future__ import annotations
@@ -45,6 +54,18 @@ def sheet(faces: Sequence[Image.Image], back: Image.Image) -> tuple[Image.Image,
     return image, columns, rows
 
 
+KEY_SPACING = 200  # sheets one export may use (10,000 cards need 145)
+KEY_SLOTS = 9000
+
+
+def first_deck_key(*parts: object) -> int:
+    """The ``CustomDeck`` key of an export's first sheet (the others follow it): stable for the
+    same game and deck, different for another (1 in 9,000 alike), at most 1,799,801 + 199, so every
+    ``CardID`` (key * 100 + index) stays well inside a 32-bit integer."""
+    digest = hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()
+    return 1 + (int(digest, 16) % KEY_SLOTS) * KEY_SPACING
+
+
 def guid(*parts: object) -> str:
     """A stable 6-hex-digit GUID (TTS only needs them unique within a save)."""
     return hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:6]
@@ -84,12 +105,13 @@ def export_tts(
     bundle.add(back_file, _jpeg(back.resize(CELL, Image.LANCZOS)))
     custom: dict[str, dict[str, Any]] = {}
     card_ids: dict[str, int] = {}
+    first_key = first_deck_key(definition.id, name)
     for s in range(math.ceil(len(unique) / PER_SHEET)):
         chunk = unique[s * PER_SHEET:(s + 1) * PER_SHEET]
         image, columns, rows = sheet([faces.face(c) for c in chunk], back)
         file_name = f"{name}-sheet-{s + 1}.jpg"
         bundle.add(file_name, _jpeg(image))
-        key = s + 1
+        key = first_key + s
         custom[str(key)] = {"FaceURL": base + file_name, "BackURL": base + back_file,
                             "NumWidth": columns, "NumHeight": rows, "BackIsHidden": False,
                             "UniqueBack": False, "Type": 0}
@@ -103,17 +125,20 @@ def export_tts(
             "Description": str(card.get("text") or ""), "CardID": cid, "Transform": _transform(),
             "CustomDeck": {str(cid // 100): custom[str(cid // 100)]}, "GUID": guid(name, n, cid),
         })
+    objects: list[dict[str, Any]] = [{
+        "Name": "DeckCustom", "Nickname": title, "Description": definition.name,
+        "Transform": _transform(),
+        "DeckIDs": [o["CardID"] for o in contained],
+        "CustomDeck": custom,
+        "ContainedObjects": contained,
+        "GUID": guid(name, "deck"),
+    }]
+    if len(contained) == 1:  # a deck of one card does not show in TTS: the card itself
+        objects = [contained[0]]
     state = {
         "SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
         "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-        "ObjectStates": [{
-            "Name": "DeckCustom", "Nickname": title, "Description": definition.name,
-            "Transform": _transform(),
-            "DeckIDs": [o["CardID"] for o in contained],
-            "CustomDeck": custom,
-            "ContainedObjects": contained,
-            "GUID": guid(name, "deck"),
-        }],
+        "ObjectStates": objects,
         "TabStates": {}, "VersionNumber": "",
     }
     bundle.add(bundle.main, json.dumps(state, ensure_ascii=False, indent=2) + "\n")
