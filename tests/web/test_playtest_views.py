@@ -319,6 +319,30 @@ def test_gauntlet_and_balance_forms_keep_what_was_typed_and_name_the_bad_field(c
             assert 'value="rot-and-stone" selected' in body
 
 
+def test_a_refused_search_budget_names_whose_budget_it_is(client):
+    """Each form has two budget fields; the refusal once said only "search budget must be …",
+    so a designer with the strong player on both sides could not tell which one to fix."""
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/seth/playtest")
+    matchup = {"csrf_token": token, "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": "10",
+               "seed": "4", "workers": "1", "agent_a": "search", "agent_b": "search", "budget_a": "50"}
+    body = client.post("/games/seth/playtest", data={**matchup, "budget_b": "20000"}).get_data(as_text=True)
+    assert "deck B&#39;s search budget must be 1–10,000 iterations, not &#39;20000&#39;" in body
+    assert re.search(r'name="budget_a"[^>]*value="50"', body) and re.search(r'name="budget_b"[^>]*value="20000"', body)
+    for page, extra, side, owner in (("gauntlet", {}, "a", "the deck&#39;s"),
+                                     ("gauntlet", {}, "b", "the opponents&#39;"),
+                                     ("balance", {"vs": "skyburn-blitz"}, "b", "the opponent&#39;s")):
+        form = {"csrf_token": token, "deck": "rot-and-stone", "games": "4", "seed": "1", "workers": "1",
+                "agent_a": "search", "agent_b": "search", f"budget_{side}": "0", **extra}
+        answer = client.post(f"/games/seth/playtest/{page}", data=form)
+        assert answer.status_code == 400
+        assert f"{owner} search budget must be 1–10,000 iterations, not &#39;0&#39;" in answer.get_data(as_text=True)
+    client.set_cookie("workbench_lang", "zh")
+    body = client.post("/games/seth/playtest", data={**matchup, "budget_b": "20000"}).get_data(as_text=True)
+    assert "卡组 B 的搜索预算必须是 1–10,000 次迭代" in body
+    client.set_cookie("workbench_lang", "en")
+
+
 def test_decks_the_engine_cannot_set_up_are_refused_before_a_run_starts(client, repo):
     """A seth line-up of four monsters (§2.2.1): the playtest, gauntlet and balance forms refuse it
     at once with the engine's reason, as the game table does, instead of starting a run that fails

@@ -83,14 +83,24 @@ def _max_players(definition: Any) -> int:
         return 2
 
 
-def _agent_spec(data: Any, side: str) -> str:
+# Whose budget a refusal names, as the form labels its two budget fields (error_forms has each).
+_BUDGET_OWNERS = {
+    "matchup": {"a": "deck A's", "b": "deck B's"},
+    "gauntlet": {"a": "the deck's", "b": "the opponents'"},
+    "balance": {"a": "the deck's", "b": "the opponent's"},
+}
+
+
+def _agent_spec(data: Any, side: str, form: str = "matchup") -> str:
     """The form's player for ``side``: an agent name, ``search:N`` when the strong player gets
-    a budget (``budget_<side>``, iterations per decision; empty: the game's default)."""
+    a budget (``budget_<side>``, iterations per decision; empty: the game's default). A refused
+    budget names its field as ``form`` labels it (deck A's or B's, the deck's or the opponents')."""
     name = str(data.get(f"agent_{side}") or "heuristic")
     budget = str(data.get(f"budget_{side}") or "").strip()
     if name == "search" and budget:
         if not budget.isdigit() or not 1 <= int(budget) <= MAX_SEARCH_BUDGET:
-            raise WorkbenchError(f"search budget must be 1–{MAX_SEARCH_BUDGET:,} iterations, not {budget!r}")
+            whose = _BUDGET_OWNERS[form][side]
+            raise WorkbenchError(f"{whose} search budget must be 1–{MAX_SEARCH_BUDGET:,} iterations, not {budget!r}")
         return f"search:{int(budget)}"
     return name
 
@@ -702,7 +712,8 @@ def gauntlet_form(game: str) -> str:
                            agents=_agents(definition), agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=None)
 
 
-def _background_form(default_games: int, min_games: int, max_games: int, what: str) -> tuple[int, int, int, tuple[str, str]]:
+def _background_form(default_games: int, min_games: int, max_games: int, what: str,
+                     form: str) -> tuple[int, int, int, tuple[str, str]]:
     """(games, seed, workers, agents) of a gauntlet or balance form; workers cut to the machine's cores.
 
     Raises WorkbenchError naming the field for text that is not a whole number or a number out of
@@ -714,7 +725,7 @@ def _background_form(default_games: int, min_games: int, max_games: int, what: s
     games = number("games", what, default_games, min_games, max_games)
     seed = number("seed", "seed", 0, 0, 2**62)
     workers = number("workers", "workers", jobs().max_workers, 1, 64)
-    agents = (_agent_spec(request.form, "a"), _agent_spec(request.form, "b"))
+    agents = (_agent_spec(request.form, "a", form), _agent_spec(request.form, "b", form))
     return games, seed, jobs().workers(workers), agents
 
 
@@ -727,7 +738,7 @@ def gauntlet_start(game: str) -> Any:
     repo = get_repo()
     deck = str(request.form.get("deck") or "")
     try:
-        games, seed, workers, agents = _background_form(200, 1, MAX_GAMES, "games")
+        games, seed, workers, agents = _background_form(200, 1, MAX_GAMES, "games", "gauntlet")
         opponents = [d.id for d in repo.list_decks(game) if d.id != deck]
         if not opponents:
             raise WorkbenchError("the game has no other deck to play against")
@@ -794,7 +805,7 @@ def balance_start(game: str) -> Any:
     deck = str(request.form.get("deck") or "")
     vs = str(request.form.get("vs") or "")
     try:
-        games, seed, workers, agents = _background_form(400, 2, MAX_BALANCE_GAMES, "games per card")
+        games, seed, workers, agents = _background_form(400, 2, MAX_BALANCE_GAMES, "games per card", "balance")
         matchup, facts = service.prepare(repo, game, deck, vs, agents=agents, seed=seed)  # checks decks and agents
     except (WorkbenchError, ValueError) as exc:
         return _balance_form(game, definition, str(exc), 400)
