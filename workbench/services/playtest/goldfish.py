@@ -6,7 +6,8 @@ rule-option names). The keep rule is simple and explicit: keep a hand holding at
 ``keep_min`` cards of ``keep_kind`` (default: the deck's most common kind), else mulligan while
 mulligans remain. Development is measured with the game's engine: the deck plays its own copy
 whose player only passes, and we record the turn it wins (the "kill turn") and the turn its
-player has first played ``board`` different cards.
+player has first played ``board`` different cards (not counting what the game itself puts out
+at its start, such as warzone's Areas).
 """
 
 from __future__ import annotations
@@ -134,7 +135,8 @@ def development(
     """How fast a deck develops against a passive copy of itself.
 
     Returns the kill turn (mean, median, histogram; games that did not end in a win are counted
-    as ``no_kill``) and the turn its player first has ``board`` different cards played.
+    as ``no_kill``) and the turn its player first has ``board`` different cards played (beyond those
+    the game's setup puts out, such as warzone's Areas).
     Raises PlaytestError for an unknown agent.
     """
     engine = resolve_engine(engine_name)
@@ -149,6 +151,9 @@ def development(
     for index in range(games):
         game_seed = derive_seed("goldfish", seed, index)
         state = engine.new_game(deck, deck, opts, game_seed)
+        # What the game puts out at its start (warzone's three Areas, §1.3.2) is not played by the
+        # deck: counted, every warzone deck had "3 different cards played by turn 0".
+        at_start = set(state.stats.played[0])
         players = [make_agent(engine, agent, derive_seed(game_seed, "agent")), PassiveAgent()]
         reached: int | None = None
         for _ in range(max_steps):
@@ -159,7 +164,7 @@ def development(
                 state.apply(players[acting[0]].choose(state, acting[0]))
             else:
                 state.apply_joint({p: players[p].choose(state, p) for p in acting})
-            if reached is None and len(state.stats.played[0]) >= board:
+            if reached is None and len(state.stats.played[0] - at_start) >= board:
                 reached = _turn_of(state)
         if state.is_terminal() and state.result().winner == 0:
             kill_turns.append(state.result().turns)
