@@ -205,6 +205,9 @@ def test_hot_seat_passes_the_screen_and_hides_the_first_choice(live_server, page
         ready = page.locator("#pt-pass-ready")
         expect(ready).to_be_focused()
         who = ready.inner_text()
+        name = re.match(r"I am (.+): show my hand", who).group(1)
+        # the status line above the cover names who gets the screen, not the previous player's move
+        assert page.locator("#pt-status").inner_text() == f"Hand the screen to {name}. Only they should look at it now."
         assert page.locator("#pt-board").is_hidden(), "the board stays hidden until the player is ready"
         assert page.locator("#pt-log li").count() == 0 and page.locator("#pt-large").is_hidden()
         ready.click()
