@@ -174,6 +174,24 @@ def test_goldfish_refuses_numbers_out_of_range_or_not_whole_keeping_what_was_typ
     assert re.search(r"\b1 game: the deck wins", one) and "1 games" not in one
 
 
+def test_goldfish_refuses_a_line_up_the_engine_cannot_set_up_naming_the_deck(client):
+    """The goldfish's deck sits in both seats; the engine's reason said "P1 brings 4 monsters",
+    a seat the designer never chose (the playtest form and the table name the deck)."""
+    four = "1 Kilnstone Golem\n1 Sunscale Basilisk\n1 Plague Herald\n1 Quillback Urchin"
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/seth/playtest/goldfish")
+    answer = client.post("/games/seth/playtest/goldfish", data={"csrf_token": token, "text": four, "games": "5"})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert ("this deck cannot be played: deck &#39;Pasted list&#39; brings 4 monsters; a line-up has exactly 5 "
+            "(§2.2.1)") in body and "P1" not in body
+    assert "1 Quillback Urchin</textarea>" in body  # the list stays as typed
+    client.set_cookie("workbench_lang", "zh")
+    body = client.post("/games/seth/playtest/goldfish", data={"csrf_token": token, "text": four}).get_data(as_text=True)
+    assert "这个卡组无法对战：" in body and "P1" not in body
+    client.set_cookie("workbench_lang", "en")
+
+
 def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):
     token = page_token(client, "/games/seth/playtest/gauntlet")
     answer = client.post("/games/seth/playtest/gauntlet", data={"csrf_token": token, "deck": "rot-and-stone",

@@ -265,6 +265,7 @@ ERRORS: tuple[str, ...] = (
     N_("you have already chosen; waiting for the other player"),
     N_("a person is to move"),
     N_("these decks cannot be played: %(error)s"),
+    N_("this deck cannot be played: %(error)s"),
     # seth's line-up rule (workbench/domain/engines/seth/cards.py), the reason the decks cannot be played
     N_("deck %(deck)s brings %(n)s monsters; a line-up has exactly %(size)s (§2.2.1)"),
     N_("deck %(deck)s's total Power is %(total)s; it must be less than %(limit)s (§2.2.2)"),

@@ -678,7 +678,8 @@ def goldfish_page(game: str) -> Any:
                 except WorkbenchError as exc:
                     result["hands_error"] = str(exc)
                 if definition.engine:
-                    result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed)
+                    result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed,
+                                                                 deck_name=deck.name)
         except GoldfishBusy as exc:
             error, result, status, headers = str(exc), None, 429, {"Retry-After": str(exc.retry_after)}
         except WorkbenchError as exc:
