@@ -49,7 +49,8 @@ def test_start_progress_report_and_replay(client):
     run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
     assert run["decks"]["a"]["id"] == "rot-and-stone" and run["decks"]["a"]["version"]
     assert run["report"]["games"] == 40 and run["seed"] == 5
-    assert f'{run["report"]["wins_a"]}</span> wins' in body
+    # no plurals to get wrong ("19 wins · 1 losses"): won, lost, drawn
+    assert f'Deck A: <span id="wins-a">{run["report"]["wins_a"]}</span> won · ' in body and " losses · " not in body
 
     replay = client.get(f"/games/seth/playtests/{run_id}/games/3")
     text = replay.get_data(as_text=True)
