@@ -583,7 +583,9 @@ def _render_pod_replay(definition: Any, game: str, run: dict[str, Any], index: i
         abort(409, description=str(exc))
     except DAMAGED as exc:
         abort(400, description=f"playtest run {run['id']} cannot be replayed: its file is damaged ({type(exc).__name__})")
-    labels = {SIDES[k]: label for k, label in enumerate(pod.labels)}
+    # The decks by name, as the two-player report and the table show them (the pod keeps ids).
+    names = {side: str(d.get("name") or "") for side, d in (run.get("decks") or {}).items() if isinstance(d, dict)}
+    labels = {SIDES[k]: names.get(SIDES[k]) or label for k, label in enumerate(pod.labels)}
     seats = [{"seat": s, "deck": side, "label": labels[side], "place": record["places"][side],
               "agent": pod.agents[0 if side == "a" else 1]} for s, side in enumerate(record["seats"])]
     return render_template("playtest/pod_replay.html", game=definition, game_id=game, run=run, index=index,
