@@ -818,7 +818,9 @@ def balance_start(game: str) -> Any:
         result = balance_report(repo, game, deck, vs, games, seed=seed, agents=agents, workers=workers,
                                 progress=progress, should_cancel=should_cancel)
         return {"kind": "balance", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
-                "decks": facts["decks"], "agents": list(agents), "seed": seed, "report": result}
+                "decks": facts["decks"], "agents": list(agents), "seed": seed, "report": result,
+                # cards the engine plays without (some of) their rules: their "change" is their stats'
+                "unsimulated_reasons": facts.get("unsimulated_reasons") or {}}
 
     try:
         job = jobs().start_task(game, (games + games % 2) * (len(cards) + 1), work, kind="balance",
