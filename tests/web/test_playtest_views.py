@@ -265,7 +265,7 @@ def test_a_balance_report_says_which_cards_the_engine_did_not_play_as_written(cl
     run = client.get(f"/api/games/warzone/playtests/{run_id}").get_json()
     assert "colossus-of-the-tidewall" in run["unsimulated_reasons"]
     body = client.get(f"/games/warzone/playtests/{run_id}").get_data(as_text=True)
-    assert 'id="not-played"' in body and "<code>colossus-of-the-tidewall</code>" in body
+    assert 'id="not-played"' in body and "<strong>Colossus of the Tidewall</strong> (<code>colossus-of-the-tidewall</code>)" in body
     row = re.search(r'<td data-value="Colossus of the Tidewall">(.*?)</td>', body).group(1)
     assert "not simulated" in row
 
