@@ -251,7 +251,7 @@ def test_balance_page_runs_in_the_background_with_progress_and_shows_one_row_per
     assert bad.status_code == 400 and 'id="balance-error"' in bad.get_data(as_text=True)
 
 
-def test_a_balance_report_says_which_cards_the_engine_did_not_play_as_written(client):
+def test_balance_and_gauntlet_reports_say_which_cards_the_engine_did_not_play_as_written(client):
     """A card whose effects the engine skips is swapped for a blank card like any other, so its
     'change' measures its stats alone; the report said nothing of it (a matchup report opens with
     that list) and would call such a card 'changes nothing'."""
@@ -268,6 +268,14 @@ def test_a_balance_report_says_which_cards_the_engine_did_not_play_as_written(cl
     assert 'id="not-played"' in body and "<strong>Colossus of the Tidewall</strong> (<code>colossus-of-the-tidewall</code>)" in body
     row = re.search(r'<td data-value="Colossus of the Tidewall">(.*?)</td>', body).group(1)
     assert "not simulated" in row
+    # The gauntlet, which played the same cards, said nothing either.
+    answer = client.post("/games/warzone/playtest/gauntlet", data={
+        "csrf_token": token, "deck": "iron-bastion", "games": "2", "seed": "1", "workers": "1"})
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, "warzone", run_id, timeout=120)["status"] == "done"
+    body = client.get(f"/games/warzone/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="not-played"' in body
+    assert "<strong>Colossus of the Tidewall</strong> (<code>colossus-of-the-tidewall</code>)" in body
 
 
 def test_a_run_can_be_checked_with_a_second_kind_of_player(client):

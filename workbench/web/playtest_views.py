@@ -747,6 +747,11 @@ def gauntlet_start(game: str) -> Any:
             raise WorkbenchError("the game has no other deck to play against")
         own = service.load_deck(repo, game, deck)
         service.prepare(repo, game, deck, opponents[0], agents=agents)  # checks agents and decks now
+        # What the engine does not play as written, in any deck of the gauntlet (a matchup report's top block)
+        loaded = [own] + [service.load_deck(repo, game, o) for o in opponents]
+        unsimulated = service.unsimulated_reasons(definition, loaded)
+        unsimulated_names = {str(c["id"]): str(c.get("name") or c["id"]) for d in loaded for cards in d.cards.values()
+                             for c in cards if str(c["id"]) in unsimulated}
     except (WorkbenchError, ValueError) as exc:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
@@ -760,7 +765,8 @@ def gauntlet_start(game: str) -> Any:
         result["elapsed_s"] = round(_time.perf_counter() - started, 2)
         return {"kind": "gauntlet", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
                 "decks": {"a": own.describe(), "b": {"id": None, "name": f"{len(opponents)} opponents", "version": None}},
-                "agents": list(agents), "seed": seed, "report": result}
+                "agents": list(agents), "seed": seed, "report": result,
+                "unsimulated_reasons": unsimulated, "unsimulated_names": unsimulated_names}
 
     try:
         job = jobs().start_task(game, (games + games % 2) * len(opponents), work, kind="gauntlet",
