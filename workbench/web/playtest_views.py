@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from filelock import Timeout
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from jinja2.exceptions import UndefinedError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
@@ -476,6 +476,10 @@ DAMAGED = (KeyError, TypeError, AttributeError, ValueError, IndexError, Undefine
 
 
 def _report_page(definition: Any, game: str, run_id: str, run: dict[str, Any], store: RunStore) -> Any:
+    from workbench.web.help_views import HELP_FOR_RUN
+
+    if run.get("kind") in HELP_FOR_RUN:  # Help goes to the section of this kind of report
+        g.help_section = HELP_FOR_RUN[str(run["kind"])]
     if run.get("kind") == "variants":
         return render_template("playtest/variants.html", game=definition, game_id=game, run=run, report=run["report"],
                                charts=_variant_charts(run["report"]))
