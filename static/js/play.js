@@ -221,8 +221,11 @@
     board.hidden = true;
     if (movesEl) movesEl.hidden = true;
     passEl.hidden = false;
-    document.getElementById("pt-pass-text").textContent =
-      W.t("Hand the screen to %(player)s. Only they should look at it now.", { player: view.labels[seat] });
+    const handOver = W.t("Hand the screen to %(player)s. Only they should look at it now.", { player: view.labels[seat] });
+    document.getElementById("pt-pass-text").textContent = handOver;
+    // The status line above the cover said the previous player's "Your move (…)" or "waiting for …".
+    statusEl.textContent = handOver;
+    statusEl.classList.remove("is-error");
     const ready = document.getElementById("pt-pass-ready");
     ready.textContent = W.t("I am %(player)s: show my hand", { player: view.labels[seat] });
     ready.dataset.seat = seat;

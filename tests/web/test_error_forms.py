@@ -40,6 +40,7 @@ EXPANSIONS = {  # values a message names in words (so each has its own form)
     "HUMAN": ("human",), "yamlio.py:where": ("", " at line 3, column 4"), "values.py:extra": ("", " or X"),
     "api.py:what": ("card", "deck"), "symbols.py:sorted(unknown)": ("['glow']",),
     "ids.py:what": ("card id", "new card id", "deck id", "game id"),  # the ids a page's form or address gives
+    "playtest_views.py:whose": ("deck A's", "deck B's", "the deck's", "the opponents'", "the opponent's"),
 }
 SAMPLE = "q1"
 

@@ -101,6 +101,36 @@ def test_the_help_table_names_only_routes_and_sections_that_exist(app, client) -
         assert not section or f'id="{section}"' in body, (endpoint, section)
 
 
+def test_the_playtest_and_play_pages_link_to_their_own_section(client) -> None:  # type: ignore[no-untyped-def]
+    """The balance page had no Help link, nor did a refused form shown again (a POST endpoint),
+    and every run's page pointed at the matchup report's section, a balance report's too."""
+    from tests.web.pages_helpers import page_token
+    from tests.web.test_playtest_views import wait_done
+
+    def help_of(body: str) -> str:
+        match = re.search(r'<a class="help-link" href="([^"]+)">', body)
+        assert match
+        return match.group(1)
+
+    assert help_of(client.get("/games/seth/playtest/balance").get_data(as_text=True)) == \
+        "/docs/playtests#balance-report-swap-the-card"
+    token = page_token(client, "/games/seth/playtest")
+    for path, form, section in (
+            ("/games/seth/playtest", {"games": "x"}, "/docs/playtests"),
+            ("/games/seth/playtest/gauntlet", {"games": "x"}, "/docs/playtests#gauntlet-goldfish-variants"),
+            ("/games/seth/playtest/balance", {"games": "x"}, "/docs/playtests#balance-report-swap-the-card"),
+            ("/games/seth/play", {"seed": "x"}, "/docs/play#starting-a-game")):
+        refused = client.post(path, data={"csrf_token": token, "deck": "rot-and-stone", "deck_a": "rot-and-stone",
+                                          "deck_b": "skyburn-blitz", "vs": "skyburn-blitz", **form})
+        assert refused.status_code == 400 and help_of(refused.get_data(as_text=True)) == section, path
+    answer = client.post("/games/seth/playtest/balance", data={"csrf_token": token, "deck": "rot-and-stone",
+                                                               "vs": "skyburn-blitz", "games": "2", "workers": "1"})
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, "seth", run_id)["status"] == "done"
+    assert help_of(client.get(f"/games/seth/playtests/{run_id}").get_data(as_text=True)) == \
+        "/docs/playtests#balance-report-swap-the-card"
+
+
 def test_nothing_outside_the_docs_is_served(client) -> None:  # type: ignore[no-untyped-def]
     for path in ("/docs/../pyproject", "/docs/%2e%2e/README", "/docs/images/../../README.md", "/docs/Printing",
                  "/docs/printing.md", "/docs/images/x.exe", "/docs/a/b/c"):

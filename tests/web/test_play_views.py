@@ -524,3 +524,18 @@ def test_a_card_file_holding_a_date_plays_on_the_table(client, data_dir):
     assert state(client, "warzone", table_id)["decisions"] == 0
     saved = client.get(f"/games/warzone/play/{table_id}.json").get_json()
     assert saved["card_data"][card_id]["printed"] == "2026-01-01"
+
+
+def test_warzone_waits_for_areas_and_heal_triggers_in_words(client):
+    """The table's note of what the game waits for said "Iron Bastion: areas" (the engine's word,
+    in Chinese too) at the start of every warzone game, and "…: heal" for a heal trigger."""
+    table_id = start(client, "warzone")
+    board = state(client, "warzone", table_id)["board_html"]
+    assert '<p class="pt-pending" role="note">Iron Bastion places its Areas, one in each row (§1.3.2)</p>' in board
+    client.set_cookie("workbench_lang", "zh")
+    board = state(client, "warzone", table_id)["board_html"]
+    assert "Iron Bastion 放置地域，每排一张（§1.3.2）" in board and ": areas" not in board
+    client.set_cookie("workbench_lang", "en")
+    heal = tables._pending_text({"kind": "heal", "player": 1}, None, ["Iron Bastion", "Vanguard Rush"])
+    assert heal == ("Vanguard Rush's heal trigger: choose a card of its Damage Pile to move to its Discard Pile "
+                    "(§1.12.5)")

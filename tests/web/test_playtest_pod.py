@@ -31,11 +31,21 @@ def test_a_three_player_pod_reports_deck_a_against_the_fair_share_and_replays_ea
     assert run["kind"] == "pod" and run["report"]["players"] == 3 and run["report"]["opponents"] == [B, A]
     body = client.get(f"/games/fusion/playtests/{run_id}").get_data(as_text=True)
     assert 'id="pod-verdict"' in body and "fair share 1/3" in body and "Pod of 3 players" in body
+    # The decks by name as in a two-player report, not by id; and, as there, what the engine did
+    # not play as written comes first (the pod report left it out though the run keeps it).
+    names = {side: deck["name"] for side, deck in run["decks"].items()}
+    assert f"Pod of 3 players: {names['a']}</h1>" in body
+    assert f"Deck A ({names['a']}) played against 2 opponents ({names['b']}, {names['c']})" in body
+    assert f"<td>B · {names['b']}</td>" in body
+    assert run["unsimulated_reasons"] and 'id="not-played"' in body
+    for card, why in run["unsimulated_reasons"].items():
+        assert f"<code>{card}</code>" in body and why[0].split(":")[0] in body
     replay = client.get(f"/games/fusion/playtests/{run_id}/games/4").get_data(as_text=True)
     record = run["report"]["records"][4]
     assert 'id="replay-seats"' in replay and str(record["seed"]) in replay
     assert replay.count("<tr>") >= 4  # a row per seat
     assert "P3" in replay and "<li>" in replay
+    assert f"A · {names['a']} (deck A)" in replay
 
 
 def test_a_pod_refuses_the_two_player_extras(client):

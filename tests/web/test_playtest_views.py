@@ -49,7 +49,8 @@ def test_start_progress_report_and_replay(client):
     run = client.get(f"/api/games/seth/playtests/{run_id}").get_json()
     assert run["decks"]["a"]["id"] == "rot-and-stone" and run["decks"]["a"]["version"]
     assert run["report"]["games"] == 40 and run["seed"] == 5
-    assert f'{run["report"]["wins_a"]}</span> wins' in body
+    # no plurals to get wrong ("19 wins · 1 losses"): won, lost, drawn
+    assert f'Deck A: <span id="wins-a">{run["report"]["wins_a"]}</span> won · ' in body and " losses · " not in body
 
     replay = client.get(f"/games/seth/playtests/{run_id}/games/3")
     text = replay.get_data(as_text=True)
@@ -174,6 +175,24 @@ def test_goldfish_refuses_numbers_out_of_range_or_not_whole_keeping_what_was_typ
     assert re.search(r"\b1 game: the deck wins", one) and "1 games" not in one
 
 
+def test_goldfish_refuses_a_line_up_the_engine_cannot_set_up_naming_the_deck(client):
+    """The goldfish's deck sits in both seats; the engine's reason said "P1 brings 4 monsters",
+    a seat the designer never chose (the playtest form and the table name the deck)."""
+    four = "1 Kilnstone Golem\n1 Sunscale Basilisk\n1 Plague Herald\n1 Quillback Urchin"
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/seth/playtest/goldfish")
+    answer = client.post("/games/seth/playtest/goldfish", data={"csrf_token": token, "text": four, "games": "5"})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert ("this deck cannot be played: deck &#39;Pasted list&#39; brings 4 monsters; a line-up has exactly 5 "
+            "(§2.2.1)") in body and "P1" not in body
+    assert "1 Quillback Urchin</textarea>" in body  # the list stays as typed
+    client.set_cookie("workbench_lang", "zh")
+    body = client.post("/games/seth/playtest/goldfish", data={"csrf_token": token, "text": four}).get_data(as_text=True)
+    assert "这个卡组无法对战：" in body and "P1" not in body
+    client.set_cookie("workbench_lang", "en")
+
+
 def test_gauntlet_runs_in_the_background_and_shows_one_row_per_opponent(client):
     token = page_token(client, "/games/seth/playtest/gauntlet")
     answer = client.post("/games/seth/playtest/gauntlet", data={"csrf_token": token, "deck": "rot-and-stone",
@@ -230,6 +249,33 @@ def test_balance_page_runs_in_the_background_with_progress_and_shows_one_row_per
     bad = client.post("/games/seth/playtest/balance", data={"csrf_token": token, "deck": "rot-and-stone",
                                                             "vs": "skyburn-blitz", "games": "1"})
     assert bad.status_code == 400 and 'id="balance-error"' in bad.get_data(as_text=True)
+
+
+def test_balance_and_gauntlet_reports_say_which_cards_the_engine_did_not_play_as_written(client):
+    """A card whose effects the engine skips is swapped for a blank card like any other, so its
+    'change' measures its stats alone; the report said nothing of it (a matchup report opens with
+    that list) and would call such a card 'changes nothing'."""
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/warzone/playtest/balance")
+    answer = client.post("/games/warzone/playtest/balance", data={
+        "csrf_token": token, "deck": "iron-bastion", "vs": "vanguard-rush", "games": "2", "seed": "1", "workers": "1"})
+    assert answer.status_code == 303
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, "warzone", run_id, timeout=120)["status"] == "done"
+    run = client.get(f"/api/games/warzone/playtests/{run_id}").get_json()
+    assert "colossus-of-the-tidewall" in run["unsimulated_reasons"]
+    body = client.get(f"/games/warzone/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="not-played"' in body and "<strong>Colossus of the Tidewall</strong> (<code>colossus-of-the-tidewall</code>)" in body
+    row = re.search(r'<td data-value="Colossus of the Tidewall">(.*?)</td>', body).group(1)
+    assert "not simulated" in row
+    # The gauntlet, which played the same cards, said nothing either.
+    answer = client.post("/games/warzone/playtest/gauntlet", data={
+        "csrf_token": token, "deck": "iron-bastion", "games": "2", "seed": "1", "workers": "1"})
+    run_id = answer.headers["Location"].rsplit("/", 1)[1]
+    assert wait_done(client, "warzone", run_id, timeout=120)["status"] == "done"
+    body = client.get(f"/games/warzone/playtests/{run_id}").get_data(as_text=True)
+    assert 'id="not-played"' in body
+    assert "<strong>Colossus of the Tidewall</strong> (<code>colossus-of-the-tidewall</code>)" in body
 
 
 def test_a_run_can_be_checked_with_a_second_kind_of_player(client):
@@ -317,6 +363,30 @@ def test_gauntlet_and_balance_forms_keep_what_was_typed_and_name_the_bad_field(c
         assert re.search(r'id="\w-agent-a" name="agent_a">.*?<option value="random" selected', body, re.S), page
         if page == "balance":
             assert 'value="rot-and-stone" selected' in body
+
+
+def test_a_refused_search_budget_names_whose_budget_it_is(client):
+    """Each form has two budget fields; the refusal once said only "search budget must be …",
+    so a designer with the strong player on both sides could not tell which one to fix."""
+    client.set_cookie("workbench_lang", "en")
+    token = page_token(client, "/games/seth/playtest")
+    matchup = {"csrf_token": token, "deck_a": "rot-and-stone", "deck_b": "skyburn-blitz", "games": "10",
+               "seed": "4", "workers": "1", "agent_a": "search", "agent_b": "search", "budget_a": "50"}
+    body = client.post("/games/seth/playtest", data={**matchup, "budget_b": "20000"}).get_data(as_text=True)
+    assert "deck B&#39;s search budget must be 1–10,000 iterations, not &#39;20000&#39;" in body
+    assert re.search(r'name="budget_a"[^>]*value="50"', body) and re.search(r'name="budget_b"[^>]*value="20000"', body)
+    for page, extra, side, owner in (("gauntlet", {}, "a", "the deck&#39;s"),
+                                     ("gauntlet", {}, "b", "the opponents&#39;"),
+                                     ("balance", {"vs": "skyburn-blitz"}, "b", "the opponent&#39;s")):
+        form = {"csrf_token": token, "deck": "rot-and-stone", "games": "4", "seed": "1", "workers": "1",
+                "agent_a": "search", "agent_b": "search", f"budget_{side}": "0", **extra}
+        answer = client.post(f"/games/seth/playtest/{page}", data=form)
+        assert answer.status_code == 400
+        assert f"{owner} search budget must be 1–10,000 iterations, not &#39;0&#39;" in answer.get_data(as_text=True)
+    client.set_cookie("workbench_lang", "zh")
+    body = client.post("/games/seth/playtest", data={**matchup, "budget_b": "20000"}).get_data(as_text=True)
+    assert "卡组 B 的搜索预算必须是 1–10,000 次迭代" in body
+    client.set_cookie("workbench_lang", "en")
 
 
 def test_decks_the_engine_cannot_set_up_are_refused_before_a_run_starts(client, repo):

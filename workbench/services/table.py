@@ -1008,6 +1008,11 @@ def _pending_text(pending: Any, cards: _Cards, labels: Sequence[str], say: Say |
                 "arrange": N_("%(card)s: %(player)s orders the top cards of its deck"),
                 "pick": N_("%(card)s: %(player)s chooses a card")}.get(str(pending.get("ask")), N_("%(card)s: %(player)s decides"))
         return say(what, card=pending.get("card"), player=labels[int(pending["player"])])
+    if kind == "areas" and isinstance(pending.get("player"), int):  # warzone's start of game
+        return say(N_("%(player)s places its Areas, one in each row (§1.3.2)"), player=labels[int(pending["player"])])
+    if kind == "heal" and isinstance(pending.get("player"), int):  # a heal trigger's Damage Card
+        return say(N_("%(player)s's heal trigger: choose a card of its Damage Pile to move to its Discard Pile "
+                      "(§1.12.5)"), player=labels[int(pending["player"])])
     if isinstance(pending.get("player"), int):
         return f"{labels[int(pending['player'])]}: {kind}"
     return kind or None

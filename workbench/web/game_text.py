@@ -384,8 +384,10 @@ PHASES = {
     "main": N_("main"), "discard": N_("discard"), "turn": N_("turn"), "block": N_("blocks"),
     "declare": N_("attack declaration"), "order": N_("damage order"), "window": N_("chance to respond"),
     "retarget": N_("new attack target"), "damage": N_("damage"), "target": N_("target"), "respond": N_("chain"),
+    "ask": N_("a choice"),  # an effect asks a player while it resolves
     # warzone (RULES.md §1)
-    "start": N_("start"), "return": N_("return"), "recruit": N_("recruit"), "war": N_("war"),
+    "start": N_("start"), "wake": N_("wake"), "return": N_("return"), "recruit": N_("recruit"), "war": N_("war"),
+    "night": N_("night"),
     "declaration": N_("declaration"), "end_of_combat": N_("end of combat"),
     # seth (RULES.md §2: the speeds of a round and its steps)
     "fast": N_("fast"), "medium": N_("medium"), "slow": N_("slow"), "ability": N_("ability"),
@@ -429,8 +431,13 @@ def attr_value(value: Any) -> str:
 
 
 def phase_text(phase: Any) -> str:
-    """A snapshot's phase and step (``"main1 · respond"``) in words."""
-    return " · ".join(_table_word(PHASES, part.strip()) for part in str(phase or "").split(" · ") if part.strip())
+    """A snapshot's phase and step (``"main1 · respond"``) in words; a step that only restates its
+    phase (fusion's ``main1 · main``, ``draw · draw``) is left out."""
+    parts: list[str] = []
+    for part in (p.strip() for p in str(phase or "").split(" · ")):
+        if part and not any(earlier.startswith(part) for earlier in parts):
+            parts.append(part)
+    return " · ".join(_table_word(PHASES, part) for part in parts)
 
 
 # Engine text: log lines, move texts and end reasons as the engines write them, in the reader's

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, current_app, render_template, request, send_file, url_for
+from flask import Blueprint, Flask, abort, current_app, g, render_template, request, send_file, url_for
 from werkzeug.wrappers import Response
 
 from workbench.domain.errors import NotFound
@@ -20,6 +20,14 @@ from workbench.services.help import HelpBook
 from workbench.storage.docs_files import DocsFolder
 
 bp = Blueprint("help", __name__)
+
+# A run's page by its kind: the report of a balance, gauntlet or pod run has its own section.
+HELP_FOR_RUN: dict[str, tuple[str, str]] = {
+    "balance": ("playtests", "balance-report-swap-the-card"),
+    "gauntlet": ("playtests", "gauntlet-goldfish-variants"),
+    "pod": ("playtests", "pods-three-or-four-players"),
+    "variants": ("playtests", "gauntlet-goldfish-variants"),
+}
 
 HELP_FOR: dict[str, tuple[str, str]] = {
     "pages.index": ("web-ui", "games"),
@@ -40,13 +48,19 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "playtest.index": ("playtests", ""),
     "playtest.report": ("playtests", "reading-the-report"),
     "playtest.replay": ("playtests", "reading-the-report"),
+    "playtest.replay_play": ("playtests", "reading-the-report"),
+    "playtest.start": ("playtests", ""),  # a refused start shows the form again
     "playtest.gauntlet_form": ("playtests", "gauntlet-goldfish-variants"),
+    "playtest.gauntlet_start": ("playtests", "gauntlet-goldfish-variants"),
     "playtest.goldfish_page": ("playtests", "gauntlet-goldfish-variants"),
+    "playtest.balance_form": ("playtests", "balance-report-swap-the-card"),
+    "playtest.balance_start": ("playtests", "balance-report-swap-the-card"),
     "auth.login": ("team-server", ""),
     "overview.overview": ("web-ui", "set-overview"),
     "history.history": ("web-ui", "history-undo-and-restore"),
     "history.deleted": ("web-ui", "history-undo-and-restore"),
     "play.index": ("play", "starting-a-game"),
+    "play.create": ("play", "starting-a-game"),
     "play.table": ("play", "at-the-table"),
 }
 
@@ -69,6 +83,8 @@ def _book() -> HelpBook:
 def help_url(endpoint: str | None = None) -> str | None:
     """The help section of the page at ``endpoint`` (default: the current request's), or None."""
     target = HELP_FOR.get(endpoint or request.endpoint or "")
+    if endpoint is None and g.get("help_section"):  # a view that knows better (a run's kind)
+        target = g.help_section
     if target is None:
         return url_for("help.index") if (endpoint or request.endpoint or "").startswith("help.") else None
     page, section = target

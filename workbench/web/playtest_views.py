@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from filelock import Timeout
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from jinja2.exceptions import UndefinedError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
@@ -83,14 +83,24 @@ def _max_players(definition: Any) -> int:
         return 2
 
 
-def _agent_spec(data: Any, side: str) -> str:
+# Whose budget a refusal names, as the form labels its two budget fields (error_forms has each).
+_BUDGET_OWNERS = {
+    "matchup": {"a": "deck A's", "b": "deck B's"},
+    "gauntlet": {"a": "the deck's", "b": "the opponents'"},
+    "balance": {"a": "the deck's", "b": "the opponent's"},
+}
+
+
+def _agent_spec(data: Any, side: str, form: str = "matchup") -> str:
     """The form's player for ``side``: an agent name, ``search:N`` when the strong player gets
-    a budget (``budget_<side>``, iterations per decision; empty: the game's default)."""
+    a budget (``budget_<side>``, iterations per decision; empty: the game's default). A refused
+    budget names its field as ``form`` labels it (deck A's or B's, the deck's or the opponents')."""
     name = str(data.get(f"agent_{side}") or "heuristic")
     budget = str(data.get(f"budget_{side}") or "").strip()
     if name == "search" and budget:
         if not budget.isdigit() or not 1 <= int(budget) <= MAX_SEARCH_BUDGET:
-            raise WorkbenchError(f"search budget must be 1–{MAX_SEARCH_BUDGET:,} iterations, not {budget!r}")
+            whose = _BUDGET_OWNERS[form][side]
+            raise WorkbenchError(f"{whose} search budget must be 1–{MAX_SEARCH_BUDGET:,} iterations, not {budget!r}")
         return f"search:{int(budget)}"
     return name
 
@@ -466,6 +476,10 @@ DAMAGED = (KeyError, TypeError, AttributeError, ValueError, IndexError, Undefine
 
 
 def _report_page(definition: Any, game: str, run_id: str, run: dict[str, Any], store: RunStore) -> Any:
+    from workbench.web.help_views import HELP_FOR_RUN
+
+    if run.get("kind") in HELP_FOR_RUN:  # Help goes to the section of this kind of report
+        g.help_section = HELP_FOR_RUN[str(run["kind"])]
     if run.get("kind") == "variants":
         return render_template("playtest/variants.html", game=definition, game_id=game, run=run, report=run["report"],
                                charts=_variant_charts(run["report"]))
@@ -573,7 +587,9 @@ def _render_pod_replay(definition: Any, game: str, run: dict[str, Any], index: i
         abort(409, description=str(exc))
     except DAMAGED as exc:
         abort(400, description=f"playtest run {run['id']} cannot be replayed: its file is damaged ({type(exc).__name__})")
-    labels = {SIDES[k]: label for k, label in enumerate(pod.labels)}
+    # The decks by name, as the two-player report and the table show them (the pod keeps ids).
+    names = {side: str(d.get("name") or "") for side, d in (run.get("decks") or {}).items() if isinstance(d, dict)}
+    labels = {SIDES[k]: names.get(SIDES[k]) or label for k, label in enumerate(pod.labels)}
     seats = [{"seat": s, "deck": side, "label": labels[side], "place": record["places"][side],
               "agent": pod.agents[0 if side == "a" else 1]} for s, side in enumerate(record["seats"])]
     return render_template("playtest/pod_replay.html", game=definition, game_id=game, run=run, index=index,
@@ -668,7 +684,8 @@ def goldfish_page(game: str) -> Any:
                 except WorkbenchError as exc:
                     result["hands_error"] = str(exc)
                 if definition.engine:
-                    result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed)
+                    result["development"] = goldfish.development(definition.engine, deck.cards, options, games=games, seed=seed,
+                                                                 deck_name=deck.name)
         except GoldfishBusy as exc:
             error, result, status, headers = str(exc), None, 429, {"Retry-After": str(exc.retry_after)}
         except WorkbenchError as exc:
@@ -702,7 +719,8 @@ def gauntlet_form(game: str) -> str:
                            agents=_agents(definition), agent_labels=AGENT_LABELS, cpus=jobs().max_workers, error=None)
 
 
-def _background_form(default_games: int, min_games: int, max_games: int, what: str) -> tuple[int, int, int, tuple[str, str]]:
+def _background_form(default_games: int, min_games: int, max_games: int, what: str,
+                     form: str) -> tuple[int, int, int, tuple[str, str]]:
     """(games, seed, workers, agents) of a gauntlet or balance form; workers cut to the machine's cores.
 
     Raises WorkbenchError naming the field for text that is not a whole number or a number out of
@@ -714,7 +732,7 @@ def _background_form(default_games: int, min_games: int, max_games: int, what: s
     games = number("games", what, default_games, min_games, max_games)
     seed = number("seed", "seed", 0, 0, 2**62)
     workers = number("workers", "workers", jobs().max_workers, 1, 64)
-    agents = (_agent_spec(request.form, "a"), _agent_spec(request.form, "b"))
+    agents = (_agent_spec(request.form, "a", form), _agent_spec(request.form, "b", form))
     return games, seed, jobs().workers(workers), agents
 
 
@@ -727,12 +745,17 @@ def gauntlet_start(game: str) -> Any:
     repo = get_repo()
     deck = str(request.form.get("deck") or "")
     try:
-        games, seed, workers, agents = _background_form(200, 1, MAX_GAMES, "games")
+        games, seed, workers, agents = _background_form(200, 1, MAX_GAMES, "games", "gauntlet")
         opponents = [d.id for d in repo.list_decks(game) if d.id != deck]
         if not opponents:
             raise WorkbenchError("the game has no other deck to play against")
         own = service.load_deck(repo, game, deck)
         service.prepare(repo, game, deck, opponents[0], agents=agents)  # checks agents and decks now
+        # What the engine does not play as written, in any deck of the gauntlet (a matchup report's top block)
+        loaded = [own] + [service.load_deck(repo, game, o) for o in opponents]
+        unsimulated = service.unsimulated_reasons(definition, loaded)
+        unsimulated_names = {str(c["id"]): str(c.get("name") or c["id"]) for d in loaded for cards in d.cards.values()
+                             for c in cards if str(c["id"]) in unsimulated}
     except (WorkbenchError, ValueError) as exc:
         decks, _ = repo.list_decks_tolerant(game)
         return render_template("playtest/gauntlet_form.html", game=definition, game_id=game,
@@ -746,7 +769,8 @@ def gauntlet_start(game: str) -> Any:
         result["elapsed_s"] = round(_time.perf_counter() - started, 2)
         return {"kind": "gauntlet", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
                 "decks": {"a": own.describe(), "b": {"id": None, "name": f"{len(opponents)} opponents", "version": None}},
-                "agents": list(agents), "seed": seed, "report": result}
+                "agents": list(agents), "seed": seed, "report": result,
+                "unsimulated_reasons": unsimulated, "unsimulated_names": unsimulated_names}
 
     try:
         job = jobs().start_task(game, (games + games % 2) * len(opponents), work, kind="gauntlet",
@@ -794,7 +818,7 @@ def balance_start(game: str) -> Any:
     deck = str(request.form.get("deck") or "")
     vs = str(request.form.get("vs") or "")
     try:
-        games, seed, workers, agents = _background_form(400, 2, MAX_BALANCE_GAMES, "games per card")
+        games, seed, workers, agents = _background_form(400, 2, MAX_BALANCE_GAMES, "games per card", "balance")
         matchup, facts = service.prepare(repo, game, deck, vs, agents=agents, seed=seed)  # checks decks and agents
     except (WorkbenchError, ValueError) as exc:
         return _balance_form(game, definition, str(exc), 400)
@@ -804,7 +828,9 @@ def balance_start(game: str) -> Any:
         result = balance_report(repo, game, deck, vs, games, seed=seed, agents=agents, workers=workers,
                                 progress=progress, should_cancel=should_cancel)
         return {"kind": "balance", "created": _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime()),
-                "decks": facts["decks"], "agents": list(agents), "seed": seed, "report": result}
+                "decks": facts["decks"], "agents": list(agents), "seed": seed, "report": result,
+                # cards the engine plays without (some of) their rules: their "change" is their stats'
+                "unsimulated_reasons": facts.get("unsimulated_reasons") or {}}
 
     try:
         job = jobs().start_task(game, (games + games % 2) * (len(cards) + 1), work, kind="balance",

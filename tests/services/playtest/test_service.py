@@ -140,6 +140,15 @@ def test_goldfish_development_against_a_passive_opponent(ro_repo):
     assert result["kill_turn"]["games"] > 0 and result["kill_turn"]["median"] >= 2
 
 
+def test_goldfish_development_does_not_count_what_the_setup_puts_out(ro_repo):
+    """Warzone places each player's three Areas before turn 1 (RULES §1.3.2) and counts them as
+    played: the goldfish said every deck had 3 different cards played by turn 0."""
+    deck = ro_repo.deck_cards("warzone", "iron-bastion")
+    result = goldfish.development("warzone", deck, ro_repo.game("warzone").resolve_options(None), games=6, seed=2)
+    board = result["board_turn"]
+    assert board["games"] > 0 and board["median"] >= 1 and min(h["low"] for h in board["histogram"]) >= 1
+
+
 def test_cli_json_has_the_documented_shape_and_is_the_same_with_any_workers(data_dir, capsys):
     from workbench.cli import main
 

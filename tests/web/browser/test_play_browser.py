@@ -205,6 +205,9 @@ def test_hot_seat_passes_the_screen_and_hides_the_first_choice(live_server, page
         ready = page.locator("#pt-pass-ready")
         expect(ready).to_be_focused()
         who = ready.inner_text()
+        name = re.match(r"I am (.+): show my hand", who).group(1)
+        # the status line above the cover names who gets the screen, not the previous player's move
+        assert page.locator("#pt-status").inner_text() == f"Hand the screen to {name}. Only they should look at it now."
         assert page.locator("#pt-board").is_hidden(), "the board stays hidden until the player is ready"
         assert page.locator("#pt-log li").count() == 0 and page.locator("#pt-large").is_hidden()
         ready.click()
@@ -345,3 +348,21 @@ def test_a_three_player_fusion_game_by_clicks_against_two_ai_players(live_server
         expect(status).to_contain_text(f"{labels[result.winner]} won after {result.turns} turns")
     screenshot(page, "play-fusion-three-players", full_page=False)
     assert not page.console_errors, page.console_errors
+
+
+def test_card_backs_stay_small_on_a_phone(live_server, page):
+    """At 390 wide the phone rule's card width (7.6rem) once reached the card backs too: the
+    opponent's hand grew to rows of wide backs and, with the backs' overlap, each new row started
+    outside its zone; each deck showed a card-wide back. Backs keep their size at every width."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_table(page, live_server, "warzone", seed="3")
+    page.wait_for_function(READY)
+    backs = page.locator("#pt-board .pt-back")
+    assert backs.count() >= 8  # the opponent's hand of 8 and both decks
+    laptop_width = 1.9 * 16
+    for i in range(backs.count()):
+        box = backs.nth(i).bounding_box()
+        zone = backs.nth(i).locator("xpath=ancestor::div[contains(@class, 'pt-zone')][1]").bounding_box()
+        assert box["width"] <= laptop_width + 1, box
+        assert box["x"] >= zone["x"] - 1, (box, zone)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392

@@ -6,7 +6,8 @@ rule-option names). The keep rule is simple and explicit: keep a hand holding at
 ``keep_min`` cards of ``keep_kind`` (default: the deck's most common kind), else mulligan while
 mulligans remain. Development is measured with the game's engine: the deck plays its own copy
 whose player only passes, and we record the turn it wins (the "kill turn") and the turn its
-player has first played ``board`` different cards.
+player has first played ``board`` different cards (not counting what the game itself puts out
+at its start, such as warzone's Areas).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 
 from workbench.domain import stats
 from workbench.domain.engines.base import Action, State, agent_problem, make_agent
+from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
-from workbench.services.playtest.runner import PlaytestError, derive_seed, resolve_engine
+from workbench.services.playtest.runner import PlaytestError, derive_seed, resolve_engine, seats_as_decks
 
 PASSIVE_KINDS = ("pass", "end_turn", "end_phase", "end_battle", "end", "done", "keep", "allow")
 
@@ -130,12 +132,15 @@ def development(
     agent: str = "heuristic",
     board: int = 3,
     max_steps: int = 20_000,
+    deck_name: str | None = None,
 ) -> dict[str, Any]:
     """How fast a deck develops against a passive copy of itself.
 
     Returns the kill turn (mean, median, histogram; games that did not end in a win are counted
-    as ``no_kill``) and the turn its player first has ``board`` different cards played.
-    Raises PlaytestError for an unknown agent.
+    as ``no_kill``) and the turn its player first has ``board`` different cards played (beyond those
+    the game's setup puts out, such as warzone's Areas).
+    Raises PlaytestError for an unknown agent, and for a deck the engine cannot set up (a seth
+    line-up of four monsters), its reason naming the deck (``deck_name``) rather than a seat.
     """
     engine = resolve_engine(engine_name)
     problem = agent_problem(engine, agent)
@@ -148,7 +153,15 @@ def development(
     opts["_log"] = False
     for index in range(games):
         game_seed = derive_seed("goldfish", seed, index)
-        state = engine.new_game(deck, deck, opts, game_seed)
+        try:
+            state = engine.new_game(deck, deck, opts, game_seed)
+        except PlaytestError:
+            raise
+        except (WorkbenchError, ValueError) as exc:  # the deck sits in both seats: P1 and P2 are it
+            raise PlaytestError(f"this deck cannot be played: {seats_as_decks(str(exc), [deck_name, deck_name])}") from None
+        # What the game puts out at its start (warzone's three Areas, §1.3.2) is not played by the
+        # deck: counted, every warzone deck had "3 different cards played by turn 0".
+        at_start = set(state.stats.played[0])
         players = [make_agent(engine, agent, derive_seed(game_seed, "agent")), PassiveAgent()]
         reached: int | None = None
         for _ in range(max_steps):
@@ -159,7 +172,7 @@ def development(
                 state.apply(players[acting[0]].choose(state, acting[0]))
             else:
                 state.apply_joint({p: players[p].choose(state, p) for p in acting})
-            if reached is None and len(state.stats.played[0]) >= board:
+            if reached is None and len(state.stats.played[0] - at_start) >= board:
                 reached = _turn_of(state)
         if state.is_terminal() and state.result().winner == 0:
             kill_turns.append(state.result().turns)
