@@ -729,6 +729,7 @@ ENGINE_FORMS: tuple[str, ...] = (
     N_("%(card)s takes %(n)s from %(counters)s poison counter(s) (%(left)s health left)"),
     N_("%(card)s takes %(n)s from %(src)s's ability (%(left)s health left)"),
     N_("%(card)s gets %(n)s poison counter(s) (now %(now)s)"),
+    N_("%(card)s has %(n)s poison counter(s) after the abilities resolved together"),
     N_("%(card)s is removed"),
     N_("%(p)s activates %(card)s: %(what)s"),
     N_("%(p)s's %(card)s on play: %(what)s"),

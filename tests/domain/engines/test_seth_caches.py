@@ -897,3 +897,21 @@ def test_every_monster_has_a_damage_factor_for_every_element() -> None:
                             options["vulnerable_factor"] if e in m.card.vulnerable else 1.0)
                         assert m.mult[e] == m.mult.get(e, 1.0) == f
             state.apply_joint({p: agents[p].choose(state, p) for p in state.to_act()})
+
+
+def test_poison_from_abilities_resolved_together_is_logged_as_their_sum() -> None:
+    """Each ability's line says "now N" from the state as resolution began (§2.7.2), so two
+    abilities poisoning one monster both said "now 1": a line after them gives the sum."""
+    pool = [{"action": "add_poison", "target": "enemy_creature", "amount": 1}]
+    found = 0
+    for seed, state, queue in _queued_positions(2, 300, pool):
+        (_, _, first, _), (_, _, second, _) = queue
+        if first is None or first is not second or queue[0][0].owner != queue[1][0].owner:
+            continue
+        before = first.poison
+        monsters, lines, *_ = _resolved(state, queue)
+        total = f"  {first.label} has {before + 2} poison counter(s) after the abilities resolved together"
+        assert total in lines, lines
+        assert sum(f"{first.label} gets 1 poison counter(s)" in line for line in lines) == 2
+        found += 1
+    assert found >= 3

@@ -898,6 +898,7 @@ class SethState(Observe, State):
         flight_start = self.flight_used
         flight_after = set(flight_start)
         deltas: dict[int, list[int]] = {}
+        poisoned_by: dict[int, int] = {}  # monster -> abilities that changed its poison (for the log)
         destroyed: set[int] = set()
         any_effect = False
         for p in (0, 1):
@@ -911,6 +912,8 @@ class SethState(Observe, State):
                     now = _mutable(x)
                     was = start[k]
                     if now != was:
+                        if now[1] != was[1]:
+                            poisoned_by[k] = poisoned_by.get(k, 0) + 1
                         d = deltas.setdefault(k, [0] * len(was))
                         for f in range(len(was)):
                             d[f] += now[f] - was[f]
@@ -943,6 +946,8 @@ class SethState(Observe, State):
             _restore(x, [v + dv for v, dv in zip(start[k], d)])
             if x.damage_taken < 0:
                 x.damage_taken = 0  # two heals of the same damage heal it once
+            if self.logging and poisoned_by.get(k, 0) > 1:  # each said "now" from the start: the sum
+                self.say(f"  {x.label} has {x.poison} poison counter(s) after the abilities resolved together")
             if k in destroyed:
                 x.damage_taken = max(x.damage_taken, x.health)
             if x.damage_taken >= x.health:
