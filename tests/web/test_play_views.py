@@ -269,6 +269,9 @@ def test_saved_games_are_listed_and_survive_a_new_app(client, app, data_dir, tmp
     view = post(client, "fusion", table_id, "move", {"seat": 0, "index": move["index"], "kind": move["kind"], "expect": view["decisions"]})
     listing = client.get("/games/fusion/play").get_data(as_text=True)
     assert f"/games/fusion/play/{table_id}" in listing
+    # when it was last played, as the history pages write a time (not the file's raw ISO text)
+    stamp = re.search(r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)">([^<]+)</time>', listing)
+    assert stamp and stamp.group(2) == stamp.group(1)[:16].replace("T", " ") + " UTC"
     from workbench.web import create_app
 
     fresh = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k2"})
