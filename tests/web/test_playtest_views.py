@@ -190,6 +190,7 @@ def test_goldfish_refuses_a_line_up_the_engine_cannot_set_up_naming_the_deck(cli
     client.set_cookie("workbench_lang", "zh")
     body = client.post("/games/seth/playtest/goldfish", data={"csrf_token": token, "text": four}).get_data(as_text=True)
     assert "这个卡组无法对战：" in body and "P1" not in body
+    assert "粘贴的列表" in body and "Pasted list" not in body  # the pasted deck's name in Chinese too
     client.set_cookie("workbench_lang", "en")
 
 
@@ -417,3 +418,19 @@ def test_a_gauntlet_deck_naming_a_missing_card_is_refused_naming_the_deck(client
     chinese = client.post("/games/seth/playtest/gauntlet", headers={"Accept-Language": "zh"},
                           data={"csrf_token": token, "deck": "ghost-crew", "games": "4", "seed": "1", "workers": "1"})
     assert "卡组 'Ghost Crew' 列出了卡牌 'no-such-card'" in chinese.get_data(as_text=True).replace("&#39;", "'")
+
+
+def test_a_pasted_deck_is_named_in_the_readers_language(client, repo):
+    """The run keeps the pasted deck's name ("Pasted list B"): it was English on Chinese pages."""
+    deck = repo.get_deck("seth", "rot-and-stone").data
+    names = {c.id: c.data["name"] for c in repo.list_cards("seth")}
+    text = "\n".join(f"{n} {names[cid]}" for cards in deck["zones"].values() for cid, n in cards.items())
+    client.set_cookie("workbench_lang", "zh")
+    token = page_token(client, "/games/seth/playtest")
+    answer = client.post("/games/seth/playtest", data={"csrf_token": token, "deck_a": "rot-and-stone",
+                                                       "deck_b_text": text, "games": "2", "seed": "1", "workers": "1"})
+    client.set_cookie("workbench_lang", "en")
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    run_id = answer.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert wait_done(client, "seth", run_id)["status"] == "done"
+    assert client.get(f"/api/games/seth/playtests/{run_id}").get_json()["decks"]["b"]["name"] == "粘贴的列表 B"

@@ -14,6 +14,7 @@ from typing import Any
 
 from filelock import Timeout
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from jinja2.exceptions import UndefinedError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
@@ -144,7 +145,8 @@ def _form_request(definition: Any) -> dict[str, Any]:
         if text:
             if len(text) > MAX_PASTE:
                 raise WorkbenchError(f"the pasted list for deck {side.upper()} is longer than {MAX_PASTE:,} characters")
-            return {"text": text, "name": f"Pasted list {side.upper()}"}
+            # the run keeps this name: in the reader's language, as the deck names they chose are
+            return {"text": text, "name": gettext("Pasted list %(side)s", side=side.upper())}
         deck_id = str(data.get(f"deck_{side}") or "").strip()
         if not deck_id:
             raise WorkbenchError(f"choose deck {side.upper()} or paste its list")
@@ -676,7 +678,7 @@ def goldfish_page(game: str) -> Any:
         try:
             # The slot first: a refused request costs nothing, not even reading a 10,000-card list.
             with goldfish_slot():  # the games below take seconds of this process's one interpreter lock
-                deck = service.load_deck(repo, game, {"text": text, "name": "Pasted list"} if text else chosen)
+                deck = service.load_deck(repo, game, {"text": text, "name": gettext("Pasted list")} if text else chosen)
                 options = definition.resolve_options(deck.data.get("format") if deck.data.get("format") in definition.formats else None)
                 result = {"deck": deck.describe()}
                 try:
