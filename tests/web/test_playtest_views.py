@@ -434,3 +434,19 @@ def test_a_pasted_deck_is_named_in_the_readers_language(client, repo):
     run_id = answer.headers["Location"].rstrip("/").rsplit("/", 1)[1]
     assert wait_done(client, "seth", run_id)["status"] == "done"
     assert client.get(f"/api/games/seth/playtests/{run_id}").get_json()["decks"]["b"]["name"] == "粘贴的列表 B"
+
+
+def test_cards_of_a_zone_the_engine_never_uses_name_the_zone_by_its_label(client):
+    """Warzone's Side areas are not played (§1.2.3): the report named the zone by its id
+    (``side_area``); it uses the game's label, as the deck builder does."""
+    token = page_token(client, "/games/warzone/playtest")
+    answer = client.post("/games/warzone/playtest", data={"csrf_token": token, "deck_a": "iron-bastion",
+                                                          "deck_b": "vanguard-rush", "games": "2", "seed": "1",
+                                                          "workers": "1"})
+    assert answer.status_code == 303
+    run_id = answer.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert wait_done(client, "warzone", run_id)["status"] == "done"
+    run = client.get(f"/api/games/warzone/playtests/{run_id}").get_json()
+    assert any(z["zone"] == "side_area" for z in run["unplayed_zones"])
+    body = client.get(f"/games/warzone/playtests/{run_id}").get_data(as_text=True)
+    assert "Side areas zone: the engine never uses this zone" in body and "side_area" not in body
