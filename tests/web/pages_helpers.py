@@ -79,7 +79,7 @@ class _Visible(HTMLParser):
 _ENGLISH = re.compile(r"[A-Za-z]{2,}")
 _RUN_ID = re.compile(r"\b\d{8}-\d{6}-[0-9a-f]{7}\b|\b[a-z_]+(?:\.[a-z_]+)+\b")  # run ids, game.yaml keys
 # Words a Chinese page keeps: names of methods, formats and programs, and what the designer types.
-KEPT_WORDS = {"JSON", "GSPRT", "IWD", "AI", "ATK", "DEF", "yaml", "game", "balance", "vanilla", "workbench",
+KEPT_WORDS = {"JSON", "UTC", "GSPRT", "IWD", "AI", "ATK", "DEF", "yaml", "game", "balance", "vanilla", "workbench",
               "lands"}
 
 
