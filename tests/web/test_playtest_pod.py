@@ -40,6 +40,7 @@ def test_a_three_player_pod_reports_deck_a_against_the_fair_share_and_replays_ea
     assert run["unsimulated_reasons"] and 'id="not-played"' in body
     for card, why in run["unsimulated_reasons"].items():
         assert f"<code>{card}</code>" in body and why[0].split(":")[0] in body
+        assert f"<strong>{run['card_data'][card]['name']}</strong> (<code>{card}</code>)" in body
     replay = client.get(f"/games/fusion/playtests/{run_id}/games/4").get_data(as_text=True)
     record = run["report"]["records"][4]
     assert 'id="replay-seats"' in replay and str(record["seed"]) in replay
