@@ -14,7 +14,7 @@ import re
 import pytest
 import yaml
 
-from tests.services.exports.mush_servers import SERVERS, Server, missing_reason, reply_problems
+from tests.services.exports.mush_servers import SERVERS, missing_reason, reply_problems, running
 from tests.services.exports.test_mush_servers import _check_deck_object
 from workbench.storage.repository import Repository
 
@@ -33,14 +33,8 @@ SPECIAL = {
 
 @pytest.fixture(scope="module", params=SERVERS)
 def server(request):
-    srv = Server(request.param)
-    try:
-        srv.start()
-    except RuntimeError as exc:
-        srv.stop()
-        pytest.fail(str(exc))
-    yield srv
-    srv.stop()
+    with running(request.param) as srv:
+        yield srv
 
 
 def _add_cards(data_dir) -> list[str]:

@@ -23,7 +23,8 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,24 @@ _GOOD_REPLIES = [
     (re.compile(r"think \[switch\(strlen.*"), re.compile(r"Your client sends UTF-8: good\.")),
     (re.compile(r"@@.*|cleardeck|loadcard .*"), re.compile(r"")),
 ]
+
+
+@contextmanager
+def running(name: str) -> Iterator[Server]:
+    """A started ``name`` server (pennmush or tinymux) for the ``with`` body, stopped after it; a
+    server that cannot start fails the test with its reason (pytest.fail)."""
+    import pytest
+
+    srv = Server(name)
+    try:
+        srv.start()
+    except RuntimeError as exc:
+        srv.stop()
+        pytest.fail(str(exc))
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 def reply_problems(results: Iterable[Any]) -> list[str]:

@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from tests.services.exports import checkers
-from tests.services.exports.mush_servers import SERVERS, Server, missing_reason, reply_problems
+from tests.services.exports.mush_servers import SERVERS, missing_reason, reply_problems, running
 from workbench.domain.gamedef import parse_definition
 from workbench.services.exports import dvorak, mush
 from workbench.services.exports.common import sort_cards
@@ -86,14 +86,8 @@ def stress():
 
 @pytest.fixture(scope="module", params=SERVERS)
 def server(request):
-    srv = Server(request.param)
-    try:
-        srv.start()
-    except RuntimeError as exc:
-        srv.stop()
-        pytest.fail(str(exc))
-    yield srv
-    srv.stop()
+    with running(request.param) as srv:
+        yield srv
 
 
 @pytest.fixture
