@@ -384,6 +384,12 @@ class Repository:
             check_deck_counts(ordered.get("zones"), f"deck {item_id!r}")
         elif collection == "cards":  # a card of a million effect entries is refused, not stored
             check_card_size(ordered, f"card {item_id!r}")
+        least = _text_bytes(ordered, COLLECTIONS[collection])
+        if least > COLLECTIONS[collection]:  # refused before the YAML is written (3 s for 15 MB of text)
+            raise DataError(
+                f"{collection[:-1]} {item_id!r} would be at least {least:,} bytes; "
+                f"the limit is {COLLECTIONS[collection]:,}"
+            )
         with file_lock(self.lock_dir, f"{game_id}/{collection}/{item_id}"):
             exists = path.exists()
             previous = path.read_bytes() if exists else None
@@ -683,3 +689,27 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+def _text_bytes(data: Any, stop: int) -> int:
+    """The UTF-8 bytes of every key and string in ``data``: a lower bound of its YAML's size
+    (each is written at least once, whole), counted without writing the YAML, and only until
+    it passes ``stop``. Dumping a card of 15 MB of text took 3 s (under the file's lock) only to
+    be refused for its size afterwards."""
+    total = 0
+    todo = [data]
+    seen: set[int] = set()
+    while todo and total <= stop:
+        item = todo.pop()
+        if isinstance(item, str):
+            total += len(item.encode("utf-8", "surrogatepass"))
+        elif isinstance(item, Mapping):
+            if id(item) not in seen:  # a mapping written twice may be an alias: counted once
+                seen.add(id(item))
+                todo.extend(item.keys())
+                todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            if id(item) not in seen:
+                seen.add(id(item))
+                todo.extend(item)
+    return total

@@ -74,6 +74,8 @@ ERRORS: tuple[str, ...] = (
     N_("card %(id)s was changed since version %(old)s; it is now at version %(new)s. Reload it and rename again."),
     N_("card %(id)s would be %(n)s bytes; the limit is %(max)s"),
     N_("deck %(id)s would be %(n)s bytes; the limit is %(max)s"),
+    N_("card %(id)s would be at least %(n)s bytes; the limit is %(max)s"),
+    N_("deck %(id)s would be at least %(n)s bytes; the limit is %(max)s"),
     N_("card %(id)s does not survive a YAML round trip"),
     N_("deck %(id)s does not survive a YAML round trip"),
     N_("a card must be a mapping of fields"),
