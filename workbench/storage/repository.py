@@ -465,15 +465,22 @@ class Repository:
     def versions(self, game_id: str, collection: str, item_id: str) -> list[dict[str, Any]]:
         """The item's saved versions, newest first: ``{"version", "time", "actor", "action", "data"}``
         (``data`` None when the version's bytes were not kept). Raises InvalidId for a bad id."""
+        return self.versions_window(game_id, collection, item_id)[0]
+
+    def versions_window(self, game_id: str, collection: str, item_id: str, start: int = 0,
+                        count: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """``count`` of the item's versions (all when None) from the ``start``-th newest, and how
+        many it has. Only the versions returned are read and parsed: a card saved 2,000 times
+        made its history page parse 2,000 files (1.05 s a view)."""
         changes = self.history.changes(game_id, collection, item_id)
         entries = [(c.new_version or c.old_version, c.time, c.actor, c.action, c.old_version) for c in changes]
         if changes and changes[0].old_version and changes[0].action != "create":
             # The file existed before history was kept: its first recorded change kept those bytes too.
             entries.insert(0, (changes[0].old_version, "", "", "original", None))
+        listed = [entry for entry in reversed(entries) if entry[0]]
+        total = len(listed)
         out = []
-        for version, time, actor, action, previous in reversed(entries):
-            if not version:
-                continue
+        for version, time, actor, action, previous in listed[start:None if count is None else start + count]:
             try:
                 data: Any = parse_yaml(self.history.version_bytes(game_id, collection, item_id, version),
                                        COLLECTIONS[collection])
@@ -481,7 +488,7 @@ class Repository:
                 data = None
             out.append({"version": version, "time": time, "actor": actor, "action": action,
                         "data": data, "previous": previous})
-        return out
+        return out, total
 
     def restore_version(self, game_id: str, collection: str, item_id: str, version: str,
                         expected_version: str | None, actor: str | None = None) -> Stored:
