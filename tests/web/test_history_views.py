@@ -49,3 +49,48 @@ def test_history_names_fields_by_their_labels_and_shows_yes_or_no(client, repo) 
     assert ">False<" not in body and ">True<" not in body
     chinese = client.get("/games/warzone/cards/ember-adept/history", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
     assert '<td class="diff-old">否</td><td class="diff-new">是</td>' in chinese
+
+
+def test_a_long_history_is_paged_and_only_the_page_is_read(client, repo, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The history page is a GET (any site can ask for it in local mode) and read and compared
+    every kept version: 2,000 saves of one card made each view take 1.05 s and 2.2 MB on a real
+    server. Now 100 versions a page, and only those are parsed."""
+    import re
+
+    from workbench.storage import repository
+    from workbench.web import history_views
+
+    monkeypatch.setattr(history_views, "HISTORY_PAGE", 10, raising=False)
+    stored = repo.get_card("seth", "bog-lurker")
+    for i in range(25):
+        stored = repo.update_card("seth", "bog-lurker", dict(stored.data, flavor=f"take {i}"), stored.version)
+    parsed = []
+    real_parse = repository.parse_yaml
+    monkeypatch.setattr(repository, "parse_yaml", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    first = client.get("/games/seth/cards/bog-lurker/history").get_data(as_text=True)
+    assert len(parsed) <= 14, len(parsed)  # the page's 10, the one before, the current file (27 before)
+    # take 24 … take 15, the last compared with take 14
+    assert "take 24" in first and "take 14" in first and "take 13" not in first and "Older saves" in first and "of 26" in first
+    last = client.get("/games/seth/cards/bog-lurker/history?page=3").get_data(as_text=True)
+    assert "Newer saves" in last and "Older saves" not in last and "take 0" in last
+    beyond = client.get("/games/seth/cards/bog-lurker/history?page=999999999999")
+    assert beyond.status_code == 200 and re.search(r"Saves 21–26 of 26", beyond.get_data(as_text=True))
+
+
+def test_recently_deleted_lists_only_the_most_recent(client, repo, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The Recently deleted page (a GET) parsed the last version of every deleted card: 1,500
+    deleted by one script (11 s) made each view take 0.5 s and 960 KB on a real server."""
+    from workbench.storage import repository
+    from workbench.web import history_views
+
+    monkeypatch.setattr(history_views, "DELETED_SHOWN", 3, raising=False)
+    for i in range(6):
+        stored = repo.create_card("seth", {"name": f"Gone {i}", "kind": "monster"})
+        repo.delete_card("seth", stored.id, stored.version)
+    parsed = []
+    real_parse = repository.parse_yaml
+    monkeypatch.setattr(repository, "parse_yaml", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    page = client.get("/games/seth/deleted").get_data(as_text=True)
+    assert len(parsed) <= 5, len(parsed)  # the 3 shown, the one that tells there are more, the deck list (7 before)
+    assert "Gone 5" in page and "Gone 3" in page and "Gone 2" not in page
+    assert "Only the 3 most recently deleted are listed" in page

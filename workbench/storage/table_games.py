@@ -26,6 +26,11 @@ MAX_TABLE_BYTES = 8 * 1024 * 1024
 MAX_TABLES = 500
 """Saved tables per game: each new one costs disk and a read on every Play page, so they are capped.
 At the cap, the oldest *replays* (rebuilt from their playtest run at any time) make room first."""
+MAX_TABLES_PER_ACCOUNT = 100
+"""Saved tables of one account (team mode) per game. Another account's tables are invisible to it,
+so without this one viewer could fill the game's ``MAX_TABLES`` (520 creates took 9 s) and nobody
+could start a table in that game until someone deleted that account's files by hand. Tables
+started without a login (local mode, one designer) count only towards ``MAX_TABLES``."""
 TABLE_ID = re.compile(r"^\d{8}-\d{6}-\d{3}[0-9a-f]{4}$")
 
 
@@ -70,9 +75,16 @@ class TableStore:
         if len(encoded) > MAX_TABLE_BYTES:
             raise DataError(f"table {table_id} is {len(encoded):,} bytes; the limit is {MAX_TABLE_BYTES:,}")
         path = self._path(game, table_id)
-        if not path.exists():
+        if path.exists():
+            atomic_write(path, encoded)
+            return table_id
+        # Counting and writing are one step: 4 clients creating at once went one over each cap
+        # (501 tables of a game, 101 of an account).
+        with file_lock(self.repo.lock_dir, f"{game}/{FOLDER}/new"):
+            if table.get("owner") is not None:
+                self._make_room_for(game, str(table["owner"]))
             self._make_room(game)
-        atomic_write(path, encoded)
+            atomic_write(path, encoded)
         return table_id
 
     def _table_files(self, game: str) -> list[Path]:
@@ -102,6 +114,28 @@ class TableStore:
         if excess > 0:
             raise TableLimit(f"game {game!r} already has {MAX_TABLES} saved tables, the most the server keeps; "
                              "delete finished games on the Play page to start another")
+
+    def _make_room_for(self, game: str, owner: str) -> None:
+        """Keep ``owner`` below ``MAX_TABLES_PER_ACCOUNT`` tables of ``game`` by removing that
+        account's oldest replays; raises TableLimit when they are all games it played."""
+        mine: list[tuple[Path, Any]] = []
+        for path in self._table_files(game):
+            try:
+                data = json.loads(path.read_bytes())
+            except (ValueError, OSError):
+                continue
+            if isinstance(data, dict) and data.get("owner") == owner:
+                mine.append((path, data.get("kind")))
+        excess = len(mine) - MAX_TABLES_PER_ACCOUNT + 1
+        for path, kind in mine:
+            if excess <= 0:
+                return
+            if kind == "replay":
+                path.unlink(missing_ok=True)
+                excess -= 1
+        if excess > 0:
+            raise TableLimit(f"you already have {MAX_TABLES_PER_ACCOUNT} saved tables of game {game!r}, the most "
+                             "one account keeps; delete finished games on the Play page to start another")
 
     def get(self, game: str, table_id: str) -> dict[str, Any]:
         """One table as saved."""

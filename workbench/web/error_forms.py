@@ -74,6 +74,8 @@ ERRORS: tuple[str, ...] = (
     N_("card %(id)s was changed since version %(old)s; it is now at version %(new)s. Reload it and rename again."),
     N_("card %(id)s would be %(n)s bytes; the limit is %(max)s"),
     N_("deck %(id)s would be %(n)s bytes; the limit is %(max)s"),
+    N_("card %(id)s would be at least %(n)s bytes; the limit is %(max)s"),
+    N_("deck %(id)s would be at least %(n)s bytes; the limit is %(max)s"),
     N_("card %(id)s does not survive a YAML round trip"),
     N_("deck %(id)s does not survive a YAML round trip"),
     N_("a card must be a mapping of fields"),
@@ -102,6 +104,8 @@ ERRORS: tuple[str, ...] = (
     N_("table %(table)s cannot be read: %(error)s"),
     N_("game %(game)s already has %(n)s saved tables, the most the server keeps; delete finished games on the "
        "Play page to start another"),
+    N_("you already have %(n)s saved tables of game %(game)s, the most one account keeps; delete finished games "
+       "on the Play page to start another"),
     # ------------------------------------------------ uploads and imports (storage, services/imports)
     N_("the uploaded file has expired or was already imported; upload it again"),
     N_("upload token is not valid"),
