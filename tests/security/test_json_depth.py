@@ -28,3 +28,16 @@ def test_a_body_within_the_limit_is_still_read(client) -> None:
     answer = client.post("/api/games/seth/validate", json={"card": {"name": "x", "kind": "monster"}},
                          headers={"X-CSRF-Token": token})
     assert answer.status_code == 200
+
+
+def test_a_lone_surrogate_is_refused_by_name_and_an_escaped_pair_is_text(client) -> None:
+    """``"\\ud800"`` parses to a string no file can hold: a card named so was refused as "YAML is
+    not valid YAML at line 1"; a pair (an emoji written as two escapes) is ordinary text."""
+    token = client.get("/api/csrf").get_json()["csrf_token"]
+    lone = client.post("/api/games/seth/cards", data='{"name": "Imp \\ud800", "kind": "monster"}',
+                       content_type="application/json", headers={"X-CSRF-Token": token})
+    assert lone.status_code == 400 and "lone UTF-16 surrogate" in lone.get_data(as_text=True)
+    assert "YAML" not in lone.get_data(as_text=True)
+    pair = client.post("/api/games/seth/validate", data='{"card": {"name": "Imp \\ud83d\\ude00", "kind": "monster"}}',
+                       content_type="application/json", headers={"X-CSRF-Token": token})
+    assert pair.status_code == 200

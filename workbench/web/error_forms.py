@@ -342,6 +342,7 @@ ERRORS: tuple[str, ...] = (
     N_("the deck must be a JSON object of fields"),
     N_("the card nests deeper than %(n)s levels"),
     N_("the request body nests too deeply: JSON may nest at most %(n)s levels"),
+    N_("the request body holds a lone UTF-16 surrogate (a \\ud800-\\udfff escape without its pair), which is not text"),
     N_("the deck nests deeper than %(n)s levels"),
     N_("%(path)s is not a finite number: 1e400, Infinity and NaN are refused"),
     N_("field name %(name)s is not allowed: use letters, digits and '_'"),
