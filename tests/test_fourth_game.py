@@ -68,3 +68,21 @@ def test_fourth_game_through_the_api(pebble_data, tmp_path):
     created = client.post("/api/games/pebbles/cards", json={"name": "Tiny", "kind": "pebble", "weight": 1})
     assert created.status_code == 201 and created.json["problems"] == []
     assert (pebble_data / "pebbles" / "cards" / "tiny.yaml").is_file()
+
+
+def test_an_engine_package_outside_the_workbench_validates_cards_with_effects(pebble_data, capsys, tmp_path):
+    """game.yaml's ``engine: package.module:ATTR`` (an engine package of the game's own, not under
+    workbench/) played and playtested, but checking a card with effects stopped the CLI ("engine
+    '…' is not allowed: use 1-64 lower-case letters") and the editor: found by a fourth game."""
+    game = pebble_data / "pebbles" / "game.yaml"
+    game.write_text(GAME_YAML.replace("name: Pebble Toss\n", "name: Pebble Toss\nengine: tests.web.test_play_fourth_game:PEBBLE_ENGINE\n")
+                    .replace("  name: {type: string, required: true}\n",
+                             "  name: {type: string, required: true}\n  effects: {type: effects, label: Effects}\n"))
+    (pebble_data / "pebbles" / "cards" / "p0.yaml").write_text(
+        "name: P0\nkind: pebble\nweight: 2\ncolour: grey\neffects:\n  - {trigger: on_play, action: draw, target: self, amount: 1}\n")
+    assert main(["validate", "pebbles", "--data", str(pebble_data), "--card", "p0"]) == 0
+    assert "OK" in capsys.readouterr().out
+    app = create_app({"TESTING": True, "DATA_DIR": str(pebble_data), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k"})
+    with app.test_client() as client:
+        assert client.get("/games/pebbles/cards/p0/edit").status_code == 200
+        assert client.get("/api/games/pebbles/cards/p0").status_code == 200
