@@ -86,3 +86,40 @@ def test_an_engine_package_outside_the_workbench_validates_cards_with_effects(pe
     with app.test_client() as client:
         assert client.get("/games/pebbles/cards/p0/edit").status_code == 200
         assert client.get("/api/games/pebbles/cards/p0").status_code == 200
+
+
+LANTERN_FIELDS = """\
+id: lantern
+name: Lantern Tide
+kinds:
+  spirit:
+    label: Spirit
+    fields:
+      oil: {type: integer, required: true, minimum: 0, label: Oil cost, badge: true, short: OIL}
+      glow: {type: integer, required: true, label: Glow, stat: true}
+      ward: {type: integer, required: true, label: Ward, stat: true, short: WRD}
+fields:
+  name: {type: string, required: true}
+zones:
+  river: {label: River, kinds: [spirit]}
+"""
+
+
+def test_a_fourth_game_names_its_face_badge_and_stat_abbreviations():
+    """The face's stat plates and top-right badge took their abbreviations from a table of the
+    bundled games' field names ("WAR" for a Ward field, no badge at all for a cost named ``oil``):
+    a fourth game needed a core edit to show them right. ``short:`` and ``badge: true`` in
+    game.yaml now say it (found on a fourth game's gallery)."""
+    import yaml
+
+    from workbench.domain.gamedef import parse_definition
+    from workbench.services.render.faces import template_for
+    from workbench.services.render.sizes import parse_card_size
+
+    definition = parse_definition(yaml.safe_load(LANTERN_FIELDS))
+    plan = template_for(definition, parse_card_size("mini")).plan(
+        {"name": "灯笼狐", "kind": "spirit", "oil": 1, "glow": 2, "ward": 1})
+    assert plan.values["badge"] == ("1", "OIL")
+    assert plan.values["stats"] == [("GLO", "2"), ("WRD", "1")]
+    with pytest.raises(Exception, match="short"):
+        parse_definition(yaml.safe_load(LANTERN_FIELDS.replace("short: OIL", "short: ''")))
