@@ -123,3 +123,26 @@ def test_a_fourth_game_names_its_face_badge_and_stat_abbreviations():
     assert plan.values["stats"] == [("GLO", "2"), ("WRD", "1")]
     with pytest.raises(Exception, match="short"):
         parse_definition(yaml.safe_load(LANTERN_FIELDS.replace("short: OIL", "short: ''")))
+
+
+def test_a_fourth_game_without_a_main_zone_gets_draw_odds_from_its_played_zone():
+    """Draw odds were computed only for a zone named ``main``: a fourth game drawing from its
+    ``river`` zone read "Add cards to the deck to see draw odds." beside a 16-card deck (found in
+    the deck builder). The played zone (``play: true``, not ``reserve``) is now the default, and
+    ``play.draw_zone`` (documented now) names another."""
+    import yaml
+
+    from workbench.domain.deckstats import deck_statistics
+    from workbench.domain.gamedef import parse_definition
+
+    raw = yaml.safe_load(LANTERN_FIELDS.replace(
+        "  river: {label: River, kinds: [spirit]}\n",
+        "  shrine: {label: Shrine, kinds: [spirit], play: true, reserve: true}\n"
+        "  river: {label: River, kinds: [spirit], play: true}\n  side: {label: Side, kinds: [spirit]}\n"))
+    raw["play"] = {"opening_hand": 4, "draws_per_turn": 1}
+    cards = {"fox": {"name": "灯笼狐", "kind": "spirit", "oil": 1, "glow": 2, "ward": 1}}
+    deck = {"zones": {"river": {"fox": 12}, "side": {"fox": 3}}}
+    stats = deck_statistics(parse_definition(raw), deck, cards)
+    assert (stats.draw_zone, stats.draw_zone_size) == ("river", 12)
+    raw["play"]["draw_zone"] = "side"
+    assert deck_statistics(parse_definition(raw), deck, cards).draw_zone == "side"
