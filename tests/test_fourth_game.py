@@ -146,3 +146,15 @@ def test_a_fourth_game_without_a_main_zone_gets_draw_odds_from_its_played_zone()
     assert (stats.draw_zone, stats.draw_zone_size) == ("river", 12)
     raw["play"]["draw_zone"] = "side"
     assert deck_statistics(parse_definition(raw), deck, cards).draw_zone == "side"
+
+
+def test_every_game_yaml_key_a_designer_may_write_is_in_the_docs():
+    """docs/game-definitions.md is all a fourth game's designer has: ``rules_ref``, ``language``
+    and ``symbols`` (top level) and an option's ``nullable`` were accepted by the schema but not in
+    its tables (found writing a fourth game from the docs alone)."""
+    from workbench.domain.gamedef import DEFINITION_SCHEMA
+
+    doc = (Path(__file__).parents[1] / "docs" / "game-definitions.md").read_text(encoding="utf-8")
+    top = set(DEFINITION_SCHEMA["properties"])
+    option = set(DEFINITION_SCHEMA["properties"]["options"]["additionalProperties"]["properties"])
+    assert sorted(k for k in top | option if f"`{k}`" not in doc and f" {k}: " not in doc) == []
