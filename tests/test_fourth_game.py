@@ -158,3 +158,34 @@ def test_every_game_yaml_key_a_designer_may_write_is_in_the_docs():
     top = set(DEFINITION_SCHEMA["properties"])
     option = set(DEFINITION_SCHEMA["properties"]["options"]["additionalProperties"]["properties"])
     assert sorted(k for k in top | option if f"`{k}`" not in doc and f" {k}: " not in doc) == []
+
+
+LANTERN = Path(__file__).parent / "fourth_game"
+"""Lantern Tide: a fourth game (two kinds, two zones, a format that moves an option, a card in
+Chinese) written from the docs alone, without an engine."""
+
+
+def test_lantern_tide_is_validated_drawn_and_counted_from_its_folder_alone(capsys, tmp_path):
+    import shutil
+
+    from workbench.domain.deckstats import deck_statistics
+    from workbench.services.render.faces import template_for
+    from workbench.services.render.sizes import parse_card_size
+
+    root = tmp_path / "data"
+    shutil.copytree(LANTERN, root)
+    assert main(["validate", "lantern", "--data", str(root), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)["games"]["lantern"]
+    problems = {card: [(p["code"], p["field"]) for p in found] for card, found in report["cards"].items() if found}
+    assert problems == {"greedy-koi": [("card.budget", "glow")]}
+    assert report["decks"]["dusk-run"]["legal"] is True
+    assert [p["message"] for p in report["decks"]["moon-wall"]["problems"]] == [
+        "7 Moon spirit cards across River deck; the maximum is 4 (LT2.4)"]
+    repo = Repository(root)
+    definition = repo.game("lantern")
+    cards = {c.id: c.data for c in repo.list_cards("lantern")}
+    fox = template_for(definition, parse_card_size(definition.raw["card_size"])).plan(cards["lantern-fox"])
+    assert fox.values["badge"] == ("1", "COS") and fox.values["stats"] == [("GLO", "2"), ("WRD", "1")]
+    deck = next(d.data for d in repo.list_decks("lantern") if d.id == "dusk-run")
+    stats = deck_statistics(definition, deck, cards)
+    assert (stats.draw_zone, stats.draw_zone_size, stats.plan.opening_hand) == ("river", 16, 4)
