@@ -150,6 +150,10 @@ def test_a_game_without_an_engine_says_so_on_its_play_page(tmp_path):
     with app.test_client() as client:
         body = client.get("/games/pebbles/play").get_data(as_text=True)
         assert 'id="play-no-engine"' in body and 'id="play-form"' not in body
+        # both pages say where the docs tell how to add an engine (the Playtest page said nothing)
+        assert 'href="/docs/play#for-a-new-game"' in body
+        playtest = client.get("/games/pebbles/playtest").get_data(as_text=True)
+        assert 'so it cannot be playtested. How to add one: <a href="/docs/game-definitions">Defining a game</a>.' in playtest
         token = page_token(client, "/games/pebbles/play")
         assert client.post("/games/pebbles/play", data={"csrf_token": token}).status_code == 404
 
