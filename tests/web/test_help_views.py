@@ -149,3 +149,17 @@ def test_every_export_format_links_to_its_load_steps(client) -> None:  # type: i
         assert f'id="{anchor}"' in exports, fmt
         label = html.escape(FORMATS[fmt])  # the format's label a designer reads, not its id
         assert f'href="/docs/exports#{anchor}" aria-label="how to load it ({label})"' in body, fmt
+
+
+def test_the_export_result_and_import_dry_run_pages_link_to_their_help(client) -> None:  # type: ignore[no-untyped-def]
+    """The page an export ends on and the import's dry run (POST endpoints) had no Help link in the
+    header, unlike the forms before them (found exporting and importing a fourth game's cards)."""
+    from tests.web.pages_helpers import page_token
+
+    token = page_token(client, "/games/seth/export")
+    body = client.post("/games/seth/export", data={"csrf_token": token, "format": "csv"}).get_data(as_text=True)
+    assert 'class="help-link" href="/docs/exports"' in body
+    upload = {"csrf_token": page_token(client, "/games/seth/import"),
+              "file": (__import__("io").BytesIO("name,kind\nX,monster\n".encode()), "new.csv")}
+    body = client.post("/games/seth/import", data=upload, content_type="multipart/form-data").get_data(as_text=True)
+    assert 'class="help-link" href="/docs/exports#imports"' in body

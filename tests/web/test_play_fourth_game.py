@@ -3,6 +3,7 @@ module is played on the generic board (its zones come from the engine's snapshot
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -77,6 +78,8 @@ def _snapshot(state: State) -> dict[str, Any]:
 
 
 PEBBLE_ENGINE = Engine(game="pebbles", new_game=PebbleState, agents={"random": RandomAgent}, snapshot=_snapshot)
+PEBBLE_BOARD_ENGINE = dataclasses.replace(PEBBLE_ENGINE, board_template=str(Path(__file__).with_name("pebble_board.html")))
+"""The same engine shipping its own table layout, as an engine package outside workbench/ does."""
 
 GAME_YAML = """\
 id: pebbles
@@ -147,5 +150,33 @@ def test_a_game_without_an_engine_says_so_on_its_play_page(tmp_path):
     with app.test_client() as client:
         body = client.get("/games/pebbles/play").get_data(as_text=True)
         assert 'id="play-no-engine"' in body and 'id="play-form"' not in body
+        # both pages say where the docs tell how to add an engine (the Playtest page said nothing)
+        assert 'href="/docs/play#for-a-new-game"' in body
+        playtest = client.get("/games/pebbles/playtest").get_data(as_text=True)
+        assert 'so it cannot be playtested. How to add one: <a href="/docs/game-definitions">Defining a game</a>.' in playtest
         token = page_token(client, "/games/pebbles/play")
         assert client.post("/games/pebbles/play", data={"csrf_token": token}).status_code == 404
+
+
+def test_an_engine_package_lays_out_its_own_table(tmp_path):
+    """A table layout was only a template under the workbench's own templates/play/boards/ (a
+    core edit, docs/play.md said so); an engine package now ships it as ``Engine.board_template``
+    (found laying out a fourth game's table from the docs)."""
+    from workbench.web import create_app
+
+    root = tmp_path / "data"
+    (root / "pebbles" / "cards").mkdir(parents=True)
+    (root / "pebbles" / "decks").mkdir()
+    (root / "pebbles" / "game.yaml").write_text(GAME_YAML.replace(":PEBBLE_ENGINE", ":PEBBLE_BOARD_ENGINE"))
+    for i, weight in enumerate([2, 3, 4]):
+        (root / "pebbles" / "cards" / f"p{i}.yaml").write_text(f"name: Pebble {i}\nkind: pebble\nweight: {weight}\n")
+    (root / "pebbles" / "decks" / "light.yaml").write_text("name: Light\nzones:\n  bag: {p0: 2, p1: 1}\n")
+    app = create_app({"TESTING": True, "DATA_DIR": str(root), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k"})
+    with app.test_client() as client:
+        token = page_token(client, "/games/pebbles/play")
+        answer = client.post("/games/pebbles/play", data={"csrf_token": token, "deck_you": "light", "deck_opponent": "light",
+                                                          "opponent": "random", "seat": "first", "seed": "1"})
+        assert answer.status_code == 303
+        page = client.get(answer.headers["Location"]).get_data(as_text=True)
+        assert "pebble-side" in page  # the engine's layout, not the generic board
+        assert page.index('data-zone="tossed"') < page.index('data-zone="hand"')

@@ -32,3 +32,11 @@ def test_overview_filters_like_the_gallery(client, repo) -> None:  # type: ignor
     assert f"{len(spells)} of " in body
     assert 'class="chart scatter"' not in body  # spells have no budget
     assert 'href="/games/warzone/overview"' in body  # the nav links here
+
+
+def test_the_over_budget_table_heads_its_columns_with_the_games_fields(client) -> None:  # type: ignore[no-untyped-def]
+    """The over-budget table's columns read "Step" and "Stats" (档位, 属性合计) whatever the game
+    budgets by, while the scatter above names its fields (found on a fourth game's overview)."""
+    body = client.get("/games/seth/overview").get_data(as_text=True)
+    table = body[body.index('id="over-budget"'):]
+    assert '<th scope="col">Power</th><th scope="col">Damage + Health</th>' in table

@@ -284,12 +284,15 @@ def curve_fields(definition: GameDefinition) -> list[tuple[str, str]]:
 
 
 def draw_zone(definition: GameDefinition) -> str | None:
-    """The zone cards are drawn from: ``play.draw_zone``, else ``main``, else None (no draws)."""
+    """The zone cards are drawn from: ``play.draw_zone``, else ``main``, else the first zone the
+    engine plays (``play: true``) that is not kept apart (``reserve: true``), else None (no draws)."""
     play = definition.raw.get("play") or {}
     named = play.get("draw_zone")
     if isinstance(named, str) and named in definition.zones:
         return named
-    return "main" if "main" in definition.zones else None
+    if "main" in definition.zones:
+        return "main"
+    return next((z.id for z in definition.zones.values() if z.spec.get("play") and not z.spec.get("reserve")), None)
 
 
 def deck_options(definition: GameDefinition, deck: Mapping[str, Any]) -> dict[str, Any]:

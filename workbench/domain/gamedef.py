@@ -48,6 +48,8 @@ _FIELD_SCHEMA: dict[str, Any] = {
         "default": {},
         "stat": {"type": "boolean"},
         "show": {"type": "boolean"},
+        "short": {"type": "string", "minLength": 1, "maxLength": 8},
+        "badge": {"type": "boolean"},
     },
     "additionalProperties": False,
 }

@@ -14,7 +14,7 @@ from workbench.domain.effects import ACTIONS, parse_effects
 from workbench.domain.effects import RULE as EFFECTS_RULE
 from workbench.domain.effects.parse import UNSIMULATED
 from workbench.domain.effects.text import missing_numbers
-from workbench.domain.engines import EngineNotFound, load_engine
+from workbench.domain.errors import WorkbenchError
 from workbench.domain.gamedef import GameDefinition
 from workbench.domain.problems import Problem
 from workbench.domain.validation import validate_card, validate_deck
@@ -89,9 +89,11 @@ def _unsimulated_effects(definition: GameDefinition, card: Mapping[str, Any], ca
     """
     if not definition.engine or not isinstance(card, Mapping):
         return []
-    try:
-        engine = load_engine(definition.engine)
-    except EngineNotFound:
+    from workbench.services.playtest.runner import resolve_engine  # lazy: the playtest package imports this one
+
+    try:  # an engine id, or package.module:ATTR for an engine package outside the workbench
+        engine = resolve_engine(definition.engine)
+    except WorkbenchError:
         return []
     kind = card.get("kind")
     caps = engine.capabilities

@@ -45,6 +45,9 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "render.art_page": ("printing", "faces-and-text"),
     "transfer.export_page": ("exports", ""),
     "transfer.import_page": ("exports", "imports"),
+    "transfer.export_run_view": ("exports", ""),  # the files written, or the form again
+    "transfer.import_dry_run": ("exports", "imports"),
+    "transfer.import_confirm": ("exports", "imports"),
     "playtest.index": ("playtests", ""),
     "playtest.report": ("playtests", "reading-the-report"),
     "playtest.replay": ("playtests", "reading-the-report"),

@@ -8,10 +8,12 @@ A table belongs to the user who started it (team mode): others get a 404. Viewer
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
+from jinja2 import Template
 from werkzeug.exceptions import TooManyRequests
 
 from workbench.domain.errors import NotFound, WorkbenchError
@@ -61,9 +63,32 @@ def _engine_or_404(definition: Any) -> Any:
         abort(404, description=str(exc))
 
 
-def _board_templates(definition: Any) -> list[str]:
-    """The board layout: ``play/boards/<game>.html``, else ``<engine>.html``, else the generic one."""
-    return [f"play/boards/{definition.id}.html", f"play/boards/{definition.engine}.html", "play/boards/generic.html"]
+_ENGINE_BOARDS: dict[tuple[str, int], Template] = {}
+
+
+def _engine_board(definition: Any) -> Template | None:
+    """The layout an engine package ships (``Engine.board_template``), read again when it changes."""
+    try:
+        engine = resolve_engine(definition.engine) if definition.engine else None
+    except WorkbenchError:
+        return None
+    path = getattr(engine, "board_template", None)
+    if not path:
+        return None
+    file = Path(path)
+    key = (str(file), file.stat().st_mtime_ns)
+    if key not in _ENGINE_BOARDS:
+        _ENGINE_BOARDS[key] = current_app.jinja_env.from_string(file.read_text(encoding="utf-8"))
+    return _ENGINE_BOARDS[key]
+
+
+def _board_templates(definition: Any) -> list[str | Template]:
+    """The board layout: the engine package's own (``Engine.board_template``), else
+    ``play/boards/<game>.html``, else ``<engine>.html``, else the generic one."""
+    names: list[str | Template] = [f"play/boards/{definition.id}.html", f"play/boards/{definition.engine}.html",
+                                   "play/boards/generic.html"]
+    board = _engine_board(definition)
+    return ([board] if board is not None else []) + names
 
 
 def _viewer(table: dict[str, Any], position: tables.Position, asked: Any) -> tuple[int | None, bool]:

@@ -39,6 +39,15 @@ def _budget_chart(game: str, definition: GameDefinition, overview: SetOverview) 
                           [(float(x), float(y)) for x, y in limits], fields.get(by, by), stat_label)
 
 
+def _budget_columns(definition: GameDefinition) -> tuple[str, str]:
+    """The over-budget table's step and stats headers: the game's field labels (``Oil cost``,
+    ``Glow + Ward``), as on the scatter's axes."""
+    budget = definition.budget or {}
+    fields = {f.name: f.label for f in all_fields(definition)}
+    by = str(budget.get("by", ""))
+    return fields.get(by, by) or gettext("Step"), " + ".join(fields.get(str(s), str(s)) for s in budget.get("sum", [])) or gettext("Stats")
+
+
 @bp.get("/games/<game>/overview")
 def overview(game: str) -> str:
     """The set overview page; the query string filters the cards as the gallery's does."""
@@ -58,6 +67,7 @@ def overview(game: str) -> str:
         field_charts=[(c, bar_chart(gettext("Cards by %(field)s", field=c.label), _bars(definition, c))) for c in result.fields
                       if result.curve is None or c.field != result.curve.field],
         budget_chart=_budget_chart(game, definition, result),
+        budget_columns=_budget_columns(definition),
         kinds=[{"id": k, "label": kd.label} for k, kd in definition.kinds.items()],
         filters=_filter_options(definition, cards, filter_fields(definition)),
         args=request.args, total=len(cards),

@@ -234,6 +234,9 @@ class Engine(Generic[S]):
     e.g. fusion §3.9); None for two-player games only."""
     max_players: int = 2
     """The most seats :attr:`new_pod` takes."""
+    board_template: str | None = None
+    """A Jinja file laying out this engine's table (docs/play.md), usually beside the engine
+    module: ``str(Path(__file__).with_name("board.html"))``; None for the generic board."""
 
     def new_seated(self, decks: Sequence[DeckCards], options: Mapping[str, Any], seed: int) -> S:
         """A game of ``decks`` (one per seat): :attr:`new_game` for two, :attr:`new_pod` beyond.

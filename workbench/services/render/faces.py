@@ -201,9 +201,11 @@ class Template:
     # ----- hooks a game overrides ----------------------------------------------------------
     def badge(self, card: Mapping[str, Any], fields: dict[str, FieldDef]) -> tuple[str, str] | None:
         """(value, label) shown in the top-right badge: cost, Degree or Power."""
-        for name in self.badge_fields:
+        marked = tuple(n for n, f in fields.items() if f.spec.get("badge"))  # game.yaml's badge: true
+        for name in marked or self.badge_fields:
             if name in fields and card.get(name) is not None:
-                return str(card[name]), self.badge_label or name.upper()[:3]
+                short = fields[name].spec.get("short")
+                return str(card[name]), short or self.badge_label or name.upper()[:3]
         return None
 
     def type_line(self, card: Mapping[str, Any], fields: dict[str, FieldDef]) -> str:
@@ -218,7 +220,7 @@ class Template:
         """Lines printed above the effect text (other fields a player needs)."""
         shown = {"name", "kind", "text", "flavor", "number", "art", "effects", "keywords", "text_en",
                  "name_en", "creator", "subtype", "type", "race", "class", "materials", "extra"}
-        shown |= set(self.badge_fields) | set(self.symbol_fields)
+        shown |= set(self.badge_fields) | set(self.symbol_fields) | {n for n, f in fields.items() if f.spec.get("badge")}
         shown |= {n for n, f in fields.items() if f.spec.get("stat")}
         lines = []
         for name, fdef in fields.items():
@@ -231,7 +233,8 @@ class Template:
         out = []
         for name, fdef in fields.items():
             if fdef.spec.get("stat") and card.get(name) is not None:
-                out.append((STAT_ABBREVIATIONS.get(name, fdef.label[:3].upper()), str(card[name])))
+                short = fdef.spec.get("short") or STAT_ABBREVIATIONS.get(name, fdef.label[:3].upper())
+                out.append((short, str(card[name])))
         return out
 
     def footer_text(self, card: Mapping[str, Any]) -> str:
