@@ -180,3 +180,25 @@ def test_an_engine_package_lays_out_its_own_table(tmp_path):
         page = client.get(answer.headers["Location"]).get_data(as_text=True)
         assert "pebble-side" in page  # the engine's layout, not the generic board
         assert page.index('data-zone="tossed"') < page.index('data-zone="hand"')
+
+
+PEBBLE_MISSING_BOARD_ENGINE = dataclasses.replace(PEBBLE_ENGINE, board_template=str(Path(__file__).with_name("no-such-board.html")))
+
+
+def test_a_layout_the_engine_names_but_does_not_ship_falls_back_to_the_generic_board(tmp_path):
+    from workbench.web import create_app
+
+    root = tmp_path / "data"
+    (root / "pebbles" / "cards").mkdir(parents=True)
+    (root / "pebbles" / "decks").mkdir()
+    (root / "pebbles" / "game.yaml").write_text(GAME_YAML.replace(":PEBBLE_ENGINE", ":PEBBLE_MISSING_BOARD_ENGINE"))
+    (root / "pebbles" / "cards" / "p0.yaml").write_text("name: Pebble 0\nkind: pebble\nweight: 2\n")
+    (root / "pebbles" / "decks" / "light.yaml").write_text("name: Light\nzones:\n  bag: {p0: 3}\n")
+    app = create_app({"TESTING": True, "DATA_DIR": str(root), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k"})
+    with app.test_client() as client:
+        token = page_token(client, "/games/pebbles/play")
+        answer = client.post("/games/pebbles/play", data={"csrf_token": token, "deck_you": "light", "deck_opponent": "light",
+                                                          "opponent": "random", "seat": "first", "seed": "1"})
+        assert answer.status_code == 303
+        page = client.get(answer.headers["Location"])
+        assert page.status_code == 200 and 'data-zone="hand"' in page.get_data(as_text=True)

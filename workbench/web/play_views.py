@@ -76,9 +76,12 @@ def _engine_board(definition: Any) -> Template | None:
     if not path:
         return None
     file = Path(path)
-    key = (str(file), file.stat().st_mtime_ns)
-    if key not in _ENGINE_BOARDS:
-        _ENGINE_BOARDS[key] = current_app.jinja_env.from_string(file.read_text(encoding="utf-8"))
+    try:
+        key = (str(file), file.stat().st_mtime_ns)
+        if key not in _ENGINE_BOARDS:
+            _ENGINE_BOARDS[key] = current_app.jinja_env.from_string(file.read_text(encoding="utf-8"))
+    except OSError:  # a layout the engine names but did not ship: the templates below lay it out
+        return None
     return _ENGINE_BOARDS[key]
 
 
