@@ -158,16 +158,15 @@ def test_a_game_without_an_engine_says_so_on_its_play_page(tmp_path):
         assert client.post("/games/pebbles/play", data={"csrf_token": token}).status_code == 404
 
 
-def test_an_engine_package_lays_out_its_own_table(tmp_path):
-    """A table layout was only a template under the workbench's own templates/play/boards/ (a
-    core edit, docs/play.md said so); an engine package now ships it as ``Engine.board_template``
-    (found laying out a fourth game's table from the docs)."""
+def _table_page(tmp_path: Path, engine: str):
+    """The table page of a new pebbles game whose game.yaml names ``engine`` (an attribute of this
+    module), against the random AI."""
     from workbench.web import create_app
 
     root = tmp_path / "data"
     (root / "pebbles" / "cards").mkdir(parents=True)
     (root / "pebbles" / "decks").mkdir()
-    (root / "pebbles" / "game.yaml").write_text(GAME_YAML.replace(":PEBBLE_ENGINE", ":PEBBLE_BOARD_ENGINE"))
+    (root / "pebbles" / "game.yaml").write_text(GAME_YAML.replace(":PEBBLE_ENGINE", f":{engine}"))
     for i, weight in enumerate([2, 3, 4]):
         (root / "pebbles" / "cards" / f"p{i}.yaml").write_text(f"name: Pebble {i}\nkind: pebble\nweight: {weight}\n")
     (root / "pebbles" / "decks" / "light.yaml").write_text("name: Light\nzones:\n  bag: {p0: 2, p1: 1}\n")
@@ -177,28 +176,22 @@ def test_an_engine_package_lays_out_its_own_table(tmp_path):
         answer = client.post("/games/pebbles/play", data={"csrf_token": token, "deck_you": "light", "deck_opponent": "light",
                                                           "opponent": "random", "seat": "first", "seed": "1"})
         assert answer.status_code == 303
-        page = client.get(answer.headers["Location"]).get_data(as_text=True)
-        assert "pebble-side" in page  # the engine's layout, not the generic board
-        assert page.index('data-zone="tossed"') < page.index('data-zone="hand"')
+        return client.get(answer.headers["Location"])
+
+
+def test_an_engine_package_lays_out_its_own_table(tmp_path):
+    """A table layout was only a template under the workbench's own templates/play/boards/ (a
+    core edit, docs/play.md said so); an engine package now ships it as ``Engine.board_template``
+    (found laying out a fourth game's table from the docs)."""
+    page = _table_page(tmp_path, "PEBBLE_BOARD_ENGINE").get_data(as_text=True)
+    assert "pebble-side" in page  # the engine's layout, not the generic board
+    assert page.index('data-zone="tossed"') < page.index('data-zone="hand"')
 
 
 PEBBLE_MISSING_BOARD_ENGINE = dataclasses.replace(PEBBLE_ENGINE, board_template=str(Path(__file__).with_name("no-such-board.html")))
 
 
 def test_a_layout_the_engine_names_but_does_not_ship_falls_back_to_the_generic_board(tmp_path):
-    from workbench.web import create_app
-
-    root = tmp_path / "data"
-    (root / "pebbles" / "cards").mkdir(parents=True)
-    (root / "pebbles" / "decks").mkdir()
-    (root / "pebbles" / "game.yaml").write_text(GAME_YAML.replace(":PEBBLE_ENGINE", ":PEBBLE_MISSING_BOARD_ENGINE"))
-    (root / "pebbles" / "cards" / "p0.yaml").write_text("name: Pebble 0\nkind: pebble\nweight: 2\n")
-    (root / "pebbles" / "decks" / "light.yaml").write_text("name: Light\nzones:\n  bag: {p0: 3}\n")
-    app = create_app({"TESTING": True, "DATA_DIR": str(root), "EXPORT_DIR": str(tmp_path / "x"), "SECRET_KEY": "k"})
-    with app.test_client() as client:
-        token = page_token(client, "/games/pebbles/play")
-        answer = client.post("/games/pebbles/play", data={"csrf_token": token, "deck_you": "light", "deck_opponent": "light",
-                                                          "opponent": "random", "seat": "first", "seed": "1"})
-        assert answer.status_code == 303
-        page = client.get(answer.headers["Location"])
-        assert page.status_code == 200 and 'data-zone="hand"' in page.get_data(as_text=True)
+    page = _table_page(tmp_path, "PEBBLE_MISSING_BOARD_ENGINE")
+    assert page.status_code == 200 and 'data-zone="hand"' in page.get_data(as_text=True)
+    assert "pebble-side" not in page.get_data(as_text=True)

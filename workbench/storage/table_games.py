@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -100,18 +100,17 @@ class TableStore:
         Raises TableLimit when every saved table is a game someone played.
         """
         files = self._table_files(game)
-        excess = len(files) - MAX_TABLES + 1
-        for path in files:
-            if excess <= 0:
-                return
-            try:
-                kind = json.loads(path.read_bytes()).get("kind")
-            except (ValueError, AttributeError, OSError):
-                continue
-            if kind == "replay":
-                path.unlink(missing_ok=True)
-                excess -= 1
-        if excess > 0:
+        if len(files) < MAX_TABLES:
+            return
+
+        def kinds() -> Iterator[tuple[Path, Any]]:  # read lazily: the oldest few replays are enough
+            for path in files:
+                try:
+                    yield path, json.loads(path.read_bytes()).get("kind")
+                except (ValueError, AttributeError, OSError):
+                    continue
+
+        if _drop_oldest_replays(kinds(), len(files) - MAX_TABLES + 1) > 0:
             raise TableLimit(f"game {game!r} already has {MAX_TABLES} saved tables, the most the server keeps; "
                              "delete finished games on the Play page to start another")
 
@@ -126,14 +125,7 @@ class TableStore:
                 continue
             if isinstance(data, dict) and data.get("owner") == owner:
                 mine.append((path, data.get("kind")))
-        excess = len(mine) - MAX_TABLES_PER_ACCOUNT + 1
-        for path, kind in mine:
-            if excess <= 0:
-                return
-            if kind == "replay":
-                path.unlink(missing_ok=True)
-                excess -= 1
-        if excess > 0:
+        if _drop_oldest_replays(mine, len(mine) - MAX_TABLES_PER_ACCOUNT + 1) > 0:
             raise TableLimit(f"you already have {MAX_TABLES_PER_ACCOUNT} saved tables of game {game!r}, the most "
                              "one account keeps; delete finished games on the Play page to start another")
 
@@ -190,3 +182,15 @@ class TableStore:
         if not path.is_file():
             raise NotFound(f"table {table_id!r} does not exist for game {game!r}")
         path.unlink()
+
+
+def _drop_oldest_replays(tables: Iterable[tuple[Path, Any]], excess: int) -> int:
+    """Remove replays among ``tables`` ((file, kind), oldest first) until ``excess`` are gone;
+    returns how many more would have to go (games someone played are never removed)."""
+    for path, kind in tables:
+        if excess <= 0:
+            break
+        if kind == "replay":
+            path.unlink(missing_ok=True)
+            excess -= 1
+    return excess
